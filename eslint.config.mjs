@@ -1,0 +1,51 @@
+// Lint with type information. The `no-restricted-imports` blocks enforce the layering of DESIGN.md §6:
+// src/core imports neither `vscode` nor Node built-ins; src/node never imports `vscode`; nothing but
+// src/vscode and src/extension.ts imports `vscode`; core and node never reach up into a later layer.
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'stream', 'util', 'url', 'events', 'buffer', 'process', 'readline', 'worker_threads'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/explicit-module-boundary-types': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }],
+        patterns: [
+          { group: nodeBuiltins, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
+          { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (DESIGN.md §6).' }],
+        patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
+      }],
+    },
+  },
+  {
+    files: ['test/unit/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'Unit tests run over the Node adapter; use test/integration for the editor.' }],
+      }],
+    },
+  },
+);

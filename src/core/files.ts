@@ -1,0 +1,69 @@
+/** File operations the tools share, built from FileSystem port primitives. */
+import { type ErrorCode, ToolError } from './errors';
+import type { FileStat, FileSystem } from './fs';
+import { basename, dirname, isWithin } from './paths';
+import type { ConfinedPath } from './root';
+import { throwIfCancelled, type ToolContext } from './tool';
+
+export const textEncoder = new TextEncoder();
+
+/** The seed's naming pair: the basename and the path as results show it. */
+export function namePair(path: ConfinedPath): { name: string; relative_path: string } {
+  return { name: basename(path.absolute) || path.display, relative_path: path.display };
+}
+
+/**
+ * Creates the missing parent directories of `path` (never above its root). A file in the way of a parent is
+ * refused with `code` rather than crashing inside the file system.
+ */
+export async function ensureParentDirectory(context: ToolContext, path: ConfinedPath, code: ErrorCode): Promise<void> {
+  const { fs } = context.workspace;
+  const parent = dirname(path.absolute);
+  for (let ancestor = parent; isWithin(path.root.path, ancestor); ancestor = dirname(ancestor)) {
+    const stat = await fs.stat(ancestor);
+    if (stat === undefined) {
+      if (ancestor === path.root.path) break;
+      continue;
+    }
+    if (stat.kind !== 'directory') {
+      throw new ToolError(code, `Cannot create ${path.display}: ${context.paths.display(path.root, ancestor)} is a file, not a directory.`);
+    }
+    break;
+  }
+  await fs.createDirectory(parent);
+}
+
+/**
+ * Replaces or creates a file so that a crash or failure at any step leaves either the old bytes or the new ones,
+ * never a torn file: the new bytes go to a temporary sibling, which is then renamed over the target. The sibling
+ * starts as a copy of the existing file so it keeps that file's permissions; on any failure it is removed.
+ * Through a symbolic link (already checked to stay inside the base) the link's target is replaced, not the link.
+ */
+export async function writeFileAtomic(context: ToolContext, path: string, content: Uint8Array, existing: FileStat | undefined): Promise<void> {
+  const { fs } = context.workspace;
+  const target = existing?.isSymlink && fs.realPath ? ((await fs.realPath(path)) ?? path) : path;
+  const temporary = siblingPath(target, 'write');
+  try {
+    if (existing?.kind === 'file') await fs.copyFile(target, temporary, { overwrite: false });
+    await fs.writeFile(temporary, content);
+    throwIfCancelled(context);
+    await fs.rename(temporary, target, { overwrite: true });
+  } catch (error) {
+    await removeQuietly(fs, temporary);
+    throw error;
+  }
+}
+
+/** A sibling path no one uses, for staging new content or parking a replaced destination. */
+export function siblingPath(path: string, purpose: string): string {
+  return `${dirname(path)}/.${basename(path)}.agentfs-${purpose}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Deletes `path` if it exists, swallowing errors: for cleaning up after a failure already being reported. */
+export async function removeQuietly(fs: FileSystem, path: string, recursive = false): Promise<void> {
+  try {
+    if (await fs.stat(path)) await fs.delete(path, { recursive, useTrash: false });
+  } catch {
+    // Best effort: the original error is the one worth reporting.
+  }
+}

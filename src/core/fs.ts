@@ -1,0 +1,71 @@
+/**
+ * The FileSystem port: everything the tools need from a file system, and nothing more. Two adapters exist:
+ * src/node (node:fs, for the runner, tests and benchmarks) and src/vscode (vscode.workspace.fs).
+ *
+ * Paths are absolute POSIX paths ("/home/me/app/src/a.ts") in the adapter's one URI space; the core never
+ * hands an adapter a path it has not confined first (see root.ts).
+ */
+
+export type EntryKind = 'file' | 'directory' | 'other';
+
+export interface FileStat {
+  /** What the path is after following symbolic links; 'other' for a dangling link or a special file. */
+  readonly kind: EntryKind;
+  /** Whether the path itself is a symbolic link. */
+  readonly isSymlink: boolean;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly readonly: boolean;
+}
+
+export interface DirEntry {
+  readonly name: string;
+  /** As in FileStat: the kind of the link's target for a symbolic link. */
+  readonly kind: EntryKind;
+  readonly isSymlink: boolean;
+}
+
+/** Why a port call failed, in terms the tools can map to their contract codes. */
+export type FsErrorKind = 'not-found' | 'exists' | 'not-a-directory' | 'is-a-directory' | 'not-empty' | 'cross-device' | 'permission' | 'other';
+
+export class FsError extends Error {
+  constructor(
+    readonly kind: FsErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'FsError';
+  }
+}
+
+export function isFsError(error: unknown, kind: FsErrorKind): boolean {
+  return error instanceof FsError && error.kind === kind;
+}
+
+export interface FileSystem {
+  /** Follows symbolic links (see FileStat); `undefined` when nothing exists at the path. */
+  stat(path: string): Promise<FileStat | undefined>;
+  /** Entries in no particular order. */
+  readDirectory(path: string): Promise<DirEntry[]>;
+  readFile(path: string): Promise<Uint8Array>;
+  /** Creates or replaces a file; the parent must exist. */
+  writeFile(path: string, content: Uint8Array): Promise<void>;
+  /** Creates the directory and any missing parents; an existing directory is not an error. */
+  createDirectory(path: string): Promise<void>;
+  /**
+   * Removes a file, a symbolic link (never its target), or a directory (`recursive` for a non-empty one).
+   * `useTrash` moves it to the trash where the file system has one; adapters fall back to a plain delete.
+   */
+  delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void>;
+  /** Renames a file or directory; with `overwrite`, replaces an existing destination. */
+  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
+  /** Copies one file's bytes; with `overwrite`, replaces an existing destination file. */
+  copyFile(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
+  /**
+   * The canonical path with every symbolic link resolved, or `undefined` when the path does not exist (a dangling
+   * link included). Only file systems that have real paths (`file:`) provide it; containment then checks real
+   * paths, and without it any path component that is a symbolic link is refused (DESIGN.md §3).
+   */
+  realPath?(path: string): Promise<string | undefined>;
+}

@@ -1,0 +1,76 @@
+/**
+ * The one path every call takes, from the editor, the runner and the tests: validate → policy → workspace →
+ * run → envelope. The envelope is built here and nowhere else.
+ */
+import { type Envelope, failure, success } from './envelope';
+import { CancelledError, describeError, ToolError } from './errors';
+import { isFsError } from './fs';
+import { PathResolver, type Workspace } from './root';
+import type { AnyToolDefinition, Policy, Preparation, ToolContext } from './tool';
+import { findTool } from './tools';
+import { validateInput } from './validation';
+
+/** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
+export interface Session {
+  /** Throws ToolError DIR_NOT_SET or DIR_NOT_AVAILABLE when there is no usable base directory. */
+  workspace(): Promise<Workspace>;
+  policy(): Policy;
+}
+
+export async function invokeOperation(
+  operation: string,
+  input: unknown,
+  session: Session,
+  isCancelled: () => boolean = () => false,
+): Promise<Envelope> {
+  const tool = findTool(operation);
+  if (!tool) return failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`);
+  try {
+    const context = await createContext(tool, input, session, isCancelled);
+    const data = await tool.run(context.input as never, context.context);
+    return success(tool.name, data);
+  } catch (error) {
+    if (error instanceof CancelledError) throw error;
+    if (error instanceof ToolError) return failure(tool.name, error.code, error.message, error.details);
+    if (isFsError(error, 'cross-device')) {
+      return failure(tool.name, 'CROSS_DEVICE_MOVE_UNSUPPORTED', `The move crosses file systems, which is not supported: ${describeError(error)}`);
+    }
+    return failure(tool.name, tool.failureCode, `${tool.name} failed: ${describeError(error)}`);
+  }
+}
+
+/** What the editor shows before a call. A refusal the call would give is shown as the invocation message. */
+export async function prepareOperation(operation: string, input: unknown, session: Session): Promise<Preparation> {
+  const tool = findTool(operation);
+  if (!tool) return { invocationMessage: `Unknown Agent FS operation ${operation}` };
+  try {
+    const { input: valid, context } = await createContext(tool, input, session, () => false);
+    const preparation = await tool.prepare(valid as never, context);
+    return session.policy().confirmDestructive ? preparation : { invocationMessage: preparation.invocationMessage };
+  } catch (error) {
+    // The call itself will answer with the refusal; nothing to confirm for a call that changes nothing.
+    if (error instanceof ToolError) return { invocationMessage: `Agent FS ${operation}: ${error.code}` };
+    return { invocationMessage: `Agent FS ${operation}` };
+  }
+}
+
+async function createContext(
+  tool: AnyToolDefinition,
+  input: unknown,
+  session: Session,
+  isCancelled: () => boolean,
+): Promise<{ input: Record<string, unknown>; context: ToolContext }> {
+  const valid = validateInput(tool.name, input);
+  const policy = session.policy();
+  if (tool.effect !== 'read') {
+    if (!policy.trusted) {
+      throw new ToolError('WORKSPACE_UNTRUSTED', `${tool.name} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`);
+    }
+    if (policy.readOnly) {
+      throw new ToolError('READ_ONLY_MODE', `${tool.name} changes files, and Agent FS is read-only (setting agentFs.readOnly).`);
+    }
+  }
+  const workspace = await session.workspace();
+  const context: ToolContext = { workspace, paths: new PathResolver(workspace), policy, isCancelled };
+  return { input: valid, context };
+}

@@ -1,0 +1,59 @@
+import { removeQuietly, siblingPath } from '../files';
+import { dirname, relativeTo } from '../paths';
+import { defineTool, throwIfCancelled } from '../tool';
+import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_PARAMETERS, type TransferInput } from '../transfer';
+import { walkTree } from '../walk';
+
+export const copyDirectory = defineTool<TransferInput>({
+  name: 'copy_directory',
+  effect: 'write',
+  failureCode: 'COPY_FAILED',
+  parameters: TRANSFER_PARAMETERS,
+  async prepare(input, context) {
+    const plan = await planTransfer(input, context, 'directory');
+    const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;
+    if (!plan.replaced) return { invocationMessage };
+    return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Copy', context) };
+  },
+  async run(input, context) {
+    const plan = await planTransfer(input, context, 'directory');
+    const { fs } = context.workspace;
+
+    // Read the whole source first. Symbolic links are never followed: they are skipped and counted.
+    const directories: string[] = [];
+    const files: string[] = [];
+    let skippedSymlinks = 0;
+    await walkTree(fs, plan.source.absolute, context, (entry) => {
+      const relative = relativeTo(plan.source.absolute, entry.absolute);
+      if (entry.isSymlink) skippedSymlinks++;
+      else if (entry.kind === 'directory') directories.push(relative);
+      else if (entry.kind === 'file') files.push(relative);
+    });
+
+    // Build the copy in a hidden sibling, then swap it in: a failure part-way leaves the destination untouched.
+    const staged = siblingPath(plan.destination.absolute, 'copy');
+    try {
+      await fs.createDirectory(dirname(plan.destination.absolute));
+      await fs.createDirectory(staged);
+      directories.sort((a, b) => a.length - b.length);
+      for (const directory of directories) await fs.createDirectory(`${staged}/${directory}`);
+      for (const file of files) {
+        throwIfCancelled(context);
+        await fs.copyFile(`${plan.source.absolute}/${file}`, `${staged}/${file}`, { overwrite: false });
+      }
+      await swapIntoDestination(plan, staged, context);
+    } catch (error) {
+      await removeQuietly(fs, staged, true);
+      throw error;
+    }
+    return {
+      source_path: plan.source.display,
+      destination_path: plan.destination.display,
+      copied: true,
+      overwritten: plan.replaced !== undefined,
+      files: files.length,
+      directories: directories.length,
+      skipped_symlinks: skippedSymlinks,
+    };
+  },
+});

@@ -1,0 +1,63 @@
+import { ToolError } from '../errors';
+import { namePair } from '../files';
+import type { FileStat } from '../fs';
+import type { ConfinedPath } from '../root';
+import { defineTool, type ToolContext } from '../tool';
+import { countTree, describeCounts } from '../walk';
+
+interface Input {
+  directory_path: string;
+  recursive: boolean;
+}
+
+interface Target {
+  path: ConfinedPath;
+  stat: FileStat;
+  /** Entries directly inside; 0 for a symbolic link, which is removed as a link. */
+  childCount: number;
+}
+
+async function resolveTarget(input: Input, context: ToolContext): Promise<Target> {
+  const path = await context.paths.resolve(input.directory_path, 'directory');
+  if (path.absolute === path.root.path) {
+    throw new ToolError('INVALID_INPUT', `Refusing to delete the base directory itself (${path.root.path}). Name a directory inside it.`);
+  }
+  const { fs } = context.workspace;
+  const stat = await fs.stat(path.absolute);
+  if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${path.display}.`);
+  if (stat.kind !== 'directory') {
+    throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${path.display} is a ${stat.kind}. Use agentfs_delete_file for files.`);
+  }
+  const childCount = stat.isSymlink ? 0 : (await fs.readDirectory(path.absolute)).length;
+  if (childCount > 0 && !input.recursive) {
+    throw new ToolError('DIRECTORY_NOT_EMPTY', `Directory is not empty: ${path.display} holds ${childCount} entries. Pass recursive: true to delete it with everything inside.`);
+  }
+  return { path, stat, childCount };
+}
+
+export const deleteDirectory = defineTool<Input>({
+  name: 'delete_directory',
+  effect: 'destructive',
+  failureCode: 'DELETE_FAILED',
+  parameters: ['directory_path', 'recursive'],
+  async prepare(input, context) {
+    const { path, stat, childCount } = await resolveTarget(input, context);
+    const invocationMessage = `Deleting directory ${path.display}`;
+    if (stat.isSymlink) {
+      return { invocationMessage, confirmation: { title: 'Delete link?', message: `Delete the symbolic link \`${path.display}\` (not what it points to)?` } };
+    }
+    if (childCount === 0) return { invocationMessage, confirmation: { title: 'Delete directory?', message: `Delete the empty directory \`${path.display}\`?` } };
+    const counts = await countTree(context.workspace.fs, path.absolute, context);
+    return {
+      invocationMessage,
+      confirmation: { title: 'Delete directory and contents?', message: `Delete \`${path.display}\` and everything in it: ${describeCounts(counts)}?` },
+    };
+  },
+  async run(input, context) {
+    const { path, stat, childCount } = await resolveTarget(input, context);
+    // The port removes symbolic links inside the tree as links; a link given as the target is removed alone.
+    await context.workspace.fs.delete(path.absolute, { recursive: childCount > 0 && !stat.isSymlink, useTrash: true });
+    const { name, relative_path } = namePair(path);
+    return { directory_name: name, relative_path, deleted: true, recursive: input.recursive };
+  },
+});

@@ -1,0 +1,90 @@
+import Fuse from 'fuse.js';
+import { ToolError } from '../errors';
+import { basename } from '../paths';
+import { defineTool } from '../tool';
+import { walkTree } from '../walk';
+import { compareCodePoints } from './listFiles';
+
+interface Input {
+  file_name: string;
+  max_results: number;
+}
+
+export const FIND_FILE_CAP = 200;
+
+interface Candidate {
+  readonly file_name: string;
+  readonly relative_path: string;
+}
+
+interface Match extends Candidate {
+  readonly score: number;
+}
+
+/**
+ * Fuzzy fallback: the query's words (split like the seed plugin splits them: whitespace, '.', '_', '-') must each
+ * match the file name approximately (Fuse's extended search ANDs space-separated terms). Bitap tolerates typos
+ * such as "reprot" for "report"; `ignoreLocation` lets a word match anywhere in the name.
+ */
+function laxMatches(query: string, candidates: readonly Candidate[]): Match[] {
+  const words = query.trim().toLowerCase().split(/[\s._-]+/).filter((word) => word !== '');
+  if (words.length === 0) return [];
+  const fuse = new Fuse(candidates, {
+    keys: ['file_name'],
+    includeScore: true,
+    ignoreLocation: true,
+    threshold: 0.4,
+    useExtendedSearch: true,
+    isCaseSensitive: false,
+  });
+  // Each word is quoted so that characters with meaning in extended search ('!', '^', '=') stay literal.
+  const pattern = words.map((word) => `"${word.replace(/"/g, '')}"`).join(' ');
+  return fuse.search(pattern).map(({ item, score = 1 }) => ({
+    ...item,
+    // Fuse scores 0 for a perfect match; the contract wants 0 < score < 1 for lax matches, higher is better.
+    score: Math.min(0.99, Math.max(0.0001, Math.round((1 - score) * 10000) / 10000)),
+  }));
+}
+
+export const findFile = defineTool<Input>({
+  name: 'find_file',
+  effect: 'read',
+  failureCode: 'LIST_FAILED',
+  parameters: ['file_name', 'max_results'],
+  async prepare(input) {
+    return { invocationMessage: `Finding files named like "${input.file_name}"` };
+  },
+  async run(input, context) {
+    if (input.max_results > FIND_FILE_CAP) {
+      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${FIND_FILE_CAP}. Ask for at most ${FIND_FILE_CAP}, or use a more specific name.`);
+    }
+    const query = input.file_name.trim();
+    if (query === '') throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });
+
+    const candidates: Candidate[] = [];
+    for (const root of context.paths.roots) {
+      await walkTree(context.workspace.fs, root.path, context, (entry) => {
+        // Links are neither followed nor offered: a match must be a file that is really inside the base.
+        if (entry.kind === 'file' && !entry.isSymlink) {
+          candidates.push({ file_name: basename(entry.absolute), relative_path: context.paths.display(root, entry.absolute) });
+        }
+      });
+    }
+
+    const wanted = query.toLowerCase();
+    const exact = candidates.filter((candidate) => candidate.file_name.toLowerCase() === wanted);
+    let matchType: 'exact' | 'lax' | 'none';
+    let matches: Match[];
+    if (exact.length > 0) {
+      matchType = 'exact';
+      matches = exact.map((candidate) => ({ ...candidate, score: 1 }));
+    } else {
+      matches = laxMatches(query, candidates);
+      matchType = matches.length > 0 ? 'lax' : 'none';
+    }
+    matches.sort((a, b) => b.score - a.score || compareCodePoints(a.relative_path, b.relative_path));
+    const truncated = matches.length > input.max_results;
+    const shown = truncated ? matches.slice(0, input.max_results) : matches;
+    return { query: input.file_name, match_type: matchType, count: shown.length, matches: shown, truncated };
+  },
+});

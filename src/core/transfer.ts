@@ -1,0 +1,121 @@
+/**
+ * The checks and steps copy_file, move_file, copy_directory and move_directory share. Every check of seed 000
+ * runs, in the seed's order, before anything is written.
+ */
+import { ToolError } from './errors';
+import type { FileStat } from './fs';
+import { basename, dirname, isWithin } from './paths';
+import type { ConfinedPath } from './root';
+import { siblingPath } from './files';
+import type { ToolContext } from './tool';
+import { countTree, describeCounts } from './walk';
+
+export interface TransferInput {
+  source_path: string;
+  destination_path: string;
+  overwrite: boolean;
+}
+
+export const TRANSFER_PARAMETERS = ['source_path', 'destination_path', 'overwrite'] as const;
+
+export interface TransferPlan {
+  readonly source: ConfinedPath;
+  readonly destination: ConfinedPath;
+  readonly sourceStat: FileStat;
+  /** The destination as it is now; `undefined` when free. Only set when `overwrite` allows replacing it. */
+  readonly replaced: FileStat | undefined;
+}
+
+export async function planTransfer(input: TransferInput, context: ToolContext, kind: 'file' | 'directory'): Promise<TransferPlan> {
+  const source = await context.paths.resolve(input.source_path, 'source');
+  const destination = await context.paths.resolve(input.destination_path, 'destination');
+  if (source.absolute === destination.absolute) {
+    throw new ToolError('SOURCE_EQUALS_DESTINATION', `Source and destination are the same path: ${source.display}.`);
+  }
+  if (kind === 'directory' && isWithin(source.absolute, destination.absolute)) {
+    throw new ToolError('DESTINATION_INSIDE_SOURCE', `Destination ${destination.display} is inside the source directory ${source.display}.`);
+  }
+  const { fs } = context.workspace;
+  const sourceStat = await fs.stat(source.absolute);
+  if (kind === 'file') {
+    if (!sourceStat) throw new ToolError('SOURCE_FILE_NOT_FOUND', `Source file does not exist: ${source.display}.`);
+    if (sourceStat.kind !== 'file') {
+      throw new ToolError('SOURCE_NOT_FILE', `Source is not a file: ${source.display} is a ${sourceStat.kind}. Use the directory tools for directories.`);
+    }
+  } else {
+    if (!sourceStat) throw new ToolError('SOURCE_DIRECTORY_NOT_FOUND', `Source directory does not exist: ${source.display}.`);
+    if (sourceStat.kind !== 'directory') {
+      throw new ToolError('SOURCE_NOT_DIRECTORY', `Source is not a directory: ${source.display} is a ${sourceStat.kind}. Use the file tools for files.`);
+    }
+  }
+
+  const existing = await fs.stat(destination.absolute);
+  if (existing) {
+    if (kind === 'file' && existing.kind === 'directory') {
+      throw new ToolError('DESTINATION_IS_DIRECTORY', `Destination is a directory: ${destination.display}. Name the file's full destination path, e.g. ${destination.display}/${basename(source.absolute)}.`);
+    }
+    if (!input.overwrite) {
+      throw new ToolError('DESTINATION_EXISTS', `Destination already exists: ${destination.display}. Pass overwrite: true to replace it, or choose another path.`);
+    }
+    if (kind === 'directory' && existing.kind !== 'directory') {
+      throw new ToolError('DESTINATION_NOT_DIRECTORY', `Destination exists and is not a directory: ${destination.display}.`);
+    }
+    if (kind === 'directory' && isWithin(destination.absolute, source.absolute)) {
+      throw new ToolError('DESTINATION_EXISTS', `Destination ${destination.display} contains the source ${source.display}, so it cannot be replaced by it.`);
+    }
+  }
+  await requireDestinationParent(context, destination);
+  return { source, destination, sourceStat, replaced: existing };
+}
+
+/** A file where a parent directory of the destination should be is refused before anything moves. */
+async function requireDestinationParent(context: ToolContext, destination: ConfinedPath): Promise<void> {
+  const { fs } = context.workspace;
+  for (let ancestor = dirname(destination.absolute); isWithin(destination.root.path, ancestor); ancestor = dirname(ancestor)) {
+    const stat = await fs.stat(ancestor);
+    if (!stat) continue;
+    if (stat.kind !== 'directory') {
+      throw new ToolError('DESTINATION_NOT_DIRECTORY', `Cannot place ${destination.display}: ${context.paths.display(destination.root, ancestor)} is a file, not a directory.`);
+    }
+    return;
+  }
+}
+
+/** The confirmation for a copy or move that replaces an existing file. */
+export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move'): { title: string; message: string } {
+  return {
+    title: 'Replace file?',
+    message: `${verb} \`${plan.source.display}\` over \`${plan.destination.display}\`? The existing \`${plan.destination.display}\` (${plan.replaced?.size ?? 0} bytes) will be replaced.`,
+  };
+}
+
+/** The confirmation for a copy or move that replaces an existing directory, saying what it holds. */
+export async function describeDirectoryReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', context: ToolContext): Promise<{ title: string; message: string }> {
+  const counts = await countTree(context.workspace.fs, plan.destination.absolute, context);
+  return {
+    title: 'Replace directory?',
+    message: `${verb} \`${plan.source.display}\` over \`${plan.destination.display}\`? The existing \`${plan.destination.display}\` and everything in it (${describeCounts(counts)}) will be replaced.`,
+  };
+}
+
+/**
+ * Puts `staged` (a finished copy, or the source of a move) at the destination. An existing destination is parked
+ * beside it first and only thrown away once the new one is in place; if the swap fails, it is put back.
+ */
+export async function swapIntoDestination(plan: TransferPlan, staged: string, context: ToolContext): Promise<void> {
+  const { fs } = context.workspace;
+  const destination = plan.destination.absolute;
+  if (!plan.replaced) {
+    await fs.rename(staged, destination, { overwrite: false });
+    return;
+  }
+  const parked = siblingPath(destination, 'replaced');
+  await fs.rename(destination, parked, { overwrite: false });
+  try {
+    await fs.rename(staged, destination, { overwrite: false });
+  } catch (error) {
+    await fs.rename(parked, destination, { overwrite: false });
+    throw error;
+  }
+  await fs.delete(parked, { recursive: true, useTrash: true });
+}
