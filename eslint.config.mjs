@@ -3,7 +3,10 @@
 // src/vscode and src/extension.ts imports `vscode`; core and node never reach up into a later layer.
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'fs/*', 'path', 'os', 'child_process', 'crypto', 'stream', 'util', 'url', 'events', 'buffer', 'process', 'readline', 'worker_threads'];
+// Bare built-in names are matched exactly (a pattern 'fs' would also match the core's own './fs' module).
+const bareBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'stream', 'util', 'url', 'events', 'buffer', 'process', 'readline', 'worker_threads'].map(
+  (name) => ({ name, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' }),
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
@@ -23,9 +26,9 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }],
+        paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }, ...bareBuiltins],
         patterns: [
-          { group: nodeBuiltins, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
+          { group: ['node:*'], message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
           { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
         ],
       }],

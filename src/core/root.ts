@@ -194,8 +194,9 @@ export class PathResolver {
   }
 
   private realRoot(root: Root): Promise<string | undefined> {
-    this.realRoots ??= Promise.all(this.workspace.roots.map((each) => this.workspace.fs.realPath?.(each.path)));
-    return this.realRoots.then((reals) => reals[this.workspace.roots.indexOf(root)]);
+    const { fs, roots } = this.workspace;
+    this.realRoots ??= Promise.all(roots.map((each) => (fs.realPath ? fs.realPath(each.path) : Promise.resolve(undefined))));
+    return this.realRoots.then((reals) => reals[roots.indexOf(root)]);
   }
 
   private describeRoots(): string {

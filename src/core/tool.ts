@@ -52,5 +52,5 @@ export interface ToolDefinition<Input = Record<string, unknown>> {
 export type AnyToolDefinition = ToolDefinition<never>;
 
 export function defineTool<Input>(definition: ToolDefinition<Input>): AnyToolDefinition {
-  return definition as unknown as AnyToolDefinition;
+  return definition;
 }

@@ -33,7 +33,7 @@ export async function walkTree(
   const concurrency = options.concurrency ?? 16;
   const pending: { path: string; depth: number }[] = [{ path: start, depth: 1 }];
   let active = 0;
-  let failure: unknown;
+  let failure: Error | undefined;
 
   await new Promise<void>((resolve) => {
     const pump = (): void => {
@@ -48,7 +48,7 @@ export async function walkTree(
             pump();
           },
           (error: unknown) => {
-            failure ??= error;
+            failure ??= error instanceof Error ? error : new Error(String(error));
             active--;
             pump();
           },

@@ -51,8 +51,8 @@ export const findFile = defineTool<Input>({
   effect: 'read',
   failureCode: 'LIST_FAILED',
   parameters: ['file_name', 'max_results'],
-  async prepare(input) {
-    return { invocationMessage: `Finding files named like "${input.file_name}"` };
+  prepare(input) {
+    return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
   },
   async run(input, context) {
     if (input.max_results > FIND_FILE_CAP) {

@@ -1,0 +1,120 @@
+/**
+ * The FileSystem port over vscode.workspace.fs, so the tools work on every file system VS Code has (local,
+ * remote, virtual). Core paths are the `path` of a URI; the scheme and authority come from the workspace folder
+ * that contains the path.
+ */
+import { promises as nodeFs } from 'node:fs';
+import * as vscode from 'vscode';
+import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind } from '../core/fs';
+import { isWithin } from '../core/paths';
+
+const CODE_KINDS: Readonly<Record<string, FsErrorKind>> = {
+  FileNotFound: 'not-found',
+  FileExists: 'exists',
+  FileNotADirectory: 'not-a-directory',
+  FileIsADirectory: 'is-a-directory',
+  NoPermissions: 'permission',
+};
+
+function translate(error: unknown): FsError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof vscode.FileSystemError && CODE_KINDS[error.code]) return new FsError(CODE_KINDS[error.code] ?? 'other', message);
+  // Node errors from the disk provider arrive wrapped; their errno is only in the message.
+  if (/\bEXDEV\b/.test(message)) return new FsError('cross-device', message);
+  if (/\bENOTEMPTY\b/.test(message)) return new FsError('not-empty', message);
+  return new FsError('other', message);
+}
+
+async function translated<T>(call: () => Thenable<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw translate(error);
+  }
+}
+
+function kindOf(type: vscode.FileType): EntryKind {
+  if (type & vscode.FileType.Directory) return 'directory';
+  if (type & vscode.FileType.File) return 'file';
+  return 'other';
+}
+
+export class VscodeFileSystem implements FileSystem {
+  readonly realPath?: (path: string) => Promise<string | undefined>;
+
+  /** `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it. */
+  constructor(private readonly spaces: readonly vscode.Uri[]) {
+    // Real paths exist only on the local disk; elsewhere the resolver refuses every symbolic link instead.
+    if (spaces.length > 0 && spaces.every((space) => space.scheme === 'file')) {
+      this.realPath = async (path) => {
+        try {
+          return vscode.Uri.file(await nodeFs.realpath(this.uri(path).fsPath)).path;
+        } catch {
+          return undefined;
+        }
+      };
+    }
+  }
+
+  uri(path: string): vscode.Uri {
+    const space = this.spaces.find((candidate) => isWithin(candidate.path, path)) ?? this.spaces[0];
+    return space ? space.with({ path }) : vscode.Uri.file(path);
+  }
+
+  async stat(path: string): Promise<FileStat | undefined> {
+    let stat: vscode.FileStat;
+    try {
+      stat = await vscode.workspace.fs.stat(this.uri(path));
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+      throw translate(error);
+    }
+    return {
+      kind: kindOf(stat.type),
+      isSymlink: (stat.type & vscode.FileType.SymbolicLink) !== 0,
+      size: stat.size,
+      mtimeMs: stat.mtime,
+      ctimeMs: stat.ctime,
+      readonly: ((stat.permissions ?? 0) & vscode.FilePermission.Readonly) !== 0,
+    };
+  }
+
+  async readDirectory(path: string): Promise<DirEntry[]> {
+    const entries = await translated(() => vscode.workspace.fs.readDirectory(this.uri(path)));
+    return entries.map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
+  }
+
+  readFile(path: string): Promise<Uint8Array> {
+    return translated(() => vscode.workspace.fs.readFile(this.uri(path)));
+  }
+
+  writeFile(path: string, content: Uint8Array): Promise<void> {
+    return translated(() => vscode.workspace.fs.writeFile(this.uri(path), content));
+  }
+
+  createDirectory(path: string): Promise<void> {
+    return translated(() => vscode.workspace.fs.createDirectory(this.uri(path)));
+  }
+
+  async delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void> {
+    const uri = this.uri(path);
+    if (options.useTrash) {
+      try {
+        await vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: true });
+        return;
+      } catch {
+        // No trash here (remote, virtual, or a server without one): fall back to a plain delete below, which
+        // reports the real error if the path itself is the problem.
+      }
+    }
+    await translated(() => vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: false }));
+  }
+
+  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    return translated(() => vscode.workspace.fs.rename(this.uri(from), this.uri(to), options));
+  }
+
+  copyFile(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    return translated(() => vscode.workspace.fs.copy(this.uri(from), this.uri(to), options));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The editor's Session: the workspace folders, narrowed by agentFs.baseDirectory, over vscode.workspace.fs.
+ * Read anew on every call, so setting changes apply without reloading the window.
+ */
+import * as vscode from 'vscode';
+import { ToolError } from '../core/errors';
+import type { Session } from '../core/invoke';
+import { basename, normalizeAbsolute } from '../core/paths';
+import { PathResolver, type Root, type Workspace } from '../core/root';
+import type { Policy } from '../core/tool';
+import { VscodeFileSystem } from './fileSystem';
+import { readSettings } from './settings';
+
+/** Where "Agent FS: Select Base Directory…" keeps a folder picked while no workspace folder is open. */
+export const PICKED_BASE_KEY = 'agentFs.pickedBaseDirectory';
+
+export class EditorSession implements Session {
+  constructor(private readonly state: vscode.Memento) {}
+
+  policy(): Policy {
+    return readSettings(this.firstFolder()?.uri).policy;
+  }
+
+  async workspace(): Promise<Workspace> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    if (folders.length === 0) return this.pickedWorkspace();
+
+    const roots: Root[] = folders.map((folder) => ({ name: folder.name, path: normalizeAbsolute(folder.uri.path) }));
+    const fs = new VscodeFileSystem(folders.map((folder) => folder.uri));
+    const folderWorkspace: Workspace = { roots, fs };
+    const setting = readSettings(folders[0]?.uri).baseDirectory;
+    if (setting === '') {
+      await this.requireDirectories(folderWorkspace, 'The workspace folder');
+      return folderWorkspace;
+    }
+    // The setting is confined exactly like a tool's path, so it can only narrow the folders, never widen them.
+    let base;
+    try {
+      base = await new PathResolver(folderWorkspace).resolve(setting, 'directory');
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      throw new ToolError('DIR_NOT_AVAILABLE', `The setting agentFs.baseDirectory ("${setting}") points outside the workspace folder (${error.message}). Fix or clear the setting, or run "Agent FS: Select Base Directory…".`);
+    }
+    const narrowed: Workspace = { roots: [{ name: basename(base.absolute) || base.root.name, path: base.absolute }], fs };
+    await this.requireDirectories(narrowed, `The setting agentFs.baseDirectory ("${setting}")`);
+    return narrowed;
+  }
+
+  /** The folders or base directories the tools reach now, for display; an error message when there are none. */
+  async describe(): Promise<{ roots: readonly Root[] } | { error: string }> {
+    try {
+      return { roots: (await this.workspace()).roots };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  private firstFolder(): vscode.WorkspaceFolder | undefined {
+    return vscode.workspace.workspaceFolders?.[0];
+  }
+
+  private async pickedWorkspace(): Promise<Workspace> {
+    const picked = this.state.get<string>(PICKED_BASE_KEY);
+    if (!picked) {
+      throw new ToolError('DIR_NOT_SET', 'No base directory is set: no folder is open. Open a folder, or pick one with "Agent FS: Select Base Directory…".');
+    }
+    const uri = vscode.Uri.parse(picked);
+    const workspace: Workspace = { roots: [{ name: basename(uri.path) || uri.path, path: normalizeAbsolute(uri.path) }], fs: new VscodeFileSystem([uri]) };
+    await this.requireDirectories(workspace, `The picked base directory (${uri.fsPath})`);
+    return workspace;
+  }
+
+  private async requireDirectories(workspace: Workspace, what: string): Promise<void> {
+    for (const root of workspace.roots) {
+      const stat = await workspace.fs.stat(root.path).catch(() => undefined);
+      if (stat?.kind !== 'directory') {
+        throw new ToolError('DIR_NOT_AVAILABLE', `${what} is not an existing directory: ${root.path}. Fix the setting or run "Agent FS: Select Base Directory…".`);
+      }
+    }
+  }
+}
