@@ -82,7 +82,8 @@ export const findFile = defineTool<Input>({
       matches = laxMatches(query, candidates);
       matchType = matches.length > 0 ? 'lax' : 'none';
     }
-    matches.sort((a, b) => b.score - a.score || compareCodePoints(a.relative_path, b.relative_path));
+    // Equal scores: the shorter name is the closer match ("reprot" → report.md before report-final-2026.md).
+    matches.sort((a, b) => b.score - a.score || a.file_name.length - b.file_name.length || compareCodePoints(a.relative_path, b.relative_path));
     const truncated = matches.length > input.max_results;
     const shown = truncated ? matches.slice(0, input.max_results) : matches;
     return { query: input.file_name, match_type: matchType, count: shown.length, matches: shown, truncated };
