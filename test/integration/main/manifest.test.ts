@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { contributedTools, eventually, extension, TOOL_PREFIX, toolListingWorks } from '../helpers';
+import { callTool, contributedTools, eventually, extension, TOOL_PREFIX, toolListingWorks } from '../helpers';
 
 describe('manifest in the extension host', () => {
   it('activates and contributes the seed-000 tools', async () => {
@@ -14,12 +14,22 @@ describe('manifest in the extension host', () => {
     }
   });
 
-  it('lists every contributed tool in vscode.lm.tools with its schema and tags', async function () {
+  it('lists every contributed tool in vscode.lm.tools with its schema and tags, and routes each through invokeTool', async () => {
+    // Every tool is reachable through vscode.lm.invokeTool: an unknown parameter proves the call arrived at Agent FS's
+    // own validation (VS Code does not check schemas) without running anything.
+    for (const contributed of contributedTools()) {
+      const operation = contributed.name.slice(TOOL_PREFIX.length);
+      const envelope = await callTool(operation, { probe_for_registration: true });
+      assert.equal(envelope.ok, false, `${contributed.name} refuses an unknown parameter`);
+      if (!envelope.ok) assert.equal(envelope.error.code, 'INVALID_INPUT', `${contributed.name}: ${envelope.error.message}`);
+    }
     // The list reaches the extension host a moment after registration.
     await eventually(() => vscode.lm.tools.some((tool) => tool.name.startsWith(TOOL_PREFIX)), 'vscode.lm.tools lists Agent FS', 10_000).catch(() => undefined);
     if (!toolListingWorks()) {
-      console.log(`[agentfs-it]   vscode.lm.tools is empty in VS Code ${vscode.version}'s web workbench (its own tools too); skipped`);
-      this.skip();
+      // VS Code 1.100's web workbench never sends the tool list to extension hosts (its own tools are missing too);
+      // the invokeTool round trip above is what can be checked there.
+      console.log(`[agentfs-it]   vscode.lm.tools is empty in VS Code ${vscode.version}'s web workbench; checked registration through invokeTool only`);
+      return;
     }
     const names = vscode.lm.tools.map((tool) => tool.name);
     for (const contributed of contributedTools()) {
@@ -31,14 +41,10 @@ describe('manifest in the extension host', () => {
     }
   });
 
-  it('has integration checks for every contributed tool (test/integration/tools/<operation>.test.ts)', function () {
+  it('has integration checks for every contributed tool (test/integration/tools/<operation>.test.ts)', () => {
     const missing = contributedTools()
       .map((tool) => tool.name.slice(TOOL_PREFIX.length))
       .filter((operation) => !fs.existsSync(path.join(__dirname, '..', 'tools', `${operation}.test.js`)));
-    if (missing.length > 0) {
-      // Pending rather than failed: tools land before their editor checks; the count shows in every run.
-      console.log(`[agentfs-it]   no integration checks yet for: ${missing.join(', ')}`);
-      this.skip();
-    }
+    assert.deepEqual(missing, [], `every tool needs its editor checks; missing: ${missing.join(', ')}`);
   });
 });
