@@ -1,0 +1,226 @@
+/**
+ * Protected and hidden paths, and the unsaved-editor rule: the one place that decides whether a tool may touch a
+ * path (DESIGN.md §3). Every mutating tool asks `assertMayWrite` (and `assertTreeMayChange` for a directory tree)
+ * before it writes; every tool that shows content, names or metadata asks `assertMayRead` or filters walk entries
+ * with `isHidden`.
+ *
+ * Pattern semantics (documented in the README): globs matched with minimatch (dot files included, case-insensitive,
+ * so the safe answer wins on case-insensitive file systems) against the path relative to its root. A pattern
+ * without a leading '/' matches at any depth (`.env` also covers `app/.env`); a leading '/' anchors it to the root;
+ * a trailing '/' means "this directory and everything in it". A path is also covered when one of its ancestor
+ * directories matches, as in .gitignore. A hidden path is protected as well: writing to it could reveal its content
+ * through a diff, a NO_MATCH candidate or a patch failure.
+ *
+ * Symbolic links: the lexical path and the real path (where the file system has real paths) are both checked, so a
+ * link named `notes.txt` pointing at `.env` is as protected as `.env` itself.
+ */
+import { Minimatch } from 'minimatch';
+import { ToolError } from './errors';
+import type { EntryKind } from './fs';
+import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
+import type { ConfinedPath, Root } from './root';
+import type { Policy, ToolContext } from './tool';
+import { walkTree } from './walk';
+
+export { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_PROTECTED_PATHS } from './tool';
+
+export type PathSetting = 'agentFs.protectedPaths' | 'agentFs.hiddenPaths';
+
+export interface PathRuleMatch {
+  readonly setting: PathSetting;
+  readonly pattern: string;
+}
+
+interface CompiledPattern {
+  readonly pattern: string;
+  readonly matcher: Minimatch;
+}
+
+const compiledCache = new WeakMap<readonly string[], readonly CompiledPattern[]>();
+
+function compile(patterns: readonly string[]): readonly CompiledPattern[] {
+  let compiled = compiledCache.get(patterns);
+  if (compiled) return compiled;
+  compiled = patterns.flatMap((pattern): CompiledPattern[] => {
+    let glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+    if (glob === '' || glob === '/') return [];
+    if (glob.endsWith('/')) glob += '**';
+    glob = glob.startsWith('/') ? glob.slice(1) : glob.startsWith('**/') ? glob : `**/${glob}`;
+    return [{ pattern, matcher: new Minimatch(glob, { dot: true, nocase: true, nocomment: true, nonegate: true }) }];
+  });
+  compiledCache.set(patterns, compiled);
+  return compiled;
+}
+
+function firstMatch(patterns: readonly string[], relative: string, kind: EntryKind | undefined): string | undefined {
+  if (relative === '') return undefined;
+  const compiled = compile(patterns);
+  if (compiled.length === 0) return undefined;
+  const segments = relative.split('/');
+  // The path itself, then every ancestor: a matched directory covers what is inside it.
+  const candidates: string[] = [];
+  for (let length = segments.length; length >= 1; length--) candidates.push(segments.slice(0, length).join('/'));
+  // A directory is covered by a pattern aimed at its contents (".ssh/**" covers ".ssh").
+  if (kind === 'directory') candidates.push(`${relative}/`);
+  for (const candidate of candidates) {
+    for (const { pattern, matcher } of compiled) if (matcher.match(candidate)) return pattern;
+  }
+  return undefined;
+}
+
+/** Whether reads, listings and searches must leave this path out. `relative` is relative to its root ('/'-separated). */
+export function isHidden(policy: Pick<Policy, 'hiddenPaths'>, relative: string, kind?: EntryKind): boolean {
+  return firstMatch(policy.hiddenPaths, relative, kind) !== undefined;
+}
+
+/** Whether mutating tools must refuse this path (hidden paths included). `relative` is relative to its root. */
+export function isProtected(policy: Pick<Policy, 'protectedPaths' | 'hiddenPaths'>, relative: string, kind?: EntryKind): boolean {
+  return matchRule(policy, relative, 'write', kind) !== undefined;
+}
+
+/** The setting and pattern that cover `relative` for this kind of access, if any. */
+export function matchRule(
+  policy: Pick<Policy, 'protectedPaths' | 'hiddenPaths'>,
+  relative: string,
+  access: 'read' | 'write',
+  kind?: EntryKind,
+): PathRuleMatch | undefined {
+  // A write names the protecting setting first: that is the one a user would look at for "why can't it write this".
+  if (access === 'write') {
+    const protectedBy = firstMatch(policy.protectedPaths, relative, kind);
+    if (protectedBy !== undefined) return { setting: 'agentFs.protectedPaths', pattern: protectedBy };
+  }
+  const hidden = firstMatch(policy.hiddenPaths, relative, kind);
+  return hidden === undefined ? undefined : { setting: 'agentFs.hiddenPaths', pattern: hidden };
+}
+
+/** The path relative to its root, as patterns are matched. */
+export function rootRelative(path: ConfinedPath): string {
+  return relativeTo(path.root.path, path.absolute);
+}
+
+function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write'): ToolError {
+  const verb = access === 'read' ? 'read' : 'change';
+  const why =
+    match.setting === 'agentFs.hiddenPaths'
+      ? 'which keeps secrets out of what the tools read, list, search and change'
+      : 'which protects credentials and configuration from the tools';
+  return new ToolError(
+    'SENSITIVE_PATH_REFUSED',
+    `Refusing to ${verb} ${display}: it matches "${match.pattern}" in the setting ${match.setting}, ${why}. Ask the user to do this themselves; only the user can change ${match.setting}, in their user settings.`,
+    { path: display, setting: match.setting, pattern: match.pattern },
+  );
+}
+
+/**
+ * The root-relative paths a rule check must consider: the lexical one and, through symbolic links, the real one
+ * (of the nearest existing ancestor, for a path that does not exist yet) when it lies inside some root.
+ */
+async function pathsToCheck(context: ToolContext, path: ConfinedPath): Promise<{ relatives: string[]; absolutes: string[] }> {
+  const relatives = [rootRelative(path)];
+  const absolutes = [path.absolute];
+  const { fs } = context.workspace;
+  if (!fs.realPath) return { relatives, absolutes };
+  let existing = path.absolute;
+  let rest = '';
+  let real: string | undefined;
+  for (;;) {
+    real = await fs.realPath(existing);
+    if (real !== undefined || existing === path.root.path || existing === '/') break;
+    rest = rest === '' ? basename(existing) : `${basename(existing)}/${rest}`;
+    existing = dirname(existing);
+  }
+  if (real === undefined) return { relatives, absolutes };
+  const realFull = rest === '' ? real : joinPath(real, rest);
+  if (realFull === path.absolute) return { relatives, absolutes };
+  absolutes.push(realFull);
+  for (const root of context.paths.roots) {
+    const realRoot = await realRootOf(context, root);
+    if (realRoot !== undefined && isWithin(realRoot, realFull)) {
+      const relative = relativeTo(realRoot, realFull);
+      if (!relatives.includes(relative)) relatives.push(relative);
+    }
+  }
+  return { relatives, absolutes };
+}
+
+async function realRootOf(context: ToolContext, root: Root): Promise<string | undefined> {
+  return (await context.workspace.fs.realPath?.(root.path)) ?? root.path;
+}
+
+/** Refuses (SENSITIVE_PATH_REFUSED) a hidden path. For tools that show content, names or metadata. */
+export async function assertMayRead(context: ToolContext, path: ConfinedPath, kind?: EntryKind): Promise<void> {
+  const { relatives } = await pathsToCheck(context, path);
+  for (const relative of relatives) {
+    const match = matchRule(context.policy, relative, 'read', kind);
+    if (match) throw refusal(path.display, match, 'read');
+  }
+}
+
+/**
+ * Refuses a protected or hidden path (SENSITIVE_PATH_REFUSED), then a file open in an editor with unsaved changes
+ * (FILE_DIRTY_IN_EDITOR). Every mutating tool calls it for every path it writes, deletes or moves away.
+ */
+export async function assertMayWrite(context: ToolContext, path: ConfinedPath, kind?: EntryKind): Promise<void> {
+  const { relatives, absolutes } = await pathsToCheck(context, path);
+  for (const relative of relatives) {
+    const match = matchRule(context.policy, relative, 'write', kind);
+    if (match) throw refusal(path.display, match, 'write');
+  }
+  for (const absolute of absolutes) assertNotDirty(context, path.display, absolute);
+}
+
+function assertNotDirty(context: ToolContext, display: string, absolute: string): void {
+  if (context.editors?.isDirty(absolute)) {
+    throw new ToolError(
+      'FILE_DIRTY_IN_EDITOR',
+      `${display} is open in an editor with unsaved changes; Agent FS does not overwrite them. Ask the user to save or revert the file, then try again.`,
+      { path: display },
+    );
+  }
+}
+
+/**
+ * Checks everything inside the directory `tree` (links are not followed) before a tool deletes, moves or copies it:
+ * with `access` 'write' every entry must be neither protected nor hidden nor dirty in an editor (a recursive delete
+ * of a folder holding `.env` is refused, not half-done); with 'read' no entry may be hidden (a copy must not carry a
+ * secret to a readable name). With `destination`, every entry is also checked where it would land.
+ * The directory itself is the caller's to check with assertMayWrite / assertMayRead.
+ */
+export async function assertTreeMayChange(
+  context: ToolContext,
+  tree: ConfinedPath,
+  access: 'read' | 'write',
+  destination?: ConfinedPath,
+): Promise<void> {
+  const { fs } = context.workspace;
+  const base = rootRelative(tree);
+  const destinationBase = destination ? rootRelative(destination) : undefined;
+  let offence: ToolError | undefined;
+  await walkTree(fs, tree.absolute, context, (entry) => {
+    if (offence) return false;
+    const inside = relativeTo(tree.absolute, entry.absolute);
+    const kind = entry.isSymlink ? 'other' : entry.kind;
+    const relative = base === '' ? inside : `${base}/${inside}`;
+    const display = context.paths.display(tree.root, entry.absolute);
+    const match = matchRule(context.policy, relative, access, kind);
+    if (match) {
+      offence = refusal(display, match, access);
+      return false;
+    }
+    if (access === 'write' && entry.kind === 'file' && context.editors?.isDirty(entry.absolute)) {
+      offence = new ToolError('FILE_DIRTY_IN_EDITOR', `${display} is open in an editor with unsaved changes; Agent FS does not delete or move it. Ask the user to save or revert it first.`, { path: display });
+      return false;
+    }
+    if (destination && destinationBase !== undefined) {
+      const landing = destinationBase === '' ? inside : `${destinationBase}/${inside}`;
+      const landingMatch = matchRule(context.policy, landing, 'write', kind);
+      if (landingMatch) {
+        offence = refusal(context.paths.display(destination.root, joinPath(destination.absolute, inside)), landingMatch, 'write');
+        return false;
+      }
+    }
+    return true;
+  });
+  if (offence) throw offence;
+}

@@ -1,0 +1,80 @@
+import { describeChange, diffForResult, encodeLike } from '../editing';
+import { ToolError } from '../errors';
+import { ensureParentDirectory, writeFileAtomic } from '../files';
+import { isFsError } from '../fs';
+import { withPathLocks } from '../locks';
+import { assertMayWrite } from '../policy';
+import type { ConfinedPath } from '../root';
+import { contentHash, countLines, detectNewline, type TextEncodingName } from '../text';
+import { defineTool, throwIfCancelled, type ToolContext } from '../tool';
+
+interface Input {
+  path: string;
+  content: string;
+  dry_run: boolean;
+  encoding?: TextEncodingName;
+}
+
+function alreadyExists(path: ConfinedPath, kind: string): ToolError {
+  return new ToolError('ALREADY_EXISTS', `${path.display} already exists (a ${kind}); create_file never replaces anything. Use agentfs_write_file to replace a file, or agentfs_edit_file to change part of it.`, {
+    path: path.display,
+  });
+}
+
+async function checkFree(input: Input, context: ToolContext): Promise<ConfinedPath> {
+  const path = await context.paths.resolve(input.path, 'file');
+  await assertMayWrite(context, path, 'file');
+  const stat = await context.workspace.fs.stat(path.absolute);
+  if (stat) throw alreadyExists(path, stat.isSymlink ? 'symbolic link' : stat.kind);
+  return path;
+}
+
+/** UTF-8 unless named; a leading U+FEFF in content becomes the BOM, and UTF-16 always gets one so it can be recognised. */
+function encode(input: Input, path: ConfinedPath): { bytes: Uint8Array; text: string; encoding: TextEncodingName; bom: boolean } {
+  const encoding = input.encoding ?? 'utf-8';
+  const contentBom = input.content.startsWith('\uFEFF');
+  const text = contentBom ? input.content.slice(1) : input.content;
+  const bom = encoding === 'latin1' ? false : encoding === 'utf-8' ? contentBom : true;
+  return { bytes: encodeLike(path.display, text, encoding, bom), text, encoding, bom };
+}
+
+export const createFile = defineTool<Input>({
+  name: 'create_file',
+  effect: 'write',
+  failureCode: 'WRITE_FAILED',
+  parameters: ['path', 'content', 'dry_run', 'encoding'],
+  async prepare(input, context) {
+    const path = await checkFree(input, context);
+    return { invocationMessage: `${input.dry_run ? 'Previewing the creation of' : 'Creating'} ${path.display}` };
+  },
+  async run(input, context) {
+    const resolved = await context.paths.resolve(input.path, 'file');
+    return withPathLocks([resolved.absolute], async () => {
+      const path = await checkFree(input, context);
+      const { bytes, text, encoding, bom } = encode(input, path);
+      if (!input.dry_run) {
+        await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');
+        throwIfCancelled(context);
+        try {
+          await writeFileAtomic(context, path.absolute, bytes, undefined, { exclusive: true });
+        } catch (error) {
+          // Another writer got there between the check and the rename: still never replaced.
+          if (isFsError(error, 'exists')) throw alreadyExists(path, 'file');
+          throw error;
+        }
+      }
+      return {
+        path: path.display,
+        created: !input.dry_run,
+        dry_run: input.dry_run,
+        size_bytes: bytes.length,
+        total_lines: countLines(text),
+        content_hash: contentHash(bytes),
+        encoding,
+        bom,
+        newline: detectNewline(text),
+        ...(input.dry_run ? diffForResult(describeChange(path.display, '', text, { old: '/dev/null' })) : {}),
+      };
+    });
+  },
+});

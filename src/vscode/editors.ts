@@ -1,0 +1,23 @@
+/**
+ * The editor's side of FILE_DIRTY_IN_EDITOR: a mutating tool refuses a file whose open document has unsaved
+ * changes, so a person's work is never overwritten behind their back. A clean open document needs nothing here:
+ * VS Code reloads it when the file changes on disk.
+ */
+import * as vscode from 'vscode';
+import type { EditorState } from '../core/tool';
+
+/** Case-insensitive where the platform's disks usually are; a false match only refuses a write, never allows one. */
+const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+
+function samePath(documentPath: string, corePath: string): boolean {
+  if (documentPath === corePath) return true;
+  // VS Code writes a Windows drive letter in lower case ("/c:/x") wherever it came from.
+  return (caseInsensitive || /^\/[a-zA-Z]:\//.test(documentPath)) && documentPath.toLowerCase() === corePath.toLowerCase();
+}
+
+export const openEditors: EditorState = {
+  isDirty(absolutePath: string): boolean {
+    // Untitled documents have no path on disk; other schemes' paths are compared as they are.
+    return vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.scheme !== 'untitled' && samePath(document.uri.path, absolutePath));
+  },
+};
