@@ -1,0 +1,215 @@
+/**
+ * Recording, as one step of the call pipeline (invoke.ts): a mutating call's affected paths are read before it
+ * runs and after it succeeds, and the difference becomes one history record. Tools stay unaware of history; a
+ * tool only says which paths it affects when its path parameters do not say it (ToolDefinition.affects).
+ *
+ * Not recorded: read tools, `dry_run` calls, failed calls, and calls that changed nothing.
+ */
+import { CancelledError, describeError, ToolError } from '../errors';
+import { dirname, isWithin } from '../paths';
+import type { ConfinedPath, PathSlot } from '../root';
+import type { AnyToolDefinition, ToolContext } from '../tool';
+import { planUndo } from './plan';
+import { fileHashes, type PathState, sameState, StateReader } from './state';
+import type { HistoryStore, OperationRecord, PathRecord } from './store';
+
+/** Path parameters of the tools' inputs, and the slot whose outside-base code each reports. */
+const PATH_PARAMETERS: readonly (readonly [string, PathSlot])[] = [
+  ['file_name', 'file'],
+  ['path', 'path'],
+  ['directory_name', 'directory'],
+  ['directory_path', 'directory'],
+  ['source_path', 'source'],
+  ['destination_path', 'destination'],
+];
+
+/** Parameters whose text is kept in a record's input summary; any other text is recorded as its length only. */
+const KEPT_TEXT = new Set([...PATH_PARAMETERS.map(([name]) => name), 'operation_id', 'position', 'encoding', 'match']);
+
+export interface HistoryFields {
+  readonly operation_id: string | null;
+  readonly undo_available: boolean;
+}
+
+/** Runs `tool` and records what it changed. Returns the tool's data with `operation_id` and `undo_available`. */
+export async function runRecorded(tool: AnyToolDefinition, input: Record<string, unknown>, context: ToolContext): Promise<unknown> {
+  const run = (): Promise<unknown> => tool.run(input as never, context);
+  if (tool.effect === 'read') return run();
+  const history = context.history;
+  if (!history || input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
+  return history.exclusive(() => recordCall(tool, input, context, history, run));
+}
+
+async function recordCall(
+  tool: AnyToolDefinition,
+  input: Record<string, unknown>,
+  context: ToolContext,
+  history: HistoryStore,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
+  const { fs } = context.workspace;
+  const { maxBytes } = history.limits();
+  let targets: ConfinedPath[];
+  try {
+    targets = await affectedPaths(tool, input, context);
+  } catch (error) {
+    // A path the tool cannot use either: let the tool refuse it with its own code, in its own order of checks.
+    if (!(error instanceof ToolError)) throw error;
+    return withFields(await run(), { operation_id: null, undo_available: false });
+  }
+  // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
+  const beforeReader = new StateReader(fs, context, maxBytes, true);
+  const before: PathState[] = [];
+  try {
+    for (const target of targets) before.push(await beforeReader.read(target.absolute));
+  } catch (error) {
+    // Something the tool may not even need is unreadable (a file without read permission in a tree to delete):
+    // history must not block the call, so it runs unrecorded and says so.
+    if (error instanceof CancelledError || error instanceof ToolError) throw error;
+    return withFields(await run(), { operation_id: null, undo_available: false }, `The change was not recorded in the history: ${describeError(error)}`);
+  }
+
+  const data = await run();
+
+  let record: OperationRecord | undefined;
+  try {
+    // The change is made: a cancellation now must not cost its record.
+    const afterReader = new StateReader(fs, { isCancelled: () => false }, maxBytes, true);
+    const paths: PathRecord[] = [];
+    for (const [index, target] of targets.entries()) {
+      const after = await afterReader.read(target.absolute);
+      const was = before[index] ?? { type: 'missing' };
+      if (!sameState(was, after)) {
+        paths.push({ absolute: target.absolute, display: target.display, before: was, after });
+      }
+    }
+    if (paths.length === 0) return withFields(data, { operation_id: null, undo_available: false });
+    const summary = await summarise(tool.name, input, paths, context, await undoneSummary(history, data));
+    const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
+    record = buildRecord(history, tool.name, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    await history.add(record, contents);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.
+    return withFields(data, { operation_id: null, undo_available: false }, `The change was made but not recorded in the history: ${describeError(error)}`);
+  }
+  return withFields(data, { operation_id: record.id, undo_available: record.undo_available });
+}
+
+function buildRecord(
+  history: HistoryStore,
+  operation: string,
+  summary: string,
+  input: Record<string, unknown>,
+  paths: readonly PathRecord[],
+  contents: ReadonlyMap<string, Uint8Array>,
+  maxBytes: number,
+  undoOf: string | undefined,
+): OperationRecord {
+  // Content an undo needs comes first; then, while it fits the cap, the rest (only the diff view needs it).
+  const readable: Record<string, number> = {};
+  for (const hash of contents.keys()) readable[hash.replace(/^sha256:/, '')] = contents.get(hash)?.length ?? 0;
+  const draft = planUndo({ paths, blobs: readable });
+  const required = new Map<string, number>();
+  if ('steps' in draft) for (const step of draft.steps) if (step.kind === 'restore') for (const [hash, size] of fileHashes(step.path.before)) required.set(hash, size);
+  const blobs: Record<string, number> = {};
+  let stored = 0;
+  const keep = (hash: string, size: number): boolean => {
+    const hex = hash.replace(/^sha256:/, '');
+    if (blobs[hex] !== undefined) return true;
+    if (!contents.has(hash) || stored + size > maxBytes) return false;
+    blobs[hex] = size;
+    stored += size;
+    return true;
+  };
+  let overCap = false;
+  for (const [hash, size] of required) if (!keep(hash, size)) overCap = true;
+  for (const path of paths) for (const state of [path.before, path.after]) for (const [hash, size] of fileHashes(state)) keep(hash, size);
+  const plan = overCap ? { reason: `the content it replaced is larger than the history may keep (setting agentFs.history.maxBytes, ${maxBytes} bytes)` } : planUndo({ paths, blobs });
+  const reason = 'reason' in plan ? plan.reason : undefined;
+  return {
+    version: 1,
+    id: history.newId(),
+    time: new Date().toISOString(),
+    operation,
+    summary,
+    input: summariseInput(input),
+    paths,
+    undo_available: reason === undefined,
+    ...(reason === undefined ? {} : { unavailable_reason: reason }),
+    ...(undoOf === undefined ? {} : { undo_of: undoOf }),
+    blobs,
+  };
+}
+
+/**
+ * The paths a call may change: the tool's own list, else every path parameter it was given. A path that does not
+ * exist yet is widened to its highest missing ancestor, so that an undo also removes the parent directories the
+ * call created. Paths inside another listed path are dropped (the outer one's state covers them).
+ */
+async function affectedPaths(tool: AnyToolDefinition, input: Record<string, unknown>, context: ToolContext): Promise<ConfinedPath[]> {
+  const declared = tool.affects ? await tool.affects(input as never, context) : await parameterPaths(input, context);
+  const { fs } = context.workspace;
+  const widened: ConfinedPath[] = [];
+  for (const path of declared) {
+    let absolute = path.absolute;
+    if (absolute !== path.root.path && !(await fs.stat(absolute))) {
+      for (let parent = dirname(absolute); parent !== path.root.path && isWithin(path.root.path, parent) && !(await fs.stat(parent)); parent = dirname(parent)) {
+        absolute = parent;
+      }
+    }
+    widened.push(absolute === path.absolute ? path : { root: path.root, absolute, display: context.paths.display(path.root, absolute) });
+  }
+  const unique = widened.filter((path, index) => widened.findIndex((other) => other.absolute === path.absolute) === index);
+  return unique.filter((path) => !unique.some((other) => other !== path && isWithin(other.absolute, path.absolute)));
+}
+
+async function parameterPaths(input: Record<string, unknown>, context: ToolContext): Promise<ConfinedPath[]> {
+  const paths: ConfinedPath[] = [];
+  for (const [name, slot] of PATH_PARAMETERS) {
+    const value = input[name];
+    if (typeof value === 'string') paths.push(await context.paths.resolve(value, slot));
+  }
+  return paths;
+}
+
+/**
+ * One line for people, from the paths as the call named them ("move_file a.txt → b/a.txt"), not as they were
+ * recorded (a missing parent widens "b/a.txt" to "b"); an undo names what it undid.
+ */
+async function summarise(operation: string, input: Record<string, unknown>, paths: readonly PathRecord[], context: ToolContext, undone: string | undefined): Promise<string> {
+  if (undone !== undefined) return `undo: ${undone}`;
+  const named = await parameterPaths(input, context).catch(() => []);
+  if (typeof input.source_path === 'string' && typeof input.destination_path === 'string' && named.length === 2) {
+    return `${operation} ${named[0]?.display ?? ''} → ${named[1]?.display ?? ''}`;
+  }
+  const shown = named.length > 0 ? named.map((path) => path.display) : paths.map((path) => path.display);
+  return `${operation} ${shown.join(', ')}`;
+}
+
+async function undoneSummary(history: HistoryStore, data: unknown): Promise<string | undefined> {
+  const id = undoneOperationOf(data);
+  return id === undefined ? undefined : ((await history.get(id))?.summary ?? id);
+}
+
+function summariseInput(input: Record<string, unknown>): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    if (typeof value === 'string') summary[name] = KEPT_TEXT.has(name) && value.length <= 4096 ? value : `[${value.length} characters]`;
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) summary[name] = value;
+    else if (Array.isArray(value)) summary[name] = `[${value.length} items]`;
+    else summary[name] = '[object]';
+  }
+  return summary;
+}
+
+function undoneOperationOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const value = (data as { undone_operation_id?: unknown }).undone_operation_id;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function withFields(data: unknown, fields: HistoryFields, warning?: string): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return { ...data, ...fields, ...(warning === undefined ? {} : { history_warning: warning }) };
+}

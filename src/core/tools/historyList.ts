@@ -1,0 +1,60 @@
+import { ToolError } from '../errors';
+import type { OperationRecord } from '../history/store';
+import { requireHistory, undoneBy } from '../history/undo';
+import { isWithin } from '../paths';
+import { defineTool } from '../tool';
+
+interface Input {
+  path?: string;
+  limit: number;
+}
+
+export const HISTORY_LIST_CAP = 200;
+
+/** How history_list and the editor's views describe one record. */
+export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>): Record<string, unknown> {
+  const undoneByOperation = undone.get(record.id);
+  return {
+    operation_id: record.id,
+    time: record.time,
+    operation: record.operation,
+    summary: record.summary,
+    paths: record.paths.map((path) => path.display),
+    undo_available: record.undo_available,
+    ...(record.unavailable_reason === undefined ? {} : { unavailable_reason: record.unavailable_reason }),
+    undone: undoneByOperation !== undefined,
+    ...(undoneByOperation === undefined ? {} : { undone_by: undoneByOperation }),
+    ...(record.undo_of === undefined ? {} : { undo_of: record.undo_of }),
+  };
+}
+
+export const historyList = defineTool<Input>({
+  name: 'history_list',
+  effect: 'read',
+  failureCode: 'READ_FAILED',
+  parameters: ['path', 'limit'],
+  prepare(input) {
+    return Promise.resolve({ invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}` });
+  },
+  async run(input, context) {
+    if (input.limit > HISTORY_LIST_CAP) {
+      throw new ToolError('LIMIT_EXCEEDED', `limit ${input.limit} is above the cap of ${HISTORY_LIST_CAP}. Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.`);
+    }
+    const store = requireHistory(context);
+    const records = await store.list();
+    let matching = records;
+    if (input.path !== undefined) {
+      const wanted = await context.paths.resolve(input.path, 'path');
+      // Touching: the operation changed the path, something inside it, or a directory containing it.
+      matching = records.filter((record) => record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)));
+    }
+    const undone = undoneBy(records);
+    const shown = matching.slice(0, input.limit);
+    return {
+      count: shown.length,
+      total: matching.length,
+      truncated: matching.length > shown.length,
+      operations: shown.map((record) => describeRecord(record, undone)),
+    };
+  },
+});

@@ -1,0 +1,46 @@
+import { ToolError } from '../errors';
+import type { HistoryStore, OperationRecord } from '../history/store';
+import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../history/undo';
+import { defineTool } from '../tool';
+import { describeUndo } from './undoOperation';
+
+type Input = Record<string, never>;
+
+/** The operation undo_last would undo now, or the refusal it would give. */
+export async function undoLastTarget(store: HistoryStore): Promise<{ target: OperationRecord; skipped: OperationRecord[] }> {
+  const { target, skipped } = lastUndoable(await store.list());
+  if (target) return { target, skipped };
+  if (skipped.length > 0) {
+    throw new ToolError('HISTORY_UNAVAILABLE', `Nothing left to undo: the ${skipped.length === 1 ? 'operation' : `${skipped.length} operations`} not yet undone could not be recorded in full (${skipped.map((record) => `${record.id}: ${record.unavailable_reason ?? 'not recorded'}`).join('; ')}).`, {
+      history_skipped: skipped.map((record) => record.id),
+    });
+  }
+  throw new ToolError('OPERATION_NOT_FOUND', 'Nothing left to undo: no recorded operation is waiting to be undone. Use agentfs_history_list to see the history.');
+}
+
+export const undoLast = defineTool<Input>({
+  name: 'undo_last',
+  effect: 'destructive',
+  failureCode: 'WRITE_FAILED',
+  parameters: [],
+  async prepare(_input, context) {
+    return describeUndo((await undoLastTarget(requireHistory(context))).target);
+  },
+  async affects(_input, context) {
+    if (!context.history) return [];
+    const { target } = lastUndoable(await context.history.list());
+    return target ? confinedPathsOf(target, context) : [];
+  },
+  async run(_input, context) {
+    const store = requireHistory(context);
+    const { target, skipped } = await undoLastTarget(store);
+    const restored = await undoRecord(target, context, store);
+    return {
+      undone_operation_id: target.id,
+      undone_operation: target.operation,
+      summary: target.summary,
+      restored,
+      history_skipped: skipped.map((record) => ({ operation_id: record.id, summary: record.summary, reason: record.unavailable_reason ?? 'not recorded' })),
+    };
+  },
+});
