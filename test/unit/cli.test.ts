@@ -1,0 +1,177 @@
+/**
+ * The headless runner, spawned as scripts use it: `node dist/cli.js [--root DIR] <operation> ['<json>' | -]`.
+ * Exit codes 0 (ok), 1 (ok:false), 2 (usage); `-` reads stdin; `--list`; large replies reach a pipe whole.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Envelope } from '../../src/core/envelope';
+import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
+
+const REPO = path.join(__dirname, '..', '..', '..');
+const CLI = path.join(REPO, 'dist', 'cli.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+describe('runner: node dist/cli.js', function () {
+  this.timeout(60000);
+  let ws: TempWorkspace;
+  let state = '';
+
+  before(function () {
+    // Always build, so the runner under test is the current source.
+    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
+    assert.equal(build.status, 0, `node esbuild.mjs failed:\n${build.stdout}\n${build.stderr}`);
+    assert.ok(fs.existsSync(CLI));
+    state = makeTempDir('agentfs-cli-state-');
+  });
+  after(function () {
+    removeTree(state);
+  });
+  beforeEach(function () {
+    ws = tempWorkspace();
+    ws.write({ 'a.txt': 'alpha', 'dir/b.txt': 'beta' });
+  });
+  afterEach(function () {
+    ws.cleanup();
+  });
+
+  /** Runs the CLI with stdout and stderr as pipes; `stdin` is written and closed when given. */
+  function run(args: readonly string[], options: { stdin?: string | Buffer; cwd?: string } = {}): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      // History goes to a temp state directory, never the user's own.
+      const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ws.base, env: { ...process.env, XDG_STATE_HOME: state }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+      if (options.stdin !== undefined) child.stdin.end(options.stdin);
+      else child.stdin.end();
+    });
+  }
+
+  /** stdout must be exactly one JSON envelope on one line. */
+  function envelopeOf(result: Run): Envelope {
+    assert.ok(result.stdout.endsWith('\n'), `stdout does not end with a newline: ${result.stdout.slice(-200)}`);
+    assert.equal(result.stdout.trimEnd().split('\n').length, 1, 'more than one line on stdout');
+    return JSON.parse(result.stdout) as Envelope;
+  }
+
+  it('exit 0 with the ok envelope; --root and the current directory as default root', async function () {
+    const [explicit, byCwd] = await Promise.all([run(['--root', ws.base, 'read_file', '{"file_name":"dir/b.txt"}'], { cwd: ws.tmp }), run(['list_files'])]);
+    assert.equal(explicit.code, 0, explicit.stderr);
+    assertFields(expectOk(envelopeOf(explicit), 'read_file'), { file_name: 'b.txt', relative_path: 'dir/b.txt', content: 'beta' });
+    assert.equal(byCwd.code, 0, byCwd.stderr);
+    assertFields(expectOk(envelopeOf(byCwd), 'list_files'), { count: 2, recursive: true, files: ['a.txt', 'dir/b.txt'] });
+  });
+
+  it('exit 1 with the refusal envelope (ok:false), nothing outside touched', async function () {
+    const before = ws.snap();
+    const [missing, escape, invalid] = await Promise.all([
+      run(['read_file', '{"file_name":"nope.txt"}']),
+      run(['write_file', '{"file_name":"../outside/secret.txt","content":"pwned"}']),
+      run(['read_file', '{"file_name":42}']),
+    ]);
+    assert.equal(missing.code, 1);
+    expectError(envelopeOf(missing), 'FILE_NOT_FOUND', 'read_file');
+    assert.equal(escape.code, 1);
+    expectError(envelopeOf(escape), 'FILE_PATH_OUTSIDE_BASE', 'write_file');
+    assert.equal(invalid.code, 1);
+    expectError(envelopeOf(invalid), 'INVALID_INPUT', 'read_file');
+    assertTree(ws.snap(), before);
+  });
+
+  it('--read-only refuses changes with READ_ONLY_MODE (exit 1); a missing root is DIR_NOT_AVAILABLE', async function () {
+    const [readOnly, gone] = await Promise.all([
+      run(['--read-only', 'delete_file', '{"file_name":"a.txt"}']),
+      run(['--root', path.join(ws.tmp, 'gone'), 'list_files', '{}']),
+    ]);
+    assert.equal(readOnly.code, 1);
+    expectError(envelopeOf(readOnly), 'READ_ONLY_MODE');
+    assert.equal(ws.read('a.txt'), 'alpha');
+    assert.equal(gone.code, 1);
+    expectError(envelopeOf(gone), 'DIR_NOT_AVAILABLE');
+  });
+
+  it('an unknown operation prints an INVALID_INPUT envelope naming it and exits 2', async function () {
+    const result = await run(['format_disk', '{}']);
+    assert.equal(result.code, 2);
+    const envelope = envelopeOf(result);
+    expectError(envelope, 'INVALID_INPUT');
+    assert.equal(envelope.operation, 'format_disk');
+  });
+
+  it('unparsable JSON prints an INVALID_INPUT envelope and exits 2, also from stdin; nothing changes', async function () {
+    const before = ws.snap();
+    const cases = [
+      [['write_file', '{"file_name": "a.txt", content: }'], undefined],
+      [['write_file', '-'], '{"file_name": "a.txt",'],
+    ] as const;
+    const results = await Promise.all(cases.map(([args, stdin]) => run(args, { stdin })));
+    for (const result of results) {
+      assert.equal(result.code, 2, result.stdout);
+      expectError(envelopeOf(result), 'INVALID_INPUT', 'write_file');
+    }
+    assertTree(ws.snap(), before);
+  });
+
+  it('usage errors exit 2: no operation, an unknown option, too many arguments', async function () {
+    const results = await Promise.all([[], ['--bogus', 'list_files'], ['read_file', '{}', 'extra']].map((args) => run(args)));
+    for (const result of results) {
+      assert.equal(result.code, 2, result.stdout);
+      assert.match(result.stderr, /Usage|agentfs/);
+    }
+  });
+
+  it('`-` reads the input from stdin: a 5 MB write_file arrives byte for byte', async function () {
+    const content = 'ünïcödé line ✓\n'.repeat(Math.ceil((5 * 1024 * 1024) / 18));
+    const result = await run(['write_file', '-'], { stdin: JSON.stringify({ file_name: 'big/five.txt', content }) });
+    assert.equal(result.code, 0, result.stdout.slice(0, 500) + result.stderr);
+    assertFields(expectOk(envelopeOf(result), 'write_file'), { file_name: 'five.txt', relative_path: 'big/five.txt', created: true, updated: false });
+    assert.ok(Buffer.byteLength(content) > 5 * 1024 * 1024);
+    assert.ok(fs.readFileSync(path.join(ws.base, 'big', 'five.txt')).equals(Buffer.from(content, 'utf8')));
+  });
+
+  it('a large read_file reply reaches a pipe whole', async function () {
+    const content = `${'0123456789abcdef'.repeat(1024 * 128)}END`; // 2 MiB (a pipe buffer is 64 KiB) and a marker
+    fs.writeFileSync(path.join(ws.base, 'large.txt'), content);
+    const result = await run(['read_file', '{"file_name":"large.txt"}']);
+    assert.equal(result.code, 0, result.stderr);
+    const data = expectOk(envelopeOf(result), 'read_file');
+    assert.equal(typeof data.content, 'string');
+    // Either the whole file, or (if the code bounds reads) an honest truncation; never a cut-off JSON document.
+    if (data.truncated === true) assert.ok(content.startsWith(data.content as string));
+    else assert.equal(data.content, content);
+  });
+
+  it('a large list_files reply reaches a pipe whole', async function () {
+    const files: Record<string, string> = {};
+    // About 250 KB of reply: well past a 64 KiB pipe buffer.
+    for (let index = 0; index < 1500; index++) files[`many/${'long-name-'.repeat(15)}${String(index).padStart(5, '0')}.txt`] = '';
+    ws.write(files);
+    const result = await run(['list_files', '{"max_results":5000}']);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(result.stdout.length > 200_000);
+    assertFields(expectOk(envelopeOf(result)), { count: 1502 });
+  });
+
+  it('--list prints every operation with its input schema, taken from package.json', async function () {
+    const result = await run(['--list']);
+    assert.equal(result.code, 0, result.stderr);
+    const listed = JSON.parse(result.stdout) as { operation: string; input_schema: unknown }[];
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; inputSchema: unknown }[] } };
+    const expected = manifest.contributes.languageModelTools.map((tool) => ({ operation: tool.name.replace(/^agentfs_/, ''), input_schema: tool.inputSchema }));
+    assert.deepEqual(
+      listed.map((entry) => ({ operation: entry.operation, input_schema: entry.input_schema })),
+      expected,
+    );
+    for (const operation of ['read_file', 'write_file', 'find_file', 'path_exists']) assert.ok(listed.some((entry) => entry.operation === operation), operation);
+  });
+});

@@ -1,0 +1,258 @@
+/**
+ * Shared helpers for the unit tests: temporary workspaces (a `base` directory with an `outside` sibling), a
+ * whole-tree snapshot (paths, types, bytes, link targets) so a test can assert that nothing else changed, and
+ * small wrappers around the one call path (invokeOperation) the editor and the runner use.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import { invokeOperation, type Session } from '../../src/core/invoke';
+import type { Policy } from '../../src/core/tool';
+import { createNodeSession } from '../../src/node/session';
+
+/** A fresh directory under the OS temp dir, given by its real path (so /tmp links do not blur containment). */
+export function makeTempDir(prefix = 'agentfs-unit-'): string {
+  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+}
+
+export function removeTree(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** One entry of a snapshot; file bytes are kept as base64 so any byte sequence compares exactly. */
+export type Entry = { readonly type: 'dir' } | { readonly type: 'file'; readonly bytes: string } | { readonly type: 'link'; readonly target: string } | { readonly type: 'other' };
+
+/** Every entry below a directory, keyed by its '/'-separated path relative to that directory. Links are not followed. */
+export type Snapshot = Map<string, Entry>;
+
+/**
+ * File bytes by path, reused while the file's identity and change time are the same (any write or rename changes
+ * the inode or the ctime, which user code cannot set back), so that snapshotting a tree after every call stays cheap.
+ */
+const bytesCache = new Map<string, { readonly key: string; readonly bytes: string }>();
+
+function fileBytes(full: string, stat: fs.BigIntStats): string {
+  const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
+  const cached = bytesCache.get(full);
+  if (cached?.key === key) return cached.bytes;
+  const bytes = fs.readFileSync(full).toString('base64');
+  if (bytesCache.size > 10000) bytesCache.clear();
+  bytesCache.set(full, { key, bytes });
+  return bytes;
+}
+
+export function snapshot(root: string): Snapshot {
+  const result: Snapshot = new Map();
+  const visit = (relative: string): void => {
+    const absolute = relative === '' ? root : path.join(root, relative);
+    for (const name of fs.readdirSync(absolute)) {
+      const key = relative === '' ? name : `${relative}/${name}`;
+      const full = path.join(absolute, name);
+      const stat = fs.lstatSync(full, { bigint: true });
+      if (stat.isSymbolicLink()) result.set(key, { type: 'link', target: fs.readlinkSync(full) });
+      else if (stat.isDirectory()) {
+        result.set(key, { type: 'dir' });
+        visit(key);
+      } else if (stat.isFile()) result.set(key, { type: 'file', bytes: fileBytes(full, stat) });
+      else result.set(key, { type: 'other' });
+    }
+  };
+  visit('');
+  return result;
+}
+
+/** A plain, sorted object form of a snapshot: readable in assertion diffs (file bytes shown as text when they are UTF-8). */
+export function describeSnapshot(snap: Snapshot): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of [...snap.keys()].sort()) {
+    const entry = snap.get(key);
+    if (!entry) continue;
+    if (entry.type === 'file') out[key] = `file ${JSON.stringify(Buffer.from(entry.bytes, 'base64').toString('utf8'))}`;
+    else if (entry.type === 'link') out[key] = `link -> ${entry.target}`;
+    else out[key] = entry.type;
+  }
+  return out;
+}
+
+/** Whether two snapshots are identical (paths, types, bytes, link targets). */
+export function sameTree(a: Snapshot, b: Snapshot): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, entry] of a) {
+    const other = b.get(key);
+    if (other === undefined || other.type !== entry.type) return false;
+    if (entry.type === 'file' && other.type === 'file' && entry.bytes !== other.bytes) return false;
+    if (entry.type === 'link' && other.type === 'link' && entry.target !== other.target) return false;
+  }
+  return true;
+}
+
+export function assertTree(actual: Snapshot, expected: Snapshot, message?: string): void {
+  if (sameTree(actual, expected)) return;
+  assert.deepEqual(describeSnapshot(actual), describeSnapshot(expected), message);
+  // The text form could hide a byte difference in invalid UTF-8; compare the raw bytes too.
+  assert.deepEqual(actual, expected, message);
+}
+
+/** Snapshot editing for "what the disk should look like now". Keys are relative to the snapshot's root. */
+export const edit = {
+  fileEntry(content: string | Uint8Array): Entry {
+    return { type: 'file', bytes: Buffer.from(content).toString('base64') };
+  },
+  /** Adds the missing parent directories of `key`. */
+  addParents(snap: Snapshot, key: string): void {
+    const parts = key.split('/');
+    for (let index = 1; index < parts.length; index++) {
+      const parent = parts.slice(0, index).join('/');
+      if (!snap.has(parent)) snap.set(parent, { type: 'dir' });
+    }
+  },
+  setFile(snap: Snapshot, key: string, content: string | Uint8Array | Entry): void {
+    edit.addParents(snap, key);
+    snap.set(key, typeof content === 'object' && 'type' in content ? content : edit.fileEntry(content));
+  },
+  addDir(snap: Snapshot, key: string): void {
+    edit.addParents(snap, key);
+    snap.set(key, { type: 'dir' });
+  },
+  remove(snap: Snapshot, key: string): void {
+    for (const each of [...snap.keys()]) if (each === key || each.startsWith(`${key}/`)) snap.delete(each);
+  },
+  /** The entry at `from` and everything below it, now at `to` (a rename: links move as links). */
+  move(snap: Snapshot, from: string, to: string): void {
+    const moved: [string, Entry][] = [];
+    for (const [each, entry] of snap) if (each === from || each.startsWith(`${from}/`)) moved.push([to + each.slice(from.length), entry]);
+    edit.remove(snap, from);
+    edit.remove(snap, to);
+    edit.addParents(snap, to);
+    for (const [each, entry] of moved) snap.set(each, entry);
+  },
+  /** A copy of the directory `from` at `to` without its symbolic links (copy_directory skips them). */
+  copyDir(snap: Snapshot, from: string, to: string): void {
+    const copied: [string, Entry][] = [];
+    for (const [each, entry] of snap) if (each.startsWith(`${from}/`) && entry.type !== 'link') copied.push([to + each.slice(from.length), entry]);
+    edit.addDir(snap, to);
+    for (const [each, entry] of copied) snap.set(each, entry);
+  },
+  clone(snap: Snapshot): Snapshot {
+    return new Map(snap);
+  },
+};
+
+/** The runner's session over node:fs, as tests use it. */
+export function nodeSession(root: string, policy: Partial<Policy> = {}): Session {
+  return createNodeSession(root, policy);
+}
+
+export function call(session: Session, operation: string, input: unknown): Promise<Envelope> {
+  return invokeOperation(operation, input, session);
+}
+
+/** Asserts a success envelope for `operation` and returns its data as a record. */
+export function expectOk(envelope: Envelope, operation?: string): Record<string, unknown> {
+  if (!envelope.ok) assert.fail(`expected ok, got ${envelope.error.code}: ${envelope.error.message}`);
+  const ok: SuccessEnvelope = envelope;
+  if (operation !== undefined) assert.equal(ok.operation, operation);
+  assert.equal(typeof ok.data, 'object');
+  assert.notEqual(ok.data, null);
+  return ok.data as Record<string, unknown>;
+}
+
+/** Asserts a failure envelope with `code` and a non-empty message; returns the error. */
+export function expectError(envelope: Envelope, code: string, operation?: string): FailureEnvelope['error'] {
+  if (envelope.ok) assert.fail(`expected ${code}, got ok: ${JSON.stringify(envelope.data).slice(0, 500)}`);
+  assert.equal(envelope.error.code, code, `expected ${code}, got ${envelope.error.code}: ${envelope.error.message}`);
+  if (operation !== undefined) assert.equal(envelope.operation, operation);
+  assert.equal(typeof envelope.error.message, 'string');
+  assert.ok(envelope.error.message.length > 0, 'error message is empty');
+  return envelope.error;
+}
+
+/** Asserts that `data` has every key of `expected` with that value (deep), allowing additional keys. */
+export function assertFields(data: Record<string, unknown>, expected: Record<string, unknown>): void {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(expected)) {
+    assert.ok(Object.prototype.hasOwnProperty.call(data, key), `data lacks "${key}": ${JSON.stringify(data).slice(0, 500)}`);
+    picked[key] = data[key];
+  }
+  assert.deepEqual(picked, expected);
+}
+
+/** A small workspace: `tmp/base` (the base directory) beside `tmp/outside` and the prefix sibling `tmp/base2`. */
+export interface TempWorkspace {
+  readonly tmp: string;
+  readonly base: string;
+  readonly outside: string;
+  readonly session: Session;
+  /** Writes files (creating parents) relative to the base. */
+  write(files: Readonly<Record<string, string | Uint8Array>>): void;
+  /** The bytes of a file relative to the base, as UTF-8 text. */
+  read(relative: string): string;
+  exists(relative: string): boolean;
+  /** The whole temp tree: base, outside and sibling. */
+  snap(): Snapshot;
+  cleanup(): void;
+}
+
+export function tempWorkspace(policy: Partial<Policy> = {}): TempWorkspace {
+  const tmp = makeTempDir();
+  const base = path.join(tmp, 'base');
+  const outside = path.join(tmp, 'outside');
+  fs.mkdirSync(base);
+  fs.mkdirSync(outside);
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside secret');
+  fs.mkdirSync(path.join(tmp, 'base2'));
+  fs.writeFileSync(path.join(tmp, 'base2', 'file.txt'), 'prefix sibling');
+  const write = (files: Readonly<Record<string, string | Uint8Array>>): void => {
+    for (const [relative, content] of Object.entries(files)) {
+      const full = path.join(base, relative);
+      fs.mkdirSync(path.dirname(full), { recursive: true });
+      fs.writeFileSync(full, content);
+    }
+  };
+  return {
+    tmp,
+    base,
+    outside,
+    session: createNodeSession(base, policy),
+    write,
+    read: (relative) => fs.readFileSync(path.join(base, relative), 'utf8'),
+    exists: (relative) => {
+      try {
+        fs.lstatSync(path.join(base, relative));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    snap: () => snapshot(tmp),
+    cleanup: () => removeTree(tmp),
+  };
+}
+
+/**
+ * A session over node:fs whose port fails where `fault` says so: `fault(method, args)` returns the error a call
+ * should reject with, or undefined to let it through. For the *_FAILED codes, which a healthy disk never gives.
+ */
+export function faultySession(root: string, fault: (method: string, args: readonly unknown[]) => Error | undefined, policy: Partial<Policy> = {}): Session {
+  const inner = nodeSession(root, policy);
+  return {
+    policy: () => inner.policy(),
+    async workspace() {
+      const workspace = await inner.workspace();
+      const fs = new Proxy(workspace.fs, {
+        get(target, property, receiver): unknown {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]): unknown => {
+            const error = fault(String(property), args);
+            if (error) return Promise.reject(error);
+            return Reflect.apply(value, target, args);
+          };
+        },
+      });
+      return { ...workspace, fs };
+    },
+  };
+}

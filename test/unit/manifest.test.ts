@@ -1,0 +1,148 @@
+/**
+ * package.json is the one copy of every tool's name, descriptions and schema (DESIGN.md §6). This proves that the
+ * manifest and the code list the same tools and that every entry is complete. Generic: it reads both lists, so a
+ * tool added later is checked without editing this file.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import { ERROR_CODES } from '../../src/core/errors';
+import type { JsonSchema } from '../../src/core/manifest';
+import { TOOLS } from '../../src/core/tools';
+import { SEED_OPERATIONS } from './schemaInputs';
+
+interface RawTool {
+  readonly [key: string]: unknown;
+}
+
+/** Read from disk, not through the core's import, so the test sees exactly what VS Code reads. */
+function readManifestTools(): RawTool[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes?: { languageModelTools?: unknown } };
+  const tools = manifest.contributes?.languageModelTools;
+  assert.ok(Array.isArray(tools), 'package.json has no contributes.languageModelTools array');
+  return tools as RawTool[];
+}
+
+const PREFIX = 'agentfs_';
+const manifestTools = readManifestTools();
+
+function nonEmptyString(value: unknown, what: string): string {
+  assert.equal(typeof value, 'string', `${what} is not a string`);
+  assert.ok((value as string).trim().length > 0, `${what} is empty`);
+  return value as string;
+}
+
+/** Every property at every depth has a description. */
+function checkDescriptions(schema: JsonSchema, where: string): void {
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    nonEmptyString(property.description, `${where}.${name}.description`);
+    checkDescriptions(property, `${where}.${name}`);
+    const items = property.items as JsonSchema | undefined;
+    if (items && typeof items === 'object') checkDescriptions(items, `${where}.${name}[]`);
+  }
+}
+
+describe('manifest (package.json contributes.languageModelTools) ↔ code (src/core/tools)', function () {
+  it('lists the same operations, each once, as agentfs_<operation>', function () {
+    const fromManifest = manifestTools.map((tool) => nonEmptyString(tool.name, 'name'));
+    const fromCode = TOOLS.map((tool) => PREFIX + tool.name);
+    assert.equal(new Set(fromManifest).size, fromManifest.length, `duplicate names in the manifest: ${fromManifest.join(', ')}`);
+    assert.equal(new Set(fromCode).size, fromCode.length, 'duplicate names in TOOLS');
+    assert.deepEqual([...fromManifest].sort(), [...fromCode].sort());
+    for (const operation of SEED_OPERATIONS) assert.ok(fromManifest.includes(PREFIX + operation), `seed operation ${operation} missing`);
+  });
+
+  for (const tool of manifestTools) {
+    const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
+    describe(name, function () {
+      const definition = TOOLS.find((each) => PREFIX + each.name === name);
+      const schema = tool.inputSchema as JsonSchema | undefined;
+
+      it('has toolReferenceName = name, displayName, modelDescription, userDescription, canBeReferencedInPrompt, icon, tags', function () {
+        assert.match(name, /^agentfs_[a-z][a-z0-9_]*$/);
+        assert.equal(tool.toolReferenceName, name);
+        nonEmptyString(tool.displayName, 'displayName');
+        const modelDescription = nonEmptyString(tool.modelDescription, 'modelDescription');
+        assert.ok(modelDescription.length >= 80, `modelDescription is too short to guide a model: ${modelDescription}`);
+        nonEmptyString(tool.userDescription, 'userDescription');
+        assert.equal(typeof tool.canBeReferencedInPrompt, 'boolean');
+        assert.match(nonEmptyString(tool.icon, 'icon'), /^\$\([a-z0-9-]+\)$/, 'icon must be a codicon reference like $(file)');
+        assert.ok(Array.isArray(tool.tags) && tool.tags.length > 0, 'tags');
+        for (const tag of tool.tags as unknown[]) nonEmptyString(tag, 'tag');
+      });
+
+      it('every error code its modelDescription names is a real code', function () {
+        const named = String(tool.modelDescription).match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? [];
+        for (const code of named) assert.ok((ERROR_CODES as readonly string[]).includes(code), `unknown code ${code} in ${name}'s modelDescription`);
+      });
+
+      it('inputSchema: an object, additionalProperties false, a description on every property, required ⊆ properties', function () {
+        assert.ok(schema && typeof schema === 'object', 'no inputSchema');
+        assert.equal(schema.type, 'object');
+        assert.equal(schema.additionalProperties, false);
+        assert.ok(schema.properties && typeof schema.properties === 'object', 'no properties');
+        checkDescriptions(schema, 'inputSchema');
+        for (const required of schema.required ?? []) assert.ok(required in schema.properties, `required "${required}" is not a property`);
+      });
+
+      it('inputSchema compiles with ajv (strict), and every default satisfies its own property schema', function () {
+        assert.ok(schema);
+        const ajv = new Ajv({ strict: true, allErrors: true });
+        assert.doesNotThrow(() => ajv.compile(schema));
+        for (const [property, propertySchema] of Object.entries(schema.properties ?? {})) {
+          if (propertySchema.default === undefined) continue;
+          const validate = ajv.compile(propertySchema);
+          assert.ok(validate(propertySchema.default), `default of ${property} does not match its schema: ${ajv.errorsText(validate.errors)}`);
+        }
+      });
+
+      it("its property names equal the definition's parameters", function () {
+        assert.ok(definition, `no definition in TOOLS for ${name}`);
+        assert.ok(schema);
+        assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), [...definition.parameters].sort());
+      });
+
+      it('a `when` clause hides it for agentFs.readOnly and untrusted workspaces exactly when it changes files', function () {
+        assert.ok(definition);
+        if (definition.effect === 'read') {
+          assert.equal(tool.when, undefined, `read tool ${name} must not be hidden`);
+          return;
+        }
+        const when = nonEmptyString(tool.when, 'when');
+        assert.ok(!when.includes('||'), `an "or" could show the tool anyway: ${when}`);
+        const terms = when.split('&&').map((term) => term.trim());
+        assert.ok(terms.includes('!config.agentFs.readOnly'), `when lacks !config.agentFs.readOnly: ${when}`);
+        assert.ok(terms.includes('isWorkspaceTrusted'), `when lacks isWorkspaceTrusted: ${when}`);
+      });
+    });
+  }
+
+  it('seed operations keep the seed parameter names', function () {
+    const expected: Readonly<Record<string, readonly string[]>> = {
+      read_file: ['file_name'],
+      write_file: ['file_name', 'content'],
+      delete_file: ['file_name'],
+      copy_file: ['source_path', 'destination_path', 'overwrite'],
+      move_file: ['source_path', 'destination_path', 'overwrite'],
+      create_directory: ['directory_name'],
+      delete_directory: ['directory_path', 'recursive'],
+      copy_directory: ['source_path', 'destination_path', 'overwrite'],
+      move_directory: ['source_path', 'destination_path', 'overwrite'],
+      list_files: ['path', 'recursive'],
+      path_exists: ['path'],
+      find_file: ['file_name'],
+    };
+    for (const [operation, parameters] of Object.entries(expected)) {
+      const schema = manifestTools.find((tool) => tool.name === PREFIX + operation)?.inputSchema as JsonSchema | undefined;
+      assert.ok(schema, operation);
+      // Seed parameters must all be there (optional ones may be added), with the seed's defaults.
+      for (const parameter of parameters) assert.ok(parameter in (schema.properties ?? {}), `${operation}.${parameter}`);
+    }
+    const property = (operation: string, parameter: string): JsonSchema | undefined =>
+      (manifestTools.find((tool) => tool.name === PREFIX + operation)?.inputSchema as JsonSchema | undefined)?.properties?.[parameter];
+    for (const operation of ['copy_file', 'move_file', 'copy_directory', 'move_directory']) assert.equal(property(operation, 'overwrite')?.default, false, operation);
+    assert.equal(property('delete_directory', 'recursive')?.default, false);
+    assert.equal(property('list_files', 'recursive')?.default, true);
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * prepareOperation (what the editor shows before a call): an invocation message naming the path for every call, a
+ * confirmation naming exactly what will be lost for destructive ones, and no side effects at all.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { prepareOperation } from '../../src/core/invoke';
+import type { Preparation } from '../../src/core/tool';
+import { assertTree, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
+
+describe('prepareOperation', function () {
+  let ws: TempWorkspace;
+  let pristine: Snapshot;
+  beforeEach(function () {
+    ws = tempWorkspace();
+    ws.write({
+      'a.txt': '12345',
+      'b.txt': 'bee',
+      'tree/one.txt': '1',
+      'tree/two.txt': '2',
+      'tree/sub/three.txt': '3',
+      'src/x.txt': 'x',
+      'dest/old1.txt': 'o',
+      'dest/deeper/old2.txt': 'o',
+    });
+    fs.mkdirSync(path.join(ws.base, 'tree', 'sub', 'empty'));
+    fs.mkdirSync(path.join(ws.base, 'hollow'));
+    fs.symlinkSync(ws.outside, path.join(ws.base, 'tree', 'out-link'));
+    pristine = ws.snap();
+  });
+  afterEach(function () {
+    // Whatever a test prepared, nothing on disk changed.
+    assertTree(ws.snap(), pristine, 'prepareOperation changed the disk');
+    ws.cleanup();
+  });
+
+  function prepare(operation: string, input: unknown, confirmDestructive = true): Promise<Preparation> {
+    return prepareOperation(operation, input, nodeSession(ws.base, { confirmDestructive }));
+  }
+
+  function confirmation(preparation: Preparation): { title: string; message: string } {
+    assert.ok(preparation.confirmation, `expected a confirmation: ${JSON.stringify(preparation)}`);
+    assert.ok(preparation.confirmation.title.length > 0);
+    return preparation.confirmation;
+  }
+
+  it('delete_file: names the file and its size', async function () {
+    const preparation = await prepare('delete_file', { file_name: './a.txt' });
+    assert.match(preparation.invocationMessage, /a\.txt/);
+    const { message } = confirmation(preparation);
+    assert.match(message, /a\.txt/);
+    assert.match(message, /5 bytes/);
+  });
+
+  it('delete_directory recursive: says how many entries go (links counted, not followed)', async function () {
+    const preparation = await prepare('delete_directory', { directory_path: 'tree', recursive: true });
+    assert.match(preparation.invocationMessage, /tree/);
+    const { message } = confirmation(preparation);
+    assert.match(message, /tree/);
+    assert.match(message, /3 files/);
+    assert.match(message, /2 directories/);
+    assert.match(message, /1 symbolic link/);
+  });
+
+  it('delete_directory of an empty directory is confirmed too; a non-empty one without recursive is not (it will be refused)', async function () {
+    assert.match(confirmation(await prepare('delete_directory', { directory_path: 'hollow' })).message, /hollow/);
+    const refused = await prepare('delete_directory', { directory_path: 'tree' });
+    assert.equal(refused.confirmation, undefined);
+    assert.match(refused.invocationMessage, /DIRECTORY_NOT_EMPTY/);
+  });
+
+  it('write_file: confirmation only when it replaces an existing file', async function () {
+    const replace = await prepare('write_file', { file_name: 'a.txt', content: 'new content' });
+    const { message } = confirmation(replace);
+    assert.match(message, /a\.txt/);
+    assert.match(message, /5 bytes/);
+    const create = await prepare('write_file', { file_name: 'fresh/new.txt', content: 'x' });
+    assert.equal(create.confirmation, undefined);
+    assert.match(create.invocationMessage, /fresh\/new\.txt/);
+  });
+
+  for (const operation of ['copy_file', 'move_file'] as const) {
+    it(`${operation}: confirmation only with overwrite onto an existing destination, naming it`, async function () {
+      const { message } = confirmation(await prepare(operation, { source_path: 'a.txt', destination_path: 'b.txt', overwrite: true }));
+      assert.match(message, /b\.txt/);
+      assert.match(message, /3 bytes/);
+      const free = await prepare(operation, { source_path: 'a.txt', destination_path: 'c.txt', overwrite: true });
+      assert.equal(free.confirmation, undefined);
+      assert.match(free.invocationMessage, /a\.txt/);
+      assert.match(free.invocationMessage, /c\.txt/);
+      const refused = await prepare(operation, { source_path: 'a.txt', destination_path: 'b.txt' });
+      assert.equal(refused.confirmation, undefined);
+      assert.match(refused.invocationMessage, /DESTINATION_EXISTS/);
+    });
+  }
+
+  for (const operation of ['copy_directory', 'move_directory'] as const) {
+    it(`${operation}: overwrite onto an existing directory says what it holds`, async function () {
+      const { message } = confirmation(await prepare(operation, { source_path: 'src', destination_path: 'dest', overwrite: true }));
+      assert.match(message, /dest/);
+      assert.match(message, /2 files/);
+      assert.match(message, /1 directory/);
+      assert.equal((await prepare(operation, { source_path: 'src', destination_path: 'elsewhere', overwrite: true })).confirmation, undefined);
+    });
+  }
+
+  it('read operations and creations are never confirmed, and every message names its path', async function () {
+    for (const [operation, input, shown] of [
+      ['read_file', { file_name: 'a.txt' }, 'a.txt'],
+      ['list_files', { path: 'tree' }, 'tree'],
+      ['path_exists', { path: 'tree/one.txt' }, 'tree/one.txt'],
+      ['find_file', { file_name: 'one.txt' }, 'one.txt'],
+      ['create_directory', { directory_name: 'newdir' }, 'newdir'],
+    ] as const) {
+      const preparation = await prepare(operation, input);
+      assert.equal(preparation.confirmation, undefined, operation);
+      assert.ok(preparation.invocationMessage.includes(shown), `${operation}: ${preparation.invocationMessage}`);
+    }
+  });
+
+  it('confirmDestructive: false drops the tool’s own confirmation but keeps the invocation message', async function () {
+    const preparation = await prepare('delete_file', { file_name: 'a.txt' }, false);
+    assert.equal(preparation.confirmation, undefined);
+    assert.match(preparation.invocationMessage, /a\.txt/);
+    assert.equal((await prepare('delete_directory', { directory_path: 'tree', recursive: true }, false)).confirmation, undefined);
+  });
+
+  it('refusals and malformed inputs give a message with the code, no confirmation, and never throw', async function () {
+    for (const [operation, input, code] of [
+      ['delete_file', { file_name: '../outside/secret.txt' }, 'FILE_PATH_OUTSIDE_BASE'],
+      ['delete_directory', { directory_path: 'tree/out-link', recursive: true }, 'SYMLINK_OUTSIDE_BASE'],
+      ['delete_file', { file_name: 'missing.txt' }, 'FILE_NOT_FOUND'],
+      ['delete_file', {}, 'INVALID_INPUT'],
+      ['write_file', null, 'INVALID_INPUT'],
+    ] as const) {
+      const preparation = await prepare(operation, input);
+      assert.equal(preparation.confirmation, undefined, operation);
+      assert.ok(preparation.invocationMessage.includes(code), `${operation}: ${preparation.invocationMessage}`);
+    }
+    const readOnly = await prepareOperation('delete_file', { file_name: 'a.txt' }, nodeSession(ws.base, { readOnly: true }));
+    assert.equal(readOnly.confirmation, undefined);
+    assert.match(readOnly.invocationMessage, /READ_ONLY_MODE/);
+    const unknown = await prepareOperation('format_disk', {}, ws.session);
+    assert.equal(unknown.confirmation, undefined);
+  });
+});
