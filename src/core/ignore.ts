@@ -1,0 +1,303 @@
+/**
+ * Which entries the listing and search tools leave out (issue 4, item 7), and how many they left out.
+ *
+ * An entry is skipped as *ignored* (counted, and shown again with `include_ignored: true`) when it is
+ *  - a `.git` directory or file, at any depth;
+ *  - matched by a .gitignore file in its directory or any directory above it up to the root (nested files, with
+ *    git's precedence: the deepest file that has an opinion decides; `!negations` work within a file);
+ *  - matched by a glob of `policy.exclude` (VS Code's files.exclude and agentFs.exclude), or, for the search tools,
+ *    of `policy.searchExclude` (search.exclude).
+ * An entry matched by `policy.hiddenPaths` is skipped always, whatever `include_ignored` says, and is not counted:
+ * those are secrets (policy.ts), not clutter.
+ *
+ * Glob semantics are those of policy.ts, so one pattern means the same in every setting: matched case-insensitively
+ * against the path relative to its root, dot files included; no leading '/' matches at any depth ("dist" also covers
+ * "app/dist"), a leading '/' anchors to the root, a trailing '/' means the directory and everything in it.
+ *
+ * Walks check each entry once, when they meet it: a skipped directory is not descended, so everything inside it is
+ * skipped with it and the directory counts as one ignored entry.
+ */
+import ignore, { type Ignore } from 'ignore';
+import { Minimatch } from 'minimatch';
+import type { DirEntry } from './fs';
+import { dirname, isWithin, relativeTo } from './paths';
+import { isHidden } from './policy';
+import type { Root } from './root';
+import type { ToolContext } from './tool';
+
+/** Glob patterns compiled for fast checks of walk entries, with policy.ts's pattern semantics. */
+export class GlobList {
+  /** Patterns that only look at the last segment ("**\/name"), joined into one regex: one test per entry. */
+  private readonly basenames: RegExp | undefined;
+  /** Patterns that only look at a directory's last segment ("**\/name/**"): prune that directory. */
+  private readonly directoryNames: RegExp[] = [];
+  /** Everything else, matched against the whole relative path. */
+  private readonly full: Minimatch[] = [];
+  /** The normalised globs, for engines that take globs themselves (ripgrep). */
+  readonly globs: readonly string[];
+
+  constructor(patterns: readonly string[]) {
+    const globs: string[] = [];
+    const basenames: RegExp[] = [];
+    for (const pattern of patterns) {
+      let glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+      if (glob === '' || glob === '/') continue;
+      if (glob.endsWith('/')) glob += '**';
+      glob = glob.startsWith('/') ? glob.slice(1) : glob.startsWith('**/') ? glob : `**/${glob}`;
+      globs.push(glob);
+      const rest = glob.slice(3);
+      const options = { dot: true, nocase: true, nocomment: true, nonegate: true };
+      if (glob.startsWith('**/') && !rest.includes('/') && !rest.includes('**')) {
+        const regex = new Minimatch(rest, options).makeRe();
+        if (regex) {
+          basenames.push(regex);
+          continue;
+        }
+      }
+      if (glob.startsWith('**/') && glob.endsWith('/**')) {
+        const name = rest.slice(0, -3);
+        const regex = !name.includes('/') && !name.includes('**') ? new Minimatch(name, options).makeRe() : false;
+        if (regex) {
+          this.directoryNames.push(regex);
+          continue;
+        }
+      }
+      this.full.push(new Minimatch(glob, options));
+    }
+    this.globs = globs;
+    this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
+  }
+
+  get isEmpty(): boolean {
+    return this.globs.length === 0;
+  }
+
+  /** Whether matchesEntry needs the relative path (some pattern looks beyond the name). */
+  get needsPath(): boolean {
+    return this.full.length > 0;
+  }
+
+  /** Whether the entry itself matches (its ancestors are the caller's business). `relative` is root-relative. */
+  matchesEntry(relative: string, name: string, isDirectory: boolean): boolean {
+    if (this.basenames?.test(name)) return true;
+    if (isDirectory) for (const regex of this.directoryNames) if (regex.test(name)) return true;
+    for (const matcher of this.full) {
+      if (matcher.match(relative)) return true;
+      // "dir/**" patterns cover the directory itself: its contents are what they are aimed at.
+      if (isDirectory && matcher.match(`${relative}/`)) return true;
+    }
+    return false;
+  }
+
+  /** Whether the path or any ancestor directory matches: for paths that did not come from a walk. */
+  matchesPath(relative: string, isDirectory: boolean): boolean {
+    const segments = relative.split('/');
+    for (let length = segments.length; length >= 1; length--) {
+      const path = segments.slice(0, length).join('/');
+      if (this.matchesEntry(path, segments[length - 1] ?? '', length < segments.length || isDirectory)) return true;
+    }
+    return false;
+  }
+}
+
+const compiledLists = new WeakMap<readonly string[], GlobList>();
+
+/** One GlobList per settings array, so a call does not recompile patterns the previous call compiled. */
+export function globList(patterns: readonly string[]): GlobList {
+  let list = compiledLists.get(patterns);
+  if (!list) {
+    list = new GlobList(patterns);
+    compiledLists.set(patterns, list);
+  }
+  return list;
+}
+
+export interface IgnoreOptions {
+  /** `include_ignored`: show what .git, .gitignore and the exclude settings would hide (hiddenPaths still apply). */
+  readonly includeIgnored: boolean;
+  /** Apply search.exclude too (the search tools). */
+  readonly search: boolean;
+}
+
+interface Gitignore {
+  readonly rules: Ignore;
+  /**
+   * No rule has a '/' before its end, so every rule matches a name at any depth: testing the entry's name alone is
+   * the same as testing its path, and far cheaper (`ignore` re-checks every parent of a path it has not seen).
+   */
+  readonly byName: boolean;
+  /** Answers by name, for byName files: names repeat across directories far more than paths do. */
+  readonly answers: Map<string, { readonly ignored: boolean; readonly unignored: boolean }>;
+}
+
+/**
+ * Parsed .gitignore files by their text. The answers depend on the text alone, so calls share them (a repository's
+ * .gitignore files rarely change between two listings): pure memoisation, bounded, no state of any one call.
+ */
+const parsedGitignores = new Map<string, Gitignore>();
+const PARSED_GITIGNORES_KEPT = 256;
+/** Names remembered per .gitignore: more than a large repository has distinct names. */
+const ANSWERS_KEPT = 200_000;
+
+function parseGitignore(text: string): Gitignore {
+  const known = parsedGitignores.get(text);
+  if (known) return known;
+  const byName = text.split(/\r?\n/).every((line) => {
+    const rule = line.trim();
+    return rule === '' || rule.startsWith('#') || !rule.replace(/^!/, '').replace(/\/+$/, '').includes('/');
+  });
+  const parsed: Gitignore = { rules: ignore({ allowRelativePaths: true }).add(text), byName, answers: new Map() };
+  if (parsedGitignores.size >= PARSED_GITIGNORES_KEPT) parsedGitignores.clear();
+  parsedGitignores.set(text, parsed);
+  return parsed;
+}
+
+/** [directory, its .gitignore] from the root down to one directory. */
+type GitignoreChain = readonly (readonly [string, Gitignore])[];
+
+export const GITIGNORE = '.gitignore';
+
+/** The rules for one walk (or one result check) under one root. Built per call; keeps the count of skipped entries. */
+export class IgnoreRules {
+  /** Entries skipped as ignored so far (a skipped directory counts once). */
+  ignoredCount = 0;
+  private readonly exclude: GlobList;
+  private readonly hidden: GlobList;
+  private readonly chains = new Map<string, GitignoreChain>();
+  private readonly loading = new Map<string, Promise<GitignoreChain>>();
+  /**
+   * The chain every entry of the current walk shares while no directory below its start has a .gitignore of its
+   * own (the common case): saves a path slice and a map lookup per entry. Cleared by the first nested one.
+   */
+  private walkChain: GitignoreChain | undefined;
+
+  constructor(
+    private readonly context: ToolContext,
+    readonly root: Root,
+    readonly options: IgnoreOptions,
+  ) {
+    const { policy } = context;
+    this.exclude = globList(options.search ? [...policy.exclude, ...policy.searchExclude] : policy.exclude);
+    this.hidden = globList(policy.hiddenPaths);
+  }
+
+  /** The exclude globs in force (normalised), for an engine that applies them itself; empty with include_ignored. */
+  get excludeGlobs(): readonly string[] {
+    return this.options.includeIgnored ? [] : this.exclude.globs;
+  }
+
+  get hiddenGlobs(): readonly string[] {
+    return this.hidden.globs;
+  }
+
+  /**
+   * Loads the .gitignore files of `directory` and every directory above it up to the root, so a walk that starts
+   * below the root still honours them. Call before walking from `directory`.
+   */
+  async prepare(directory: string): Promise<void> {
+    if (this.options.includeIgnored) return;
+    this.walkChain = await this.chainFor(directory);
+  }
+
+  /** For walkTree's `enterDirectory`: loads the directory's own .gitignore before its entries are checked. */
+  enterDirectory = async (directory: string, entries: readonly DirEntry[]): Promise<void> => {
+    if (this.options.includeIgnored || this.chains.has(directory)) return;
+    const parent = this.chains.get(dirname(directory)) ?? (directory === this.root.path ? [] : await this.chainFor(dirname(directory)));
+    const own = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file') ? await this.loadGitignore(directory) : undefined;
+    if (own) this.walkChain = undefined;
+    this.chains.set(directory, own ? [...parent, [directory, own]] : parent);
+  };
+
+  /**
+   * Whether a walk must skip this entry (its directory's rules are loaded, its ancestors already passed).
+   * Counts it when it is skipped as ignored.
+   */
+  skips(absolute: string, name: string, isDirectory: boolean): boolean {
+    // Most patterns look at the name only; the relative path is built only for those that do not.
+    const relative = this.hidden.needsPath || this.exclude.needsPath ? relativeTo(this.root.path, absolute) : '';
+    if (this.hidden.matchesEntry(relative, name, isDirectory)) return true;
+    if (this.options.includeIgnored) return false;
+    if (name === '.git' || this.exclude.matchesEntry(relative, name, isDirectory) || this.gitignored(absolute, name, isDirectory, this.walkChain)) {
+      this.ignoredCount++;
+      return true;
+    }
+    return false;
+  }
+
+  /** The full check, ancestors included, for a path that did not come from this walk (a ripgrep result). */
+  async excludesPath(absolute: string, isDirectory: boolean): Promise<boolean> {
+    const relative = relativeTo(this.root.path, absolute);
+    if (relative === '') return false;
+    if (isHidden(this.context.policy, relative, isDirectory ? 'directory' : 'file')) return true;
+    if (this.options.includeIgnored) return false;
+    const segments = relative.split('/');
+    if (segments.includes('.git') || this.exclude.matchesPath(relative, isDirectory)) return true;
+    // Each ancestor against the rules of the directories above it, then the path itself.
+    let path = this.root.path;
+    for (let index = 0; index < segments.length; index++) {
+      path = path === '/' ? `/${segments[index] ?? ''}` : `${path}/${segments[index] ?? ''}`;
+      const last = index === segments.length - 1;
+      await this.chainFor(dirname(path));
+      if (this.gitignored(path, segments[index] ?? '', last ? isDirectory : true)) return true;
+    }
+    return false;
+  }
+
+  private gitignored(absolute: string, name: string, isDirectory: boolean, known?: GitignoreChain): boolean {
+    const chain = known ?? this.chains.get(dirname(absolute));
+    if (!chain) return false;
+    // The deepest .gitignore with an opinion decides, as in git.
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const link = chain[index];
+      if (!link) continue;
+      const [directory, gitignore] = link;
+      let result;
+      if (gitignore.byName) {
+        const key = isDirectory ? `${name}/` : name;
+        result = gitignore.answers.get(key);
+        if (!result) {
+          result = gitignore.rules.test(key);
+          if (gitignore.answers.size >= ANSWERS_KEPT) gitignore.answers.clear();
+          gitignore.answers.set(key, result);
+        }
+      } else {
+        const relative = relativeTo(directory, absolute);
+        result = gitignore.rules.test(isDirectory ? `${relative}/` : relative);
+      }
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+
+  private chainFor(directory: string): Promise<GitignoreChain> {
+    const known = this.chains.get(directory);
+    if (known) return Promise.resolve(known);
+    let pending = this.loading.get(directory);
+    if (!pending) {
+      pending = (async () => {
+        const parent = directory === this.root.path || !isWithin(this.root.path, directory) ? [] : await this.chainFor(dirname(directory));
+        const own = isWithin(this.root.path, directory) ? await this.loadGitignore(directory) : undefined;
+        const chain: GitignoreChain = own ? [...parent, [directory, own]] : parent;
+        this.chains.set(directory, chain);
+        return chain;
+      })();
+      this.loading.set(directory, pending);
+    }
+    return pending;
+  }
+
+  private async loadGitignore(directory: string): Promise<Gitignore | undefined> {
+    const path = directory === '/' ? `/${GITIGNORE}` : `${directory}/${GITIGNORE}`;
+    const { fs } = this.context.workspace;
+    try {
+      const stat = await fs.stat(path);
+      // A .gitignore that is a link is not followed: its target might be outside the base.
+      if (stat?.kind !== 'file' || stat.isSymlink) return undefined;
+      return parseGitignore(new TextDecoder().decode(await fs.readFile(path)));
+    } catch {
+      // An unreadable .gitignore hides nothing; the listing itself reports real I/O failures.
+      return undefined;
+    }
+  }
+}

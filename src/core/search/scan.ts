@@ -1,0 +1,264 @@
+/**
+ * search_content's pure TypeScript engine: a walk under the ignore rules plus a line scan of each file over the
+ * FileSystem port. It runs wherever ripgrep cannot (virtual workspaces, no rg, patterns PCRE2 cannot express) and
+ * defines the results the fast path must reproduce (test/unit/search/engines.test.ts).
+ *
+ * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
+ * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is read as UTF-8. Files are read in
+ * chunks split at newlines, so a 1 GiB log costs one chunk of memory, not the file.
+ */
+import { CancelledError } from '../errors';
+import type { IgnoreRules } from '../ignore';
+import { walkVisible } from '../listing';
+import type { ConfinedPath } from '../root';
+import { decodeText, detectBom } from '../text';
+import { throwIfCancelled, type ToolContext } from '../tool';
+import type { CompiledQuery } from './query';
+import type { LineMatch } from './searcher';
+
+/** The first read of each file: most source files fit in it whole, and a small buffer is cheap to allocate. */
+const FIRST_READ_BYTES = 16 * 1024;
+/** Later reads of a large file. */
+const CHUNK_BYTES = 1024 * 1024;
+/** Files read at once: the scan waits on I/O more than it computes. */
+const CONCURRENCY = 8;
+/** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** UTF-16 files are decoded whole; above this they are passed over. */
+const UTF16_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface ScanRequest {
+  readonly start: ConfinedPath;
+  readonly query: CompiledQuery;
+  readonly contextLines: number;
+  /** Whether a file (root-relative path) is one to search; the sidecar rule is the caller's (searchContent.ts). */
+  readonly acceptsFile: (absolute: string) => boolean;
+  readonly includeIgnored: boolean;
+  readonly maxMatchesPerFile: number;
+}
+
+export interface ScanStats {
+  readonly rules: IgnoreRules;
+  readonly filesSearched: number;
+  readonly binarySkipped: number;
+}
+
+/** First index of `needle` in `haystack`, or -1 (a byte search the port's plain Uint8Array lacks). */
+export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  const first = needle[0];
+  if (first === undefined) return 0;
+  const last = haystack.length - needle.length;
+  for (let index = haystack.indexOf(first); index !== -1 && index <= last; index = haystack.indexOf(first, index + 1)) {
+    let equal = true;
+    for (let offset = 1; offset < needle.length; offset++) {
+      if (haystack[index + offset] !== needle[offset]) {
+        equal = false;
+        break;
+      }
+    }
+    if (equal) return index;
+  }
+  return -1;
+}
+
+/** Feeds lines of one file, keeps context, hands out matches in line order. */
+class LineScanner {
+  private lineNumber = 0;
+  private readonly recent: string[] = [];
+  private readonly pending: { match: { -readonly [K in keyof LineMatch]: LineMatch[K] }; after: string[] }[] = [];
+  private found = 0;
+
+  constructor(
+    private readonly path: string,
+    private readonly request: ScanRequest,
+    private readonly emit: (match: LineMatch) => Promise<boolean>,
+  ) {}
+
+  /** False once no more lines are wanted (file limit reached and context complete, or the caller stopped). */
+  async feed(line: string): Promise<boolean> {
+    this.lineNumber++;
+    const { contextLines } = this.request;
+    for (const waiting of this.pending) waiting.after.push(line);
+    while (this.pending.length > 0 && (this.pending[0]?.after.length ?? 0) >= contextLines) {
+      const done = this.pending.shift();
+      if (done && !(await this.emit({ ...done.match, after: done.after }))) return false;
+    }
+    if (this.found < this.request.maxMatchesPerFile) {
+      const hit = this.request.query.find(line);
+      if (hit) {
+        this.found++;
+        const match = { path: this.path, line: this.lineNumber, text: line, start: hit.start, end: hit.end, before: [...this.recent], after: [] };
+        if (contextLines === 0) {
+          if (!(await this.emit(match))) return false;
+        } else this.pending.push({ match, after: [] });
+      }
+    } else if (this.pending.length === 0) return false;
+    if (contextLines > 0) {
+      this.recent.push(line);
+      if (this.recent.length > contextLines) this.recent.shift();
+    }
+    return true;
+  }
+
+  /** Whether a match still waits for lines of after-context. */
+  get waiting(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Lines known to hold no match (and none waiting for context): only counted, and kept as before-context. */
+  skip(text: string): void {
+    const lines = linesOf(text, true);
+    this.lineNumber += lines.length;
+    const { contextLines } = this.request;
+    if (contextLines > 0) {
+      this.recent.push(...lines.slice(-contextLines));
+      this.recent.splice(0, Math.max(0, this.recent.length - contextLines));
+    }
+  }
+
+  /** Lines known to hold no match, when no context is kept: only counted. */
+  skipCount(lines: number): void {
+    this.lineNumber += lines;
+  }
+
+  /** At the end of the file: matches still waiting for after-context get what there is. */
+  async finish(): Promise<boolean> {
+    for (const waiting of this.pending.splice(0)) if (!(await this.emit({ ...waiting.match, after: waiting.after }))) return false;
+    return true;
+  }
+}
+
+/** Splits decoded text into lines without terminators (a final newline ends the last line, it starts none). */
+function linesOf(text: string, isEnd: boolean): string[] {
+  const lines = text.split('\n');
+  if (isEnd && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+export async function scanContent(context: ToolContext, request: ScanRequest, onMatch: (match: LineMatch) => Promise<boolean>): Promise<ScanStats> {
+  const files: string[] = [];
+  const rules = await walkVisible(context, request.start, { includeIgnored: request.includeIgnored, search: true, includeDotFiles: true }, (entry) => {
+    // Links are not followed, as ripgrep does not follow them either.
+    if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) files.push(entry.absolute);
+  });
+
+  const { fs } = context.workspace;
+  let stopped = false;
+  let filesSearched = 0;
+  let binarySkipped = 0;
+  const emit = async (match: LineMatch): Promise<boolean> => {
+    if (stopped) return false;
+    if (!(await onMatch(match))) stopped = true;
+    return !stopped;
+  };
+
+  const read = async (path: string, offset: number, length: number): Promise<Uint8Array> => {
+    if (fs.readRange) return fs.readRange(path, offset, length);
+    const whole = await fs.readFile(path);
+    return whole.subarray(offset, offset + length);
+  };
+
+  const searchFile = async (path: string): Promise<void> => {
+    // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
+    let bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
+    const bom = detectBom(bytes);
+    const utf16 = bom === 'utf-16le' || bom === 'utf-16be';
+    const more = fs.readRange !== undefined && bytes.length === FIRST_READ_BYTES;
+    // A whole small file without the literal holds no match, binary or not: the cheapest test goes first.
+    if (!utf16 && !more && request.query.literalBytes && indexOfBytes(bytes, request.query.literalBytes) === -1) {
+      filesSearched++;
+      return;
+    }
+    if (!utf16 && bytes.indexOf(0) !== -1) {
+      binarySkipped++;
+      return;
+    }
+    filesSearched++;
+    if (utf16) {
+      if (more) {
+        const size = (await fs.stat(path))?.size ?? 0;
+        if (size > UTF16_MAX_BYTES) return;
+        bytes = await read(path, 0, size);
+      }
+      const { text } = decodeText(bytes);
+      if (!request.query.mayMatch(text)) return;
+      const scanner = new LineScanner(path, request, emit);
+      for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+      await scanner.finish();
+      return;
+    }
+    if (!more) {
+      const { text } = decodeText(bytes, 'utf-8');
+      if (!request.query.mayMatch(text)) return;
+      const scanner = new LineScanner(path, request, emit);
+      for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+      await scanner.finish();
+      return;
+    }
+    // A large file: chunks cut after their last newline (a UTF-8 sequence never holds a newline byte). The second
+    // read is small, since most files that outgrow the first are only a little larger.
+    const scanner = new LineScanner(path, request, emit);
+    const { literalBytes } = request.query;
+    let offset = 0;
+    let carry: Uint8Array = new Uint8Array(0);
+    let first = true;
+    for (;;) {
+      throwIfCancelled(context);
+      const chunk = first ? bytes : await read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
+      first = false;
+      offset += chunk.length;
+      const isEnd = chunk.length === 0;
+      if (!isEnd && chunk.indexOf(0) !== -1) break;
+      const joined = carry.length === 0 ? chunk : concat(carry, chunk);
+      const cut = isEnd ? joined.length : joined.lastIndexOf(0x0a) + 1;
+      const complete = joined.subarray(0, cut);
+      carry = joined.slice(cut);
+      // A "line" this long is not text anyone searches line by line; stop rather than hold it all.
+      if (carry.length > MAX_LINE_BYTES) break;
+      if (complete.length === 0) {
+        if (isEnd) break;
+        continue;
+      }
+      if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
+        scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
+      } else {
+        const { text } = decodeText(complete, 'utf-8');
+        if (request.query.mayMatch(text) || scanner.waiting) {
+          for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+        } else scanner.skip(text);
+      }
+      if (isEnd) break;
+    }
+    await scanner.finish();
+  };
+
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (!stopped && next < files.length) {
+      throwIfCancelled(context);
+      const path = files[next++];
+      if (path === undefined) break;
+      try {
+        await searchFile(path);
+      } catch (error) {
+        if (error instanceof CancelledError) throw error;
+        // A file that vanished or cannot be read is passed over, as ripgrep does.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  return { rules, filesSearched, binarySkipped };
+}
+
+function countNewlines(bytes: Uint8Array): number {
+  let count = 0;
+  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) count++;
+  return count;
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a, 0);
+  joined.set(b, a.length);
+  return joined;
+}

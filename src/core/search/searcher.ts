@@ -1,0 +1,67 @@
+/**
+ * The seam between search_content and a fast external searcher (ripgrep, src/node/ripgrep.ts). The core decides
+ * what to search and checks every result against its own rules afterwards; the searcher only has to be fast and
+ * to find at least the lines the pure scan (scan.ts) would find under the same options.
+ */
+
+/**
+ * The query in the searcher's terms. A regular expression comes translated from JavaScript syntax (query.ts) for
+ * ripgrep's default (Rust) engine and for PCRE2, either absent when that engine cannot express it exactly; the
+ * searcher prefers the faster Rust one.
+ */
+export type ExternalQuery =
+  | { readonly kind: 'literal'; readonly text: string }
+  | { readonly kind: 'regex'; readonly rust: string | undefined; readonly pcre2: string | undefined };
+
+export interface ContentSearchRequest {
+  /** The root (absolute): relative globs are anchored here and .gitignore files above it are not read. */
+  readonly root: string;
+  /** The directory to search (absolute, inside root). */
+  readonly start: string;
+  readonly query: ExternalQuery;
+  readonly caseSensitive: boolean;
+  /** Lines of context before and after each matching line. */
+  readonly contextLines: number;
+  /** A file must match one of these globs (root-relative, gitignore-style); empty: every file. */
+  readonly includeGlobs: readonly string[];
+  /** Match includeGlobs ignoring case (file_pattern's smart case: no upper-case letter in it). */
+  readonly includeCaseInsensitive: boolean;
+  /** Files and directories matching these (normalised by ignore.ts, case-insensitive) are skipped. */
+  readonly excludeGlobs: readonly string[];
+  /** Honour .gitignore files and skip `.git`. False with include_ignored. */
+  readonly respectIgnoreFiles: boolean;
+  /** .gitignore files between root (inclusive) and start (exclusive) whose rules apply below start too. */
+  readonly parentIgnoreFiles: readonly string[];
+  /** Stop a file after this many matching lines. */
+  readonly maxMatchesPerFile: number;
+}
+
+/** One matching line. Indices are UTF-16 offsets into `text`, the line without its terminator. */
+export interface LineMatch {
+  /** Absolute path, as the port spells it. */
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly text: string;
+  /** Where the first match on the line starts and ends. */
+  readonly start: number;
+  readonly end: number;
+  readonly before: readonly string[];
+  readonly after: readonly string[];
+}
+
+export type SearchOutcome =
+  /** Every file was searched (or the caller stopped it). */
+  | 'done'
+  /** This searcher cannot run this request (not installed, pattern it rejects): the caller scans instead. */
+  | 'unavailable';
+
+export interface ContentSearcher {
+  /** Shown in results as `engine`. */
+  readonly name: string;
+  /**
+   * Calls `onMatch` for each matching line, in any order; stops early once it returns false. Throws
+   * CancelledError when `isCancelled` turns true.
+   */
+  search(request: ContentSearchRequest, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome>;
+}

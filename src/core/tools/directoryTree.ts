@@ -1,0 +1,96 @@
+import { compareCodePoints, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
+import { dirname } from '../paths';
+import { defineTool } from '../tool';
+
+interface Input {
+  path?: string;
+  max_depth: number;
+  include_hidden: boolean;
+  include_ignored: boolean;
+}
+
+/** Lines of tree in one reply; past this the tree is cut and says how much it left out. */
+export const DIRECTORY_TREE_MAX_ENTRIES = 1000;
+
+function isDirectory(entry: VisibleEntry): boolean {
+  return entry.kind === 'directory' && !entry.isSymlink;
+}
+
+function byTreeOrder(a: VisibleEntry, b: VisibleEntry): number {
+  if (isDirectory(a) !== isDirectory(b)) return isDirectory(a) ? -1 : 1;
+  return compareCodePoints(a.name, b.name);
+}
+
+export const directoryTree = defineTool<Input>({
+  name: 'directory_tree',
+  effect: 'read',
+  failureCode: 'LIST_FAILED',
+  parameters: ['path', 'max_depth', 'include_hidden', 'include_ignored'],
+  async prepare(input, context) {
+    const path = await context.paths.resolve(input.path ?? '.', 'directory');
+    return { invocationMessage: `Drawing the tree of ${path.display}` };
+  },
+  async run(input, context) {
+    const directory = await resolveDirectory(context, input.path);
+    const children = new Map<string, VisibleEntry[]>();
+    const links: VisibleEntry[] = [];
+    let directories = 0;
+    let files = 0;
+    const rules = await walkVisible(
+      context,
+      directory,
+      { includeIgnored: input.include_ignored, search: false, includeDotFiles: input.include_hidden, maxDepth: input.max_depth },
+      (entry) => {
+        if (entry.isSymlink) {
+          links.push(entry);
+          return;
+        }
+        const parent = dirname(entry.absolute);
+        const siblings = children.get(parent);
+        if (siblings) siblings.push(entry);
+        else children.set(parent, [entry]);
+        if (isDirectory(entry)) directories++;
+        else files++;
+      },
+    );
+    // Links appear only when they stay inside the base; they are drawn, never descended.
+    for (const link of links) {
+      if (!(await context.paths.allows(directory.root, link.absolute))) continue;
+      const parent = dirname(link.absolute);
+      children.set(parent, [...(children.get(parent) ?? []), link]);
+      files++;
+    }
+
+    const lines = [directory.display === '.' ? './' : `${directory.display}/`];
+    let shown = 0;
+    let truncated = false;
+    const draw = (path: string, prefix: string): void => {
+      const entries = (children.get(path) ?? []).sort(byTreeOrder);
+      entries.forEach((entry, index) => {
+        if (truncated) return;
+        if (shown >= DIRECTORY_TREE_MAX_ENTRIES) {
+          truncated = true;
+          return;
+        }
+        const last = index === entries.length - 1;
+        const label = isDirectory(entry) ? `${entry.name}/` : entry.isSymlink ? `${entry.name} -> (link)` : entry.name;
+        lines.push(`${prefix}${last ? '└── ' : '├── '}${label}`);
+        shown++;
+        if (isDirectory(entry)) draw(entry.absolute, `${prefix}${last ? '    ' : '│   '}`);
+      });
+    };
+    draw(directory.absolute, '');
+    const total = directories + files;
+    if (truncated) lines.push(`… ${total - shown} more entries not shown (at most ${DIRECTORY_TREE_MAX_ENTRIES}); draw a subdirectory or use a smaller max_depth.`);
+    return {
+      path: directory.display,
+      max_depth: input.max_depth,
+      tree: lines.join('\n'),
+      directories,
+      files,
+      entries_shown: shown,
+      truncated,
+      ignored_count: rules.ignoredCount,
+    };
+  },
+});

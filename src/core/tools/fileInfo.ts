@@ -1,0 +1,53 @@
+import { ToolError } from '../errors';
+import { namePair } from '../files';
+import { extname } from '../paths';
+import { assertMayRead } from '../policy';
+import { describeText, humanSize, WHOLE_READ_BYTES } from '../readText';
+import { defineTool } from '../tool';
+
+interface Input {
+  path: string;
+}
+
+function isoTime(milliseconds: number): string | null {
+  // Rounded as Node rounds Stats.mtime, so the time matches what other tools show for the file.
+  return Number.isFinite(milliseconds) && milliseconds > 0 ? new Date(Math.round(milliseconds)).toISOString() : null;
+}
+
+export const fileInfo = defineTool<Input>({
+  name: 'file_info',
+  effect: 'read',
+  failureCode: 'READ_FAILED',
+  parameters: ['path'],
+  async prepare(input, context) {
+    const path = await context.paths.resolve(input.path, 'path');
+    return { invocationMessage: `Inspecting ${path.display}` };
+  },
+  async run(input, context) {
+    const path = await context.paths.resolve(input.path, 'path');
+    const { fs } = context.workspace;
+    const stat = await fs.stat(path.absolute);
+    if (!stat) throw new ToolError('FILE_NOT_FOUND', `Nothing exists at ${path.display}. Use agentfs_find_file or agentfs_search_files to look for it.`);
+    await assertMayRead(context, path, stat.kind);
+    const { name, relative_path } = namePair(path);
+    const common = {
+      name,
+      relative_path,
+      type: stat.kind,
+      is_symlink: stat.isSymlink,
+      size_bytes: stat.size,
+      size_human: humanSize(stat.size),
+      modified: isoTime(stat.mtimeMs),
+      created: isoTime(stat.ctimeMs),
+      extension: stat.kind === 'file' ? extname(path.absolute) : '',
+      readonly: stat.readonly,
+    };
+    if (stat.kind !== 'file') return common;
+    const text = await describeText(fs, path.absolute, stat.size);
+    const note =
+      stat.size > WHOLE_READ_BYTES && text.is_text
+        ? `Files above ${humanSize(WHOLE_READ_BYTES)} are not read whole: content_hash and line_count are null, and encoding, bom and newline describe the first MiB.`
+        : undefined;
+    return note === undefined ? { ...common, ...text } : { ...common, ...text, note };
+  },
+});

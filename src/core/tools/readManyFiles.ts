@@ -1,0 +1,60 @@
+import { CancelledError, describeError, ToolError } from '../errors';
+import { namePair } from '../files';
+import { type LineParameters, lineRequest, readLines } from '../readText';
+import { defineTool } from '../tool';
+import { statReadableFile } from './readFile';
+
+interface Input extends LineParameters {
+  paths: string[];
+}
+
+/** More paths than this is refused: 32 files is already a large share of a model's context. */
+export const READ_MANY_FILES_CAP = 32;
+
+export const readManyFiles = defineTool<Input>({
+  name: 'read_many_files',
+  effect: 'read',
+  failureCode: 'READ_FAILED',
+  parameters: ['paths', 'start_line', 'end_line', 'tail_lines', 'max_bytes', 'encoding'],
+  prepare(input) {
+    return Promise.resolve({ invocationMessage: `Reading ${input.paths.length} file${input.paths.length === 1 ? '' : 's'}` });
+  },
+  async run(input, context) {
+    const count = input.paths.length;
+    if (count > READ_MANY_FILES_CAP) {
+      throw new ToolError('LIMIT_EXCEEDED', `${count} paths is above the cap of ${READ_MANY_FILES_CAP} per call. Split them over several calls.`, {
+        field: 'paths',
+        cap: READ_MANY_FILES_CAP,
+      });
+    }
+    // One budget for the whole call: by default the files share agentFs.maxReadBytes evenly.
+    const budget = context.policy.maxReadBytes;
+    const perFileCap = Math.floor(budget / count);
+    if (input.max_bytes !== undefined && input.max_bytes > perFileCap) {
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (setting agentFs.maxReadBytes), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
+        { field: 'max_bytes', cap: perFileCap },
+      );
+    }
+    const request = lineRequest(input, perFileCap, perFileCap);
+    const files = await Promise.all(
+      input.paths.map(async (given) => {
+        try {
+          const path = await context.paths.resolve(given, 'file');
+          const size = await statReadableFile(context, path);
+          const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
+          const { name, relative_path } = namePair(path);
+          return { path: given, ok: true, data: { file_name: name, relative_path, ...read } };
+        } catch (error) {
+          if (error instanceof CancelledError) throw error;
+          const code = error instanceof ToolError ? error.code : 'READ_FAILED';
+          const message = error instanceof ToolError ? error.message : `read failed: ${describeError(error)}`;
+          return { path: given, ok: false, error: { code, message } };
+        }
+      }),
+    );
+    const failed = files.filter((file) => !file.ok).length;
+    return { count, succeeded: count - failed, failed, max_bytes_per_file: request.maxBytes, files };
+  },
+});

@@ -1,0 +1,101 @@
+import { Minimatch } from 'minimatch';
+import { ToolError } from '../errors';
+import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
+import { relativeTo } from '../paths';
+import { defineTool } from '../tool';
+
+interface Input {
+  pattern: string;
+  path?: string;
+  max_results: number;
+  include_ignored: boolean;
+}
+
+export const SEARCH_FILES_CAP = 200;
+
+/**
+ * The pattern as search_files and search_content's file_pattern read it: a minimatch glob against the path relative
+ * to its root; a pattern without '/' matches the name at any depth (as .gitignore and fd do). Case-insensitive
+ * unless the pattern has an upper-case letter (fd's smart case). Dot files match like any other.
+ */
+export function compileGlob(pattern: string, field: string): Minimatch {
+  const glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\//, '');
+  const invalid = (why: string): ToolError =>
+    new ToolError('INVALID_PATTERN', `${field} ${JSON.stringify(pattern)} is not a usable glob: ${why}. Use e.g. "**/*.md", "src/**/*.ts" or "*.json".`, { field });
+  if (glob === '') throw invalid('it is empty');
+  // minimatch would read these as never matching, or as a negation: an empty answer that hides the mistake.
+  if (glob.startsWith('!')) throw invalid('negated patterns are not supported (use include_ignored and the exclude settings to widen or narrow)');
+  const reversed = /\[[^\]]*?([^\]])-([^\]])/.exec(glob);
+  if (reversed && (reversed[1] ?? '') > (reversed[2] ?? '')) throw invalid(`the range ${reversed[1] ?? ''}-${reversed[2] ?? ''} is reversed`);
+  const matcher = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: glob === glob.toLowerCase(), nocomment: true, nonegate: true });
+  if (matcher.makeRe() === false) throw invalid('minimatch cannot compile it');
+  return matcher;
+}
+
+/**
+ * A regex over the name alone, for globs that only look at the name ("*.md", "**\/*.md"): the common case, and much
+ * cheaper per entry than matching the whole path.
+ */
+export function nameRegex(matcher: Minimatch): RegExp | undefined {
+  const glob = matcher.pattern;
+  const rest = matcher.options.matchBase ? glob : glob.startsWith('**/') ? glob.slice(3) : undefined;
+  if (rest === undefined || rest === '' || rest.includes('/') || rest.includes('**')) return undefined;
+  return new Minimatch(rest, { ...matcher.options, matchBase: false }).makeRe() || undefined;
+}
+
+export const searchFiles = defineTool<Input>({
+  name: 'search_files',
+  effect: 'read',
+  failureCode: 'LIST_FAILED',
+  parameters: ['pattern', 'path', 'max_results', 'include_ignored'],
+  prepare(input) {
+    return Promise.resolve({ invocationMessage: `Searching for paths matching ${input.pattern}` });
+  },
+  async run(input, context) {
+    if (input.max_results > SEARCH_FILES_CAP) {
+      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${SEARCH_FILES_CAP}. Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.`, {
+        field: 'max_results',
+        cap: SEARCH_FILES_CAP,
+      });
+    }
+    const matcher = compileGlob(input.pattern, 'pattern');
+    // With a fixed leading part ("src/**/*.ts") whole directories can be passed over; a name-only pattern cannot.
+    const canPrune = !matcher.options.matchBase && !input.pattern.trim().replace(/^\.?\//, '').startsWith('**');
+    const byName = nameRegex(matcher);
+    const found: { display: string; absolute: string; type: ReturnType<typeof entryType>; root: number }[] = [];
+    let ignored = 0;
+    const starts = await searchStarts(context, input.path);
+    for (const [index, start] of starts.entries()) {
+      const links: typeof found = [];
+      const rules = await walkVisible(
+        context,
+        start,
+        {
+          includeIgnored: input.include_ignored,
+          search: true,
+          includeDotFiles: true,
+          descend: canPrune ? (entry) => matcher.match(relativeTo(start.root.path, entry.absolute), true) : undefined,
+        },
+        (entry) => {
+          if (byName ? !byName.test(entry.name) : !matcher.match(relativeTo(start.root.path, entry.absolute))) return;
+          const item = { display: context.paths.display(start.root, entry.absolute), absolute: entry.absolute, type: entryType(entry), root: index };
+          (entry.isSymlink ? links : found).push(item);
+        },
+      );
+      for (const link of links) if (await context.paths.allows(start.root, link.absolute)) found.push(link);
+      ignored += rules.ignoredCount;
+    }
+    found.sort((a, b) => compareCodePoints(a.display, b.display));
+    const truncated = found.length > input.max_results;
+    const shown = truncated ? found.slice(0, input.max_results) : found;
+    return {
+      pattern: input.pattern,
+      path: input.path === undefined ? null : (starts[0]?.display ?? null),
+      count: shown.length,
+      total: found.length,
+      truncated,
+      ignored_count: ignored,
+      matches: shown.map((item) => ({ relative_path: item.display, type: item.type })),
+    };
+  },
+});

@@ -1,0 +1,57 @@
+import { EXTENSION_VERSION } from '../manifest';
+import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../readText';
+import { defineTool } from '../tool';
+import { DIRECTORY_TREE_MAX_ENTRIES } from './directoryTree';
+import { FIND_FILE_CAP } from './findFile';
+import { LIST_DIRECTORY_CAP } from './listDirectory';
+import { LIST_FILES_CAP } from './listFiles';
+import { READ_MANY_FILES_CAP } from './readManyFiles';
+import { CONTEXT_LINES_CAP, SEARCH_CONTENT_CAP } from './searchContent';
+import { SEARCH_FILES_CAP } from './searchFiles';
+
+type Input = Record<string, never>;
+
+export const workspaceInfo = defineTool<Input>({
+  name: 'workspace_info',
+  effect: 'read',
+  failureCode: 'READ_FAILED',
+  parameters: [],
+  prepare() {
+    return Promise.resolve({ invocationMessage: 'Describing the workspace' });
+  },
+  run(_input, context) {
+    const { policy, host } = context;
+    const roots = context.paths.roots.map((root) => ({ name: root.name, path: root.path }));
+    return Promise.resolve({
+      base_directory: roots[0]?.path ?? null,
+      base_directory_as_given: host?.baseDirectoryAsGiven ?? null,
+      roots,
+      workspace_folders: host?.workspaceFolders ?? roots,
+      multi_root: roots.length > 1,
+      read_only: policy.readOnly,
+      trusted: policy.trusted,
+      limits: {
+        max_read_bytes: policy.maxReadBytes,
+        whole_read_bytes: WHOLE_READ_BYTES,
+        unranged_read_cap_bytes: context.workspace.fs.readRange ? null : UNRANGED_READ_CAP,
+        read_many_files_max_paths: READ_MANY_FILES_CAP,
+        list_files_max_results: LIST_FILES_CAP,
+        list_directory_max_entries: LIST_DIRECTORY_CAP,
+        directory_tree_max_entries: DIRECTORY_TREE_MAX_ENTRIES,
+        find_file_max_results: FIND_FILE_CAP,
+        search_files_max_results: SEARCH_FILES_CAP,
+        search_content_max_results: SEARCH_CONTENT_CAP,
+        search_content_max_context_lines: CONTEXT_LINES_CAP,
+      },
+      exclude: policy.exclude,
+      search_exclude: policy.searchExclude,
+      hidden_paths: policy.hiddenPaths,
+      protected_paths: policy.protectedPaths,
+      ranged_reads: context.workspace.fs.readRange !== undefined,
+      content_search_engine: context.contentSearcher?.name ?? 'scan',
+      host: host?.kind ?? null,
+      host_version: host?.version ?? null,
+      extension_version: EXTENSION_VERSION,
+    });
+  },
+});

@@ -1,0 +1,209 @@
+/**
+ * search_content's fast path: ripgrep as a child process, speaking `--json`. The runner uses `rg` on PATH; the
+ * editor uses the copy VS Code ships under `vscode.env.appRoot` (bundledRipgrep). The core checks every result
+ * against its own rules afterwards (searchContent.ts), so this file only has to make ripgrep search at least
+ * the files the core would, with the same meaning of the query:
+ *  - ignore files: .gitignore only (no .ignore/.rgignore, no global or .git/info/exclude), honoured outside git
+ *    repositories too, none read above the root; `.git` skipped; hidden (dot) files searched;
+ *  - the query: `-F` for literals; a regular expression (translated by core/search/query.ts) on ripgrep's default
+ *    engine, or with `--pcre2` when it needs look-around or back-references or the default engine rejects it;
+ *    `--crlf` so `$` matches before "\r\n" as it does on the scan's lines;
+ *  - symbolic links not followed; binary files (a NUL byte) skipped; UTF-16 files with a BOM decoded.
+ */
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import * as nodePath from 'node:path';
+import { createInterface } from 'node:readline';
+import { CancelledError } from '../core/errors';
+import type { ContentSearcher, ContentSearchRequest, LineMatch, SearchOutcome } from '../core/search/searcher';
+
+interface RgText {
+  readonly text?: string;
+  readonly bytes?: string;
+}
+
+interface RgEvent {
+  readonly type: 'begin' | 'match' | 'context' | 'end' | 'summary';
+  readonly data: {
+    readonly path?: RgText;
+    readonly lines?: RgText;
+    readonly line_number?: number;
+    readonly submatches?: readonly { readonly start: number; readonly end: number }[];
+  };
+}
+
+function bytesOf(value: RgText | undefined): Buffer {
+  if (value?.bytes !== undefined) return Buffer.from(value.bytes, 'base64');
+  return Buffer.from(value?.text ?? '', 'utf8');
+}
+
+/** A line's bytes without its terminator, as text. */
+function lineText(bytes: Buffer): string {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0a) end--;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+/** Native path for a core path ("/C:/x" → "C:\\x" on Windows). */
+function nativePath(path: string): string {
+  return nodePath.sep === '\\' && /^\/[A-Za-z]:/.test(path) ? path.slice(1).split('/').join('\\') : path;
+}
+
+export type Engine = 'default' | 'pcre2';
+
+export function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default'): string[] {
+  const args = ['--json', '--no-config', '--no-messages', '--hidden', '--crlf', `--max-count=${request.maxMatchesPerFile}`];
+  if (request.contextLines > 0) args.push(`--context=${request.contextLines}`);
+  args.push(request.caseSensitive ? '--case-sensitive' : '--ignore-case');
+  if (request.query.kind === 'literal') args.push('--fixed-strings');
+  else if (engine === 'pcre2') args.push('--pcre2');
+  if (request.respectIgnoreFiles) {
+    args.push('--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-parent');
+    for (const file of request.parentIgnoreFiles) args.push(`--ignore-file=${nativePath(file)}`);
+  } else args.push('--no-ignore');
+  // Later globs win in ripgrep: the file pattern first, then every exclusion.
+  for (const glob of request.includeGlobs) args.push(request.includeCaseInsensitive ? `--iglob=${glob}` : `--glob=${glob}`);
+  for (const glob of request.excludeGlobs) args.push(`--iglob=!${glob}`);
+  if (request.respectIgnoreFiles) args.push('--glob=!.git');
+  const pattern = request.query.kind === 'literal' ? request.query.text : engine === 'pcre2' ? request.query.pcre2 : request.query.rust;
+  args.push(`--regexp=${pattern ?? ''}`, '--', nativePath(request.start));
+  return args;
+}
+
+interface FileState {
+  readonly path: string;
+  readonly lines: Map<number, string>;
+  readonly matches: { line: number; text: string; start: number; end: number }[];
+}
+
+export class RipgrepSearcher implements ContentSearcher {
+  readonly name = 'ripgrep';
+
+  constructor(readonly executable: string) {}
+
+  async search(request: ContentSearchRequest, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome> {
+    const { query } = request;
+    if (query.kind === 'literal') return this.run(request, 'default', onMatch, isCancelled);
+    // The default engine first (faster); PCRE2 for what it cannot run or rejects (nothing was reported then).
+    if (query.rust !== undefined && (await this.run(request, 'default', onMatch, isCancelled)) === 'done') return 'done';
+    if (query.pcre2 !== undefined) return this.run(request, 'pcre2', onMatch, isCancelled);
+    return 'unavailable';
+  }
+
+  private async run(request: ContentSearchRequest, engine: Engine, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome> {
+    const child = spawn(this.executable, ripgrepArguments(request, engine), { cwd: nativePath(request.root), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      if (stderr.length < 4096) stderr += chunk;
+    });
+    const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ code: null, error }));
+      child.once('close', (code) => resolve({ code }));
+    });
+
+    // ripgrep may search a long time between two results: the cancellation is polled, not only checked per result.
+    const watch = setInterval(() => {
+      if (isCancelled()) child.kill();
+    }, 100);
+    let events = 0;
+    let stopped = false;
+    let file: FileState | undefined;
+    const flush = async (state: FileState): Promise<boolean> => {
+      for (const match of state.matches) {
+        const before: string[] = [];
+        const after: string[] = [];
+        for (let line = match.line - request.contextLines; line < match.line; line++) {
+          const text = state.lines.get(line);
+          if (text !== undefined) before.push(text);
+        }
+        for (let line = match.line + 1; line <= match.line + request.contextLines; line++) {
+          const text = state.lines.get(line);
+          if (text === undefined) break;
+          after.push(text);
+        }
+        if (!(await onMatch({ path: state.path, line: match.line, text: match.text, start: match.start, end: match.end, before, after }))) return false;
+      }
+      return true;
+    };
+
+    try {
+      const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
+      for await (const raw of lines) {
+        if (isCancelled()) throw new CancelledError();
+        events++;
+        const event = JSON.parse(raw) as RgEvent;
+        const { data } = event;
+        if (event.type === 'begin') {
+          file = { path: bytesOf(data.path).toString('utf8').split(nodePath.sep).join('/'), lines: new Map(), matches: [] };
+          if (nodePath.sep === '\\') file = { ...file, path: `/${file.path}` };
+        } else if ((event.type === 'match' || event.type === 'context') && file && data.line_number !== undefined) {
+          const bytes = bytesOf(data.lines);
+          const text = lineText(bytes);
+          file.lines.set(data.line_number, text);
+          const first = data.submatches?.[0];
+          if (event.type === 'match' && first) {
+            // ripgrep counts bytes; the core counts UTF-16 units.
+            const start = bytes.subarray(0, first.start).toString('utf8').length;
+            const end = bytes.subarray(0, first.end).toString('utf8').length;
+            file.matches.push({ line: data.line_number, text, start: Math.min(start, text.length), end: Math.min(end, text.length) });
+          }
+        } else if (event.type === 'end' && file) {
+          const state = file;
+          file = undefined;
+          if (!(await flush(state))) {
+            stopped = true;
+            break;
+          }
+        }
+      }
+    } finally {
+      clearInterval(watch);
+      if (child.exitCode === null) child.kill();
+    }
+    const { code, error } = await exited;
+    if (isCancelled()) throw new CancelledError();
+    if (stopped) return 'done';
+    // Not installed, or a pattern PCRE2 rejects (e.g. a variable-length look-behind): the scan answers instead.
+    if (error || (code === 2 && events === 0)) return 'unavailable';
+    return 'done';
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `rg` on PATH, for the runner. */
+export function findRipgrepOnPath(environment: NodeJS.ProcessEnv = process.env): string | undefined {
+  const names = process.platform === 'win32' ? ['rg.exe', 'rg.cmd'] : ['rg'];
+  for (const directory of (environment.PATH ?? '').split(nodePath.delimiter)) {
+    if (directory === '') continue;
+    for (const name of names) {
+      const candidate = nodePath.join(directory, name);
+      if (isExecutable(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The ripgrep VS Code ships, given `vscode.env.appRoot`. Its place has moved between releases (inside or outside
+ * node_modules.asar.unpacked), so each known place is tried.
+ */
+export function bundledRipgrep(appRoot: string): string | undefined {
+  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const candidates = [
+    nodePath.join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', binary),
+    nodePath.join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', binary),
+    nodePath.join(appRoot, 'node_modules', 'vscode-ripgrep', 'bin', binary),
+    nodePath.join(appRoot, 'node_modules.asar.unpacked', 'vscode-ripgrep', 'bin', binary),
+  ];
+  return candidates.find(isExecutable);
+}

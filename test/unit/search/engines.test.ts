@@ -1,0 +1,116 @@
+/**
+ * search_content's two engines give the same answers: ripgrep (the fast path) and the pure TypeScript scan, on one
+ * fixture with Unicode, CRLF files, a long line, UTF-16, binary files, a PDF sidecar, nested .gitignore files,
+ * excluded and hidden paths, and regular expressions with look-around (which ripgrep runs through PCRE2).
+ */
+import * as assert from 'node:assert/strict';
+import type { Session } from '../../../src/core/invoke';
+import { toPcre2, translate } from '../../../src/core/search/query';
+import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { createNodeSession } from '../../../src/node/session';
+import { call, expectOk, makeTempDir, removeTree } from '../helpers';
+import { writeSearchFixture } from './fixture';
+
+const rg = findRipgrepOnPath();
+
+interface Case {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  /** Whether ripgrep is expected to run it (false: a pattern only the scan can run exactly). */
+  readonly fast?: boolean;
+  /** At least this many matches, so an empty answer cannot pass for agreement. */
+  readonly min: number;
+}
+
+const CASES: readonly Case[] = [
+  { name: 'literal, case-insensitive (default)', input: { query: 'needle' }, min: 14 },
+  { name: 'literal, case-sensitive', input: { query: 'NEEDLE', case_sensitive: true }, min: 1 },
+  { name: 'literal with accents', input: { query: 'wörld' }, min: 1 },
+  { name: 'literal astral emoji', input: { query: '😀 smile' }, min: 1 },
+  { name: 'literal CJK', input: { query: '文件' }, min: 1 },
+  { name: 'literal ß, case-insensitive', input: { query: 'straße' }, min: 1 },
+  { name: 'regex $ on CRLF and LF lines', input: { query: 'end$', is_regex: true }, min: 4 },
+  { name: 'regex ^ anchor', input: { query: '^be', is_regex: true }, min: 1 },
+  { name: 'regex lookahead', input: { query: 'foo(?=Bar)', is_regex: true, case_sensitive: true }, min: 1 },
+  { name: 'regex negative lookahead', input: { query: 'foo(?!Bar)', is_regex: true, case_sensitive: true }, min: 2 },
+  { name: 'regex lookbehind', input: { query: '(?<=word_)needle', is_regex: true }, min: 1 },
+  { name: 'regex word boundary (ASCII, as JavaScript)', input: { query: '\\bneedle\\b', is_regex: true }, min: 10 },
+  { name: 'regex \\w and \\d (ASCII, as JavaScript)', input: { query: '\\w+_needle|\\d{4}', is_regex: true }, min: 2 },
+  { name: 'regex \\w next to non-ASCII letters', input: { query: 'caf\\w', is_regex: true }, min: 0 },
+  { name: 'regex dot over astral characters', input: { query: '^. smile', is_regex: true }, min: 1 },
+  { name: 'regex \\s class and tab', input: { query: '[\\s]needle$', is_regex: true }, min: 3 },
+  { name: 'regex \\u escape', input: { query: '\\u00e9llo', is_regex: true }, min: 1 },
+  { name: 'regex alternation, case-insensitive', input: { query: 'stra(ß|ss)e', is_regex: true }, min: 1 },
+  { name: 'context lines', input: { query: 'needle', context_lines: 2 }, min: 14 },
+  { name: 'context lines at file edges', input: { query: 'end', context_lines: 5 }, min: 4 },
+  { name: 'file_pattern *.txt', input: { query: 'needle', file_pattern: '*.txt' }, min: 6 },
+  { name: 'file_pattern *.pdf reaches the sidecar', input: { query: 'needle', file_pattern: '*.pdf' }, min: 1 },
+  { name: 'file_pattern with a directory part', input: { query: 'needle', file_pattern: 'sub/**/*.ts' }, min: 1 },
+  { name: 'a gitignored file matched by file_pattern stays out', input: { query: 'needle', file_pattern: '*.log' }, min: 0 },
+  { name: 'path below the root honours the root .gitignore', input: { query: 'needle', path: 'sub' }, min: 2 },
+  { name: 'include_ignored', input: { query: 'needle', include_ignored: true }, min: 18 },
+  { name: 'a long line is cut around the match', input: { query: 'needle 0123', is_regex: false }, min: 1 },
+  { name: 'variable-length lookbehind (PCRE2 refuses: scan)', input: { query: '(?<=a+)bc', is_regex: true }, fast: false, min: 0 },
+  { name: 'escape only valid without the u flag (scan)', input: { query: 'needle\\-dash', is_regex: true }, fast: false, min: 1 },
+];
+
+describe('search_content: ripgrep and the scan agree', function () {
+  this.timeout(30_000);
+  let base: string;
+  let fast: Session;
+  let scan: Session;
+  before(function () {
+    if (!rg) this.skip();
+    base = makeTempDir('agentfs-engines-');
+    writeSearchFixture(base);
+    fast = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: rg });
+    scan = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: false });
+  });
+  after(function () {
+    if (base) removeTree(base);
+  });
+
+  for (const testCase of CASES) {
+    it(testCase.name, async function () {
+      const input: Record<string, unknown> = { max_results: 200, ...testCase.input };
+      const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
+      const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+      assert.equal(viaRipgrep.engine, testCase.fast === false ? 'scan' : 'ripgrep');
+      assert.equal(viaScan.engine, 'scan');
+      assert.deepEqual(viaRipgrep.matches, viaScan.matches);
+      assert.equal(viaRipgrep.count, viaScan.count);
+      assert.ok(Number(viaScan.count) >= testCase.min, `only ${String(viaScan.count)} matches`);
+      const found = (viaScan.matches as { path: string }[]).map((match) => match.path);
+      const never = ['.env', 'binary.bin', 'link.txt', 'doc.pdf.txt', ...(input.include_ignored === true ? [] : ['.git/config', 'dist/bundle.js', 'ignored/x.txt', 'app.log'])];
+      for (const path of never) assert.ok(!found.includes(path), path);
+    });
+  }
+});
+
+describe('JavaScript → PCRE2 translation', function () {
+  it('spells out the classes and escapes whose meaning differs', function () {
+    assert.equal(toPcre2('a\\db'), 'a[0-9]b');
+    assert.equal(toPcre2('[\\w-]+'), '[A-Za-z0-9_-]+');
+    assert.equal(toPcre2('\\u00e9\\u{1F600}'), '\\x{E9}\\x{1F600}');
+    assert.equal(toPcre2('\\ud83d\\ude00'), '\\x{1F600}');
+    assert.equal(toPcre2('a.b'), 'a[^\\n\\r\\x{2028}\\x{2029}]b');
+    assert.equal(toPcre2('[^]x[]'), '[\\s\\S]x(?!)');
+    assert.equal(toPcre2('[[:a]'), '[\\[:a]');
+    assert.equal(toPcre2('foo(?=bar)(?<name>x)\\k<name>\\1'), 'foo(?=bar)(?<name>x)\\k<name>\\1');
+    assert.match(toPcre2('\\bx') ?? '', /^\(\?:\(\?<=\[A-Za-z0-9_\]\)/);
+  });
+
+  it('rewrites for ripgrep\'s default (Rust) engine, and leaves it what it cannot run', function () {
+    assert.equal(translate('a\\db', 'rust'), 'a[0-9]b');
+    assert.equal(translate('\\bx\\B', 'rust'), '(?-u:\\b)x(?-u:\\B)');
+    assert.equal(translate('(?<year>\\d{4})\\/', 'rust'), '(?P<year>[0-9]{4})/');
+    assert.equal(translate('[a&&b~~c[]', 'rust'), '[a\\&\\&b\\~\\~c\\[]');
+    for (const pcre2Only of ['foo(?=bar)', '(?<!x)y', '(a)\\1', '(?<n>a)\\k<n>', '\\cJ', '[]']) assert.equal(translate(pcre2Only, 'rust'), undefined, pcre2Only);
+  });
+
+  it('gives up on what it cannot translate faithfully', function () {
+    assert.equal(toPcre2('[\\D]'), undefined);
+    assert.equal(toPcre2('\\p{Script=Greek}'), undefined);
+    assert.equal(toPcre2('\\p{Lu}'), '\\p{Lu}');
+  });
+});
