@@ -4,6 +4,7 @@ import type { Envelope } from './core/envelope';
 import type { Preparation } from './core/tool';
 import { RESULT_SCHEME, registerCommands, ResultDocuments } from './vscode/commands';
 import { defaultDialogs, type Dialogs } from './vscode/dialogs';
+import { ActivityView, BaseDirectoryStatus, createHistoryStore, registerHistoryUi } from './vscode/history';
 import { CallLog } from './vscode/log';
 import { EditorSession } from './vscode/session';
 import { ToolHost } from './vscode/tools';
@@ -16,12 +17,19 @@ export interface AgentFsApi {
   prepare(operation: string, input: unknown): Promise<Preparation>;
   /** Replaces some of the dialogs the commands show (tests answer them this way). */
   setDialogs(overrides: Partial<Dialogs>): void;
+  /** The "Agent FS Activity" view's data, as the tree shows it. */
+  readonly activity: ActivityView;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentFsApi {
   const log = new CallLog();
-  const session = new EditorSession(context.workspaceState);
-  const tools = new ToolHost(session, log);
+  const history = createHistoryStore(context);
+  const session = new EditorSession(context.workspaceState, history);
+  const activity = new ActivityView(history);
+  // Every finished call may have changed the history: the view refreshes as calls happen.
+  const tools = new ToolHost(session, log, (_operation, envelope) => {
+    if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') activity.refresh();
+  });
   const results = new ResultDocuments();
   let dialogs: Dialogs = defaultDialogs;
 
@@ -30,11 +38,13 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...registerCommands({ session, state: context.workspaceState, log, results, dialogs: () => dialogs }),
+    ...registerHistoryUi({ store: history, session, tools, view: activity, status: new BaseDirectoryStatus(session), dialogs: () => dialogs }),
   );
 
   return {
     invoke: (operation, input) => tools.invoke(operation, input),
     prepare: (operation, input) => tools.prepare(operation, input),
+    activity,
     setDialogs: (overrides) => {
       dialogs = { ...dialogs, ...overrides };
     },

@@ -36,10 +36,21 @@ export async function ensureParentDirectory(context: ToolContext, path: Confined
 /**
  * Replaces or creates a file so that a crash or failure at any step leaves either the old bytes or the new ones,
  * never a torn file: the new bytes go to a temporary sibling, which is then renamed over the target. The sibling
- * starts as a copy of the existing file so it keeps that file's permissions; on any failure it is removed.
- * Through a symbolic link (already checked to stay inside the base) the link's target is replaced, not the link.
+ * starts as a copy of the existing file so it keeps that file's permissions; on any failure (cancellation included)
+ * it is removed. Through a symbolic link (already checked to stay inside the base) the link's target is replaced,
+ * not the link. `exclusive` refuses (FsError 'exists') a target that appeared meanwhile instead of replacing it.
+ *
+ * Limits: the port has no fsync, so after a power loss a file system that reorders metadata before data may show
+ * an empty or old file (never a mix); a rename replaces the directory entry, so other hard links keep the old bytes;
+ * on a file system without atomic rename (some network and FUSE mounts) the swap itself is only as atomic as it is.
  */
-export async function writeFileAtomic(context: ToolContext, path: string, content: Uint8Array, existing: FileStat | undefined): Promise<void> {
+export async function writeFileAtomic(
+  context: ToolContext,
+  path: string,
+  content: Uint8Array,
+  existing: FileStat | undefined,
+  options: { exclusive?: boolean } = {},
+): Promise<void> {
   const { fs } = context.workspace;
   const target = existing?.isSymlink && fs.realPath ? ((await fs.realPath(path)) ?? path) : path;
   const temporary = siblingPath(target, 'write');
@@ -47,7 +58,7 @@ export async function writeFileAtomic(context: ToolContext, path: string, conten
     if (existing?.kind === 'file') await fs.copyFile(target, temporary, { overwrite: false });
     await fs.writeFile(temporary, content);
     throwIfCancelled(context);
-    await fs.rename(temporary, target, { overwrite: true });
+    await fs.rename(temporary, target, { overwrite: !options.exclusive });
   } catch (error) {
     await removeQuietly(fs, temporary);
     throw error;

@@ -17,6 +17,8 @@ export interface FileStat {
   readonly mtimeMs: number;
   readonly ctimeMs: number;
   readonly readonly: boolean;
+  /** POSIX permission bits (`mode & 0o7777`) where the file system reports them; history restores them on undo. */
+  readonly mode?: number;
 }
 
 export interface DirEntry {
@@ -68,4 +70,12 @@ export interface FileSystem {
    * paths, and without it any path component that is a symbolic link is refused (DESIGN.md §3).
    */
   realPath?(path: string): Promise<string | undefined>;
+  /** Sets POSIX permission bits. Optional: only file systems that report `mode` provide it (undo restores modes). */
+  setMode?(path: string, mode: number): Promise<void>;
+  /**
+   * Up to `length` bytes starting at byte `offset` (fewer at the end of the file, none past it). Optional: adapters
+   * over a local disk provide it so that a line range or the tail of a huge file costs only the bytes around it;
+   * without it the read tools read files whole and refuse those above a size cap (readText.ts).
+   */
+  readRange?(path: string, offset: number, length: number): Promise<Uint8Array>;
 }

@@ -5,8 +5,11 @@
 import { type Envelope, failure, success } from './envelope';
 import { CancelledError, describeError, ToolError } from './errors';
 import { isFsError } from './fs';
+import { runRecorded } from './history/record';
+import type { HistoryStore } from './history/store';
 import { PathResolver, type Workspace } from './root';
-import type { AnyToolDefinition, Policy, Preparation, ToolContext } from './tool';
+import type { ContentSearcher } from './search/searcher';
+import type { AnyToolDefinition, EditorState, HostInfo, Policy, Preparation, ToolContext } from './tool';
 import { findTool } from './tools';
 import { validateInput } from './validation';
 
@@ -15,6 +18,14 @@ export interface Session {
   /** Throws ToolError DIR_NOT_SET or DIR_NOT_AVAILABLE when there is no usable base directory. */
   workspace(): Promise<Workspace>;
   policy(): Policy;
+  /** Open editors (the editor layer only); mutating tools refuse to overwrite unsaved changes. */
+  readonly editors?: EditorState;
+  /** ripgrep where the workspace is on the local disk (src/node/ripgrep.ts); absent: search_content scans. */
+  readonly contentSearcher?: ContentSearcher;
+  /** What workspace_info reports about the host. */
+  readonly host?: HostInfo;
+  /** Where mutating calls are recorded for history and undo; absent: nothing is recorded. */
+  readonly history?: HistoryStore;
 }
 
 export async function invokeOperation(
@@ -27,7 +38,7 @@ export async function invokeOperation(
   if (!tool) return failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`);
   try {
     const context = await createContext(tool, input, session, isCancelled);
-    const data = await tool.run(context.input as never, context.context);
+    const data = await runRecorded(tool, context.input, context.context);
     return success(tool.name, data);
   } catch (error) {
     if (error instanceof CancelledError) throw error;
@@ -71,6 +82,15 @@ async function createContext(
     }
   }
   const workspace = await session.workspace();
-  const context: ToolContext = { workspace, paths: new PathResolver(workspace), policy, isCancelled };
+  const context: ToolContext = {
+    workspace,
+    paths: new PathResolver(workspace),
+    policy,
+    editors: session.editors,
+    contentSearcher: session.contentSearcher,
+    host: session.host,
+    history: session.history,
+    isCancelled,
+  };
   return { input: valid, context };
 }

@@ -4,9 +4,10 @@
  */
 import { ToolError } from './errors';
 import type { FileStat } from './fs';
-import { basename, dirname, isWithin } from './paths';
+import { basename, dirname, isWithin, joinPath } from './paths';
 import type { ConfinedPath } from './root';
 import { siblingPath } from './files';
+import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './tool';
 import { countTree, describeCounts } from './walk';
 
@@ -26,7 +27,12 @@ export interface TransferPlan {
   readonly replaced: FileStat | undefined;
 }
 
-export async function planTransfer(input: TransferInput, context: ToolContext, kind: 'file' | 'directory'): Promise<TransferPlan> {
+/**
+ * `mode` decides the protected/hidden-path checks (policy.ts), made after seed 000's checks: a copy reads its source
+ * (no hidden path may be carried to a readable name), a move also takes it away (no protected path may leave);
+ * the destination, and for directories every path that would land there or be replaced there, must be writable.
+ */
+export async function planTransfer(input: TransferInput, context: ToolContext, kind: 'file' | 'directory', mode: 'copy' | 'move'): Promise<TransferPlan> {
   const source = await context.paths.resolve(input.source_path, 'source');
   const destination = await context.paths.resolve(input.destination_path, 'destination');
   if (source.absolute === destination.absolute) {
@@ -49,6 +55,11 @@ export async function planTransfer(input: TransferInput, context: ToolContext, k
     }
   }
 
+  // Fix (unit tests, path cases): the nesting checks here are lexical, so a path through a link inside the base
+  // ("into-src/copy" with into-src => src) slipped past them: copy_directory nested the copy inside its own source
+  // and move_directory failed with EINVAL. Repeat them on where the entries physically are.
+  if (kind === 'directory') await checkPhysicalNesting(context, source, destination, mode);
+
   const existing = await fs.stat(destination.absolute);
   if (existing) {
     if (kind === 'file' && existing.kind === 'directory') {
@@ -64,8 +75,59 @@ export async function planTransfer(input: TransferInput, context: ToolContext, k
       throw new ToolError('DESTINATION_EXISTS', `Destination ${destination.display} contains the source ${source.display}, so it cannot be replaced by it.`);
     }
   }
+  await checkTransferPolicy(context, source, destination, kind, mode, existing);
   await requireDestinationParent(context, destination);
   return { source, destination, sourceStat, replaced: existing };
+}
+
+async function checkTransferPolicy(
+  context: ToolContext,
+  source: ConfinedPath,
+  destination: ConfinedPath,
+  kind: 'file' | 'directory',
+  mode: 'copy' | 'move',
+  replaced: FileStat | undefined,
+): Promise<void> {
+  if (mode === 'move') await assertMayWrite(context, source, kind);
+  else await assertMayRead(context, source, kind);
+  await assertMayWrite(context, destination, kind);
+  if (kind !== 'directory') return;
+  await assertTreeMayChange(context, source, mode === 'move' ? 'write' : 'read', destination);
+  if (replaced?.kind === 'directory' && !replaced.isSymlink) await assertTreeMayChange(context, destination, 'write');
+}
+
+/**
+ * The nesting rules of seed 000 on physical locations (where real paths exist). A copy reads what its source leads
+ * to (the real path); a move, and a replacement at the destination, take the entry itself, so the last component of
+ * those is not resolved (a link there is moved or replaced as a link).
+ */
+async function checkPhysicalNesting(context: ToolContext, source: ConfinedPath, destination: ConfinedPath, mode: 'copy' | 'move'): Promise<void> {
+  const from = await physicalLocation(context, source, mode === 'move');
+  const to = await physicalLocation(context, destination, true);
+  if (from === undefined || to === undefined) return;
+  if (from === to) throw new ToolError('SOURCE_EQUALS_DESTINATION', `Source and destination are the same directory: ${source.display} and ${destination.display}.`);
+  if (isWithin(from, to)) {
+    throw new ToolError('DESTINATION_INSIDE_SOURCE', `Destination ${destination.display} is inside the source directory ${source.display} (through a symbolic link).`);
+  }
+  if (isWithin(to, from)) {
+    throw new ToolError('DESTINATION_EXISTS', `Destination ${destination.display} contains the source ${source.display} (through a symbolic link), so it cannot be replaced by it.`);
+  }
+}
+
+/** The real path of `path`, or with `keepLast` its parent's real path plus its name; undefined without real paths. */
+async function physicalLocation(context: ToolContext, path: ConfinedPath, keepLast: boolean): Promise<string | undefined> {
+  const { fs } = context.workspace;
+  if (!fs.realPath) return undefined;
+  const last = keepLast && path.absolute !== path.root.path;
+  let current = last ? dirname(path.absolute) : path.absolute;
+  let rest = last ? basename(path.absolute) : '';
+  for (;;) {
+    const real = await fs.realPath(current);
+    if (real !== undefined) return rest === '' ? real : joinPath(real, rest);
+    if (current === '/') return undefined;
+    rest = rest === '' ? basename(current) : `${basename(current)}/${rest}`;
+    current = dirname(current);
+  }
 }
 
 /** A file where a parent directory of the destination should be is refused before anything moves. */

@@ -16,6 +16,8 @@ export interface WalkOptions {
   readonly maxDepth?: number;
   /** Directory reads in flight at once; the walk is I/O-bound, so a few overlap well. */
   readonly concurrency?: number;
+  /** Called with a directory's entries before any is visited (e.g. to load the .gitignore among them). */
+  readonly enterDirectory?: (path: string, entries: readonly DirEntry[]) => Promise<void>;
 }
 
 /**
@@ -59,9 +61,13 @@ export async function walkTree(
     const readLevel = async (path: string, depth: number): Promise<void> => {
       throwIfCancelled(context);
       const entries = await fs.readDirectory(path);
+      if (options.enterDirectory) {
+        await options.enterDirectory(path, entries);
+        throwIfCancelled(context);
+      }
       for (const entry of entries) {
         const absolute = path === '/' ? `/${entry.name}` : `${path}/${entry.name}`;
-        const descend = visit({ ...entry, absolute, depth }) !== false;
+        const descend = visit({ name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute, depth }) !== false;
         if (descend && entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth) {
           pending.push({ path: absolute, depth: depth + 1 });
         }

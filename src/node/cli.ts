@@ -1,7 +1,7 @@
 /**
  * The headless runner: the same core over node:fs. Interface (scripts depend on it, keep it stable):
  *
- *   node dist/cli.js [--root DIR] [--read-only] <operation> ['<json input>' | -]
+ *   node dist/cli.js [--root DIR] [--read-only] [--state DIR | --no-history] <operation> ['<json input>' | -]
  *   node dist/cli.js --list
  *
  * Prints one envelope as JSON on stdout. Exit code 0 when ok is true, 1 when false, 2 for usage errors
@@ -11,23 +11,29 @@ import { failure, type Envelope } from '../core/envelope';
 import { invokeOperation } from '../core/invoke';
 import { MANIFEST_TOOLS, operationOf } from '../core/manifest';
 import { findTool } from '../core/tools';
-import { createNodeSession } from './session';
+import { isWithin } from '../core/paths';
+import { createNodeSession, toPosixPath } from './session';
+import { defaultHistoryDirectory } from './stateDirectory';
 
-const USAGE = `Usage: agentfs [--root DIR] [--read-only] <operation> ['<json input>' | -]
+const USAGE = `Usage: agentfs [--root DIR] [--read-only] [--state DIR | --no-history] <operation> ['<json input>' | -]
        agentfs --list
 Runs one Agent FS operation over the directory DIR (default: the current directory) and prints its JSON envelope.
-'-' reads the JSON input from standard input.`;
+'-' reads the JSON input from standard input.
+Changes are recorded for history_list / undo_operation in --state DIR (default: a folder per root under
+$XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs); --no-history records nothing.`;
 
 interface Arguments {
   root: string;
   readOnly: boolean;
+  /** undefined: the per-user default; null: --no-history. */
+  state: string | null | undefined;
   list: boolean;
   help: boolean;
   positional: string[];
 }
 
 function parseArguments(argv: readonly string[]): Arguments | string {
-  const parsed: Arguments = { root: process.cwd(), readOnly: false, list: false, help: false, positional: [] };
+  const parsed: Arguments = { root: process.cwd(), readOnly: false, state: undefined, list: false, help: false, positional: [] };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
     if (argument === '--root') {
@@ -36,6 +42,12 @@ function parseArguments(argv: readonly string[]): Arguments | string {
       parsed.root = value;
     } else if (argument.startsWith('--root=')) parsed.root = argument.slice('--root='.length);
     else if (argument === '--read-only') parsed.readOnly = true;
+    else if (argument === '--state') {
+      const value = argv[++index];
+      if (value === undefined) return '--state needs a directory';
+      parsed.state = value;
+    } else if (argument.startsWith('--state=')) parsed.state = argument.slice('--state='.length);
+    else if (argument === '--no-history') parsed.state = null;
     else if (argument === '--list') parsed.list = true;
     else if (argument === '--help' || argument === '-h') parsed.help = true;
     else if (argument.startsWith('--')) return `unknown option ${argument}`;
@@ -81,7 +93,13 @@ async function main(argv: readonly string[]): Promise<number> {
     print(failure(operation, 'INVALID_INPUT', `The input is not valid JSON: ${error instanceof Error ? error.message : String(error)}`));
     return 2;
   }
-  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(args.root, { readOnly: args.readOnly }));
+  const stateDirectory = args.state === null ? undefined : (args.state ?? defaultHistoryDirectory(args.root));
+  if (stateDirectory !== undefined && isWithin(toPosixPath(args.root), toPosixPath(stateDirectory))) {
+    // History inside the root would be listed, searched and changed by the very tools it records.
+    process.stderr.write(`agentfs: --state ${stateDirectory} is inside the root ${args.root}; keep the history outside it.\n`);
+    return 2;
+  }
+  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(args.root, { readOnly: args.readOnly }, { stateDirectory }));
   print(envelope);
   return envelope.ok ? 0 : 1;
 }

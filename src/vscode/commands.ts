@@ -114,7 +114,14 @@ async function runTool(deps: CommandDependencies, operationArgument?: string, in
     dialogs.error('Agent FS: the input must be a JSON object of parameters, like {"file_name": "notes.md"}.');
     return undefined;
   }
-  const result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+  let result: vscode.LanguageModelToolResult;
+  try {
+    result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+  } catch (error) {
+    // Cancel on the tool's confirmation is the person's answer, not a failure worth a second dialog.
+    if (error instanceof vscode.CancellationError || (error instanceof Error && error.name === 'Canceled')) return undefined;
+    throw error;
+  }
   const reply = result.content.map(textOf).join('');
   const pretty = JSON.stringify(JSON.parse(reply), null, 2);
   await deps.results.show(tool.name, pretty);

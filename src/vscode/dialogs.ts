@@ -10,6 +10,14 @@ export interface ToolChoice {
   readonly description: string;
 }
 
+/** One recorded operation offered by "Show Change History". */
+export interface OperationChoice {
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+  readonly detail: string;
+}
+
 export interface Dialogs {
   pickFolder(defaultUri: vscode.Uri | undefined): Promise<vscode.Uri | undefined>;
   pickTool(choices: readonly ToolChoice[]): Promise<string | undefined>;
@@ -17,6 +25,10 @@ export interface Dialogs {
   editInput(toolName: string, prefilled: string): Promise<string | undefined>;
   info(message: string): void;
   error(message: string): void;
+  /** A modal question with one action button; true only when the person chose `action`. */
+  confirm(message: string, action: string): Promise<boolean>;
+  /** Picks one recorded operation; its id, or `undefined` when cancelled. */
+  pickOperation(choices: readonly OperationChoice[]): Promise<string | undefined>;
 }
 
 export const defaultDialogs: Dialogs = {
@@ -53,5 +65,15 @@ export const defaultDialogs: Dialogs = {
   },
   error(message) {
     void vscode.window.showErrorMessage(message);
+  },
+  async confirm(message, action) {
+    return (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
+  },
+  async pickOperation(choices) {
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
+      { title: 'Agent FS: Change History', placeHolder: 'Pick a change to see its diff', matchOnDescription: true, matchOnDetail: true },
+    );
+    return picked?.id;
   },
 };

@@ -41,6 +41,7 @@ function kindOf(type: vscode.FileType): EntryKind {
 
 export class VscodeFileSystem implements FileSystem {
   readonly realPath?: (path: string) => Promise<string | undefined>;
+  readonly readRange?: (path: string, offset: number, length: number) => Promise<Uint8Array>;
 
   /** `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it. */
   constructor(private readonly spaces: readonly vscode.Uri[]) {
@@ -51,6 +52,28 @@ export class VscodeFileSystem implements FileSystem {
           return vscode.Uri.file(await nodeFs.realpath(this.uri(path).fsPath)).path;
         } catch {
           return undefined;
+        }
+      };
+      // vscode.workspace.fs reads whole files only; on the local disk a file handle reads just the bytes asked for,
+      // so a line range or tail of a huge log never loads the file (readText.ts).
+      this.readRange = async (path, offset, length) => {
+        try {
+          const handle = await nodeFs.open(this.uri(path).fsPath, 'r');
+          try {
+            const buffer = Buffer.allocUnsafe(length);
+            let filled = 0;
+            while (filled < length) {
+              const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
+              if (bytesRead === 0) break;
+              filled += bytesRead;
+            }
+            return buffer.subarray(0, filled);
+          } finally {
+            await handle.close();
+          }
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          throw new FsError(code === 'ENOENT' ? 'not-found' : code === 'EISDIR' ? 'is-a-directory' : code === 'EACCES' || code === 'EPERM' ? 'permission' : 'other', error instanceof Error ? error.message : String(error));
         }
       };
     }
@@ -67,6 +90,9 @@ export class VscodeFileSystem implements FileSystem {
       stat = await vscode.workspace.fs.stat(this.uri(path));
     } catch (error) {
       if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+      // A file where a parent directory should be (`a.txt/b`): missing, as on the Node port. The disk provider
+      // reports it with code Unknown and the errno only in the message.
+      if (error instanceof Error && /\bENOTDIR\b/.test(error.message)) return undefined;
       throw translate(error);
     }
     return {
@@ -101,7 +127,9 @@ export class VscodeFileSystem implements FileSystem {
     if (options.useTrash) {
       try {
         await vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: true });
-        return;
+        // Seen under load in a remote host: the trash call returned while the path was still there. A tool
+        // must not report `deleted: true` for something that exists, so check, and delete plainly if needed.
+        if ((await this.stat(path)) === undefined) return;
       } catch {
         // No trash here (remote, virtual, or a server without one): fall back to a plain delete below, which
         // reports the real error if the path itself is the problem.

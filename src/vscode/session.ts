@@ -4,18 +4,56 @@
  */
 import * as vscode from 'vscode';
 import { ToolError } from '../core/errors';
+import type { HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
 import { basename, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/root';
-import type { Policy } from '../core/tool';
+import type { ContentSearcher } from '../core/search/searcher';
+import type { HostInfo, Policy } from '../core/tool';
+import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { VscodeFileSystem } from './fileSystem';
+import { openEditors } from './editors';
 import { readSettings } from './settings';
+
+/** The ripgrep inside VS Code's installation: looked up once; null when this build has none. */
+let bundledRipgrepPath: string | null | undefined;
 
 /** Where "Agent FS: Select Base Directory…" keeps a folder picked while no workspace folder is open. */
 export const PICKED_BASE_KEY = 'agentFs.pickedBaseDirectory';
 
 export class EditorSession implements Session {
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    /** Where calls are recorded for history and undo (the extension's workspace storage). */
+    readonly history?: HistoryStore,
+  ) {}
+
+  /** Documents with unsaved changes, which mutating tools refuse to overwrite (FILE_DIRTY_IN_EDITOR). */
+  readonly editors = openEditors;
+
+  /**
+   * search_content's fast path: the ripgrep VS Code ships, for folders on the local disk. Virtual and remote-only
+   * file systems get none, and search_content scans through vscode.workspace.fs instead.
+   */
+  get contentSearcher(): ContentSearcher | undefined {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const picked = this.state.get<string>(PICKED_BASE_KEY);
+    const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
+    if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
+    if (bundledRipgrepPath === undefined) bundledRipgrepPath = bundledRipgrep(vscode.env.appRoot) ?? null;
+    return bundledRipgrepPath === null ? undefined : new RipgrepSearcher(bundledRipgrepPath);
+  }
+
+  /** What workspace_info reports about the editor. */
+  get host(): HostInfo {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    return {
+      kind: 'vscode',
+      version: vscode.version,
+      baseDirectoryAsGiven: folders.length > 0 ? readSettings(folders[0]?.uri).baseDirectory : (this.state.get<string>(PICKED_BASE_KEY) ?? ''),
+      workspaceFolders: folders.map((folder) => ({ name: folder.name, path: normalizeAbsolute(folder.uri.path) })),
+    };
+  }
 
   policy(): Policy {
     return readSettings(this.firstFolder()?.uri).policy;

@@ -4,7 +4,8 @@
  * .vscode/settings.json must not be able to switch confirmations or read-only mode off.
  */
 import * as vscode from 'vscode';
-import type { Policy } from '../core/tool';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
+import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, type Policy } from '../core/tool';
 
 export const SECTION = 'agentFs';
 
@@ -30,6 +31,37 @@ function anyTrue(value: Layers<boolean>): boolean {
   return [value.defaultValue, value.globalValue, value.workspaceValue, value.workspaceFolderValue].some((each) => each === true);
 }
 
+function globs(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string' && each.trim() !== '') : [];
+}
+
+/**
+ * The user's list (or the default) plus whatever a workspace or folder adds: a workspace can add a protection, never
+ * remove one. A user removes a default by writing the whole list without it in their user settings.
+ */
+function unionOfLayers(value: Layers<unknown>, fallback: readonly string[]): readonly string[] {
+  const base = value.globalValue !== undefined ? globs(value.globalValue) : value.defaultValue !== undefined ? globs(value.defaultValue) : fallback;
+  return [...new Set([...base, ...globs(value.workspaceValue), ...globs(value.workspaceFolderValue)])];
+}
+
+/** The user's threshold (or the default), lowered but never raised by a workspace or folder value. */
+function lowestOfLayers(value: Layers<unknown>, fallback: number): number {
+  const valid = (each: unknown): each is number => typeof each === 'number' && Number.isFinite(each) && each >= 0;
+  const user = valid(value.globalValue) ? value.globalValue : valid(value.defaultValue) ? value.defaultValue : fallback;
+  return Math.min(user, ...[value.workspaceValue, value.workspaceFolderValue].filter(valid));
+}
+
+/**
+ * The patterns of a VS Code glob map (files.exclude, search.exclude) that are on. Conditional entries
+ * (`{ "when": … }`) depend on sibling files and are left out. Exclusions only tidy listings, so every layer counts.
+ */
+function enabledGlobs(section: string, key: string, scope?: vscode.Uri): string[] {
+  const map = vscode.workspace.getConfiguration(section, scope).get<Record<string, unknown>>(key) ?? {};
+  return Object.entries(map)
+    .filter(([, on]) => on === true)
+    .map(([pattern]) => pattern);
+}
+
 export function readSettings(scope?: vscode.Uri): Settings {
   const configuration = vscode.workspace.getConfiguration(SECTION, scope);
   const confirm = layers<boolean>(configuration, 'confirmDestructive');
@@ -41,6 +73,31 @@ export function readSettings(scope?: vscode.Uri): Settings {
       trusted: vscode.workspace.isTrusted,
       // Only the user's own settings may turn confirmations off; a workspace value can only turn them back on.
       confirmDestructive: userConfirm || confirm.workspaceValue === true || confirm.workspaceFolderValue === true,
+      protectedPaths: unionOfLayers(layers<unknown>(configuration, 'protectedPaths'), DEFAULT_PROTECTED_PATHS),
+      hiddenPaths: unionOfLayers(layers<unknown>(configuration, 'hiddenPaths'), DEFAULT_HIDDEN_PATHS),
+      confirmEditsOverLines: lowestOfLayers(layers<unknown>(configuration, 'confirmEditsOverLines'), DEFAULT_CONFIRM_EDITS_OVER_LINES),
+      // A workspace may lower the read cap (less context per call), never raise it.
+      maxReadBytes: Math.max(1024, lowestOfLayers(layers<unknown>(configuration, 'maxReadBytes'), DEFAULT_MAX_READ_BYTES)),
+      exclude: [...enabledGlobs('files', 'exclude', scope), ...globs(configuration.get<unknown>('exclude'))],
+      searchExclude: enabledGlobs('search', 'exclude', scope),
     },
+  };
+}
+
+/**
+ * agentFs.history.*: the user's value (or the default), raised but never lowered by a workspace or folder value, so
+ * a cloned repository cannot shrink the history that lets the person undo what a model did in it.
+ */
+export function readHistoryLimits(scope?: vscode.Uri): HistoryLimits {
+  const configuration = vscode.workspace.getConfiguration(SECTION, scope);
+  const highest = (key: string, fallback: number): number => {
+    const value = layers<unknown>(configuration, key);
+    const valid = (each: unknown): each is number => typeof each === 'number' && Number.isFinite(each) && each >= 0;
+    const user = valid(value.globalValue) ? value.globalValue : valid(value.defaultValue) ? value.defaultValue : fallback;
+    return Math.max(user, ...[value.workspaceValue, value.workspaceFolderValue].filter(valid));
+  };
+  return {
+    maxOperations: highest('history.maxOperations', DEFAULT_HISTORY_LIMITS.maxOperations),
+    maxBytes: highest('history.maxBytes', DEFAULT_HISTORY_LIMITS.maxBytes),
   };
 }

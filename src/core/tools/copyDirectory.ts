@@ -10,13 +10,17 @@ export const copyDirectory = defineTool<TransferInput>({
   failureCode: 'COPY_FAILED',
   parameters: TRANSFER_PARAMETERS,
   async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'directory');
+    const plan = await planTransfer(input, context, 'directory', 'copy');
     const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Copy', context) };
   },
+  // Only the destination changes; the source is read, never written.
+  async affects(input, context) {
+    return [await context.paths.resolve(input.destination_path, 'destination')];
+  },
   async run(input, context) {
-    const plan = await planTransfer(input, context, 'directory');
+    const plan = await planTransfer(input, context, 'directory', 'copy');
     const { fs } = context.workspace;
 
     // Read the whole source first. Symbolic links are never followed: they are skipped and counted.

@@ -1,6 +1,6 @@
 import { removeQuietly, siblingPath } from '../files';
 import { dirname } from '../paths';
-import { defineTool } from '../tool';
+import { defineTool, throwIfCancelled } from '../tool';
 import { describeReplacement, planTransfer, TRANSFER_PARAMETERS, type TransferInput } from '../transfer';
 
 export const copyFile = defineTool<TransferInput>({
@@ -9,27 +9,29 @@ export const copyFile = defineTool<TransferInput>({
   failureCode: 'COPY_FAILED',
   parameters: TRANSFER_PARAMETERS,
   async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'file');
+    const plan = await planTransfer(input, context, 'file', 'copy');
     const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Copy') };
   },
+  // Only the destination changes; the source is read, never written.
+  async affects(input, context) {
+    return [await context.paths.resolve(input.destination_path, 'destination')];
+  },
   async run(input, context) {
-    const plan = await planTransfer(input, context, 'file');
+    const plan = await planTransfer(input, context, 'file', 'copy');
     const { fs } = context.workspace;
     await fs.createDirectory(dirname(plan.destination.absolute));
-    if (plan.replaced) {
-      // Stage the copy beside the destination, then rename over it: the old bytes stay whole until the swap.
-      const staged = siblingPath(plan.destination.absolute, 'copy');
-      try {
-        await fs.copyFile(plan.source.absolute, staged, { overwrite: false });
-        await fs.rename(staged, plan.destination.absolute, { overwrite: true });
-      } catch (error) {
-        await removeQuietly(fs, staged);
-        throw error;
-      }
-    } else {
-      await fs.copyFile(plan.source.absolute, plan.destination.absolute, { overwrite: false });
+    // Stage the copy beside the destination, then rename it into place: an existing destination's bytes stay whole
+    // until the swap, and a copy that fails midway never leaves a torn file under the destination's name.
+    const staged = siblingPath(plan.destination.absolute, 'copy');
+    try {
+      await fs.copyFile(plan.source.absolute, staged, { overwrite: false });
+      throwIfCancelled(context);
+      await fs.rename(staged, plan.destination.absolute, { overwrite: plan.replaced !== undefined });
+    } catch (error) {
+      await removeQuietly(fs, staged);
+      throw error;
     }
     return { source_path: plan.source.display, destination_path: plan.destination.display, copied: true, overwritten: plan.replaced !== undefined };
   },

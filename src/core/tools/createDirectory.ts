@@ -1,5 +1,6 @@
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair } from '../files';
+import { assertMayWrite } from '../policy';
 import { defineTool } from '../tool';
 
 interface Input {
@@ -17,6 +18,7 @@ export const createDirectory = defineTool<Input>({
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.directory_name, 'directory');
+    await assertMayWrite(context, path, 'directory');
     const { fs } = context.workspace;
     const existing = await fs.stat(path.absolute);
     if (existing && existing.kind !== 'directory') {

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import type { FileStat } from '../fs';
+import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
 import { defineTool, type ToolContext } from '../tool';
 import { countTree, describeCounts } from '../walk';
@@ -32,6 +33,9 @@ async function resolveTarget(input: Input, context: ToolContext): Promise<Target
   if (childCount > 0 && !input.recursive) {
     throw new ToolError('DIRECTORY_NOT_EMPTY', `Directory is not empty: ${path.display} holds ${childCount} entries. Pass recursive: true to delete it with everything inside.`);
   }
+  await assertMayWrite(context, path, stat.isSymlink ? 'other' : 'directory');
+  // A tree holding a protected or hidden path, or a file with unsaved edits, is refused whole rather than half-deleted.
+  if (childCount > 0) await assertTreeMayChange(context, path, 'write');
   return { path, stat, childCount };
 }
 

@@ -2,12 +2,13 @@ import Fuse from 'fuse.js';
 import { ToolError } from '../errors';
 import { basename } from '../paths';
 import { defineTool } from '../tool';
-import { walkTree } from '../walk';
+import { walkVisible } from '../listing';
 import { compareCodePoints } from './listFiles';
 
 interface Input {
   file_name: string;
   max_results: number;
+  include_ignored: boolean;
 }
 
 export const FIND_FILE_CAP = 200;
@@ -50,7 +51,7 @@ export const findFile = defineTool<Input>({
   name: 'find_file',
   effect: 'read',
   failureCode: 'LIST_FAILED',
-  parameters: ['file_name', 'max_results'],
+  parameters: ['file_name', 'max_results', 'include_ignored'],
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
   },
@@ -62,13 +63,16 @@ export const findFile = defineTool<Input>({
     if (query === '') throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });
 
     const candidates: Candidate[] = [];
+    let ignored = 0;
     for (const root of context.paths.roots) {
-      await walkTree(context.workspace.fs, root.path, context, (entry) => {
+      const start = { root, absolute: root.path, display: context.paths.display(root, root.path) };
+      const rules = await walkVisible(context, start, { includeIgnored: input.include_ignored, search: false, includeDotFiles: true }, (entry) => {
         // Links are neither followed nor offered: a match must be a file that is really inside the base.
         if (entry.kind === 'file' && !entry.isSymlink) {
           candidates.push({ file_name: basename(entry.absolute), relative_path: context.paths.display(root, entry.absolute) });
         }
       });
+      ignored += rules.ignoredCount;
     }
 
     const wanted = query.toLowerCase();
@@ -86,6 +90,6 @@ export const findFile = defineTool<Input>({
     matches.sort((a, b) => b.score - a.score || a.file_name.length - b.file_name.length || compareCodePoints(a.relative_path, b.relative_path));
     const truncated = matches.length > input.max_results;
     const shown = truncated ? matches.slice(0, input.max_results) : matches;
-    return { query: input.file_name, match_type: matchType, count: shown.length, matches: shown, truncated };
+    return { query: input.file_name, match_type: matchType, count: shown.length, matches: shown, truncated, ignored_count: ignored };
   },
 });

@@ -1,11 +1,12 @@
 import { ToolError } from '../errors';
 import { defineTool } from '../tool';
-import { walkTree } from '../walk';
+import { walkVisible } from '../listing';
 
 interface Input {
   path: string;
   recursive: boolean;
   max_results: number;
+  include_ignored: boolean;
 }
 
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
@@ -15,7 +16,7 @@ export const listFiles = defineTool<Input>({
   name: 'list_files',
   effect: 'read',
   failureCode: 'LIST_FAILED',
-  parameters: ['path', 'recursive', 'max_results'],
+  parameters: ['path', 'recursive', 'max_results', 'include_ignored'],
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path ?? '.', 'directory');
     return { invocationMessage: `Listing files in ${path.display}` };
@@ -32,16 +33,15 @@ export const listFiles = defineTool<Input>({
 
     const found: string[] = [];
     const links: string[] = [];
-    await walkTree(
-      fs,
-      directory.absolute,
+    const rules = await walkVisible(
       context,
+      directory,
+      { includeIgnored: input.include_ignored, search: false, includeDotFiles: true, maxDepth: input.recursive ? undefined : 1 },
       (entry) => {
         if (entry.kind !== 'file') return;
         if (entry.isSymlink) links.push(entry.absolute);
         else found.push(entry.absolute);
       },
-      { maxDepth: input.recursive ? undefined : 1 },
     );
     // A link to a file is listed only when its target is inside the base; a link never widens what is seen.
     for (const link of links) {
@@ -50,7 +50,7 @@ export const listFiles = defineTool<Input>({
     const files = found.map((absolute) => context.paths.display(directory.root, absolute)).sort(compareCodePoints);
     const truncated = files.length > input.max_results;
     const shown = truncated ? files.slice(0, input.max_results) : files;
-    return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: files.length };
+    return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: files.length, ignored_count: rules.ignoredCount };
   },
 });
 

@@ -8,13 +8,13 @@ export const moveFile = defineTool<TransferInput>({
   failureCode: 'MOVE_FAILED',
   parameters: TRANSFER_PARAMETERS,
   async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'file');
+    const plan = await planTransfer(input, context, 'file', 'move');
     const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Move') };
   },
   async run(input, context) {
-    const plan = await planTransfer(input, context, 'file');
+    const plan = await planTransfer(input, context, 'file', 'move');
     const { fs } = context.workspace;
     await fs.createDirectory(dirname(plan.destination.absolute));
     // A rename replaces the destination in one step, so the old file stays whole until the new one takes its place.

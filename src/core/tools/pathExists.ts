@@ -1,3 +1,4 @@
+import { assertMayRead } from '../policy';
 import { defineTool } from '../tool';
 
 interface Input {
@@ -15,6 +16,8 @@ export const pathExists = defineTool<Input>({
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'path');
+    // Even whether a secret exists is kept from the tools (agentFs.hiddenPaths).
+    await assertMayRead(context, path);
     const stat = await context.workspace.fs.stat(path.absolute);
     const pathType = stat?.kind === 'file' ? 'file' : stat?.kind === 'directory' ? 'directory' : stat ? 'other' : 'missing';
     return { path: path.display, exists: stat !== undefined, path_type: pathType };

@@ -1,39 +1,122 @@
+import { checkExpectedHash, decodeForEdit, describeChange, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
 import { ToolError } from '../errors';
-import { ensureParentDirectory, namePair, textEncoder, writeFileAtomic } from '../files';
-import { defineTool } from '../tool';
+import { ensureParentDirectory, namePair, writeFileAtomic } from '../files';
+import type { FileStat } from '../fs';
+import { withPathLocks } from '../locks';
+import { assertMayWrite } from '../policy';
+import type { ConfinedPath } from '../root';
+import { contentHash, detectNewline, type NewlineStyle, type TextEncodingName } from '../text';
+import { defineTool, throwIfCancelled, type ToolContext } from '../tool';
 
 interface Input {
   file_name: string;
   content: string;
+  expected_hash?: string;
+  dry_run: boolean;
+  encoding?: TextEncodingName;
+  newline?: 'lf' | 'crlf';
+}
+
+interface WritePlan {
+  readonly path: ConfinedPath;
+  readonly existing: FileStat | undefined;
+  readonly previousHash: string | undefined;
+  readonly bytes: Uint8Array;
+  readonly encoding: TextEncodingName;
+  readonly bom: boolean;
+  readonly newline: NewlineStyle;
+  /** Undefined when the existing file is not text this call could diff against. */
+  readonly change: TextChange | undefined;
+}
+
+/** The existing file as text, when it is text that decodes losslessly (so its encoding, BOM and newlines can be kept). */
+function existingText(path: ConfinedPath, bytes: Uint8Array): { text: string; encoding: TextEncodingName; bom: boolean } | undefined {
+  try {
+    return decodeForEdit(path.display, bytes);
+  } catch (error) {
+    if (error instanceof ToolError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Works out the bytes to write. Unless the call names them, the existing file's encoding, BOM and line-ending style
+ * are kept: content read with read_file (with or without its BOM character, with either line ending) writes back
+ * as the same bytes. A leading U+FEFF in content is the BOM, never a second one.
+ */
+async function planWrite(input: Input, context: ToolContext): Promise<WritePlan> {
+  const path = await context.paths.resolve(input.file_name, 'file');
+  await assertMayWrite(context, path, 'file');
+  const { fs } = context.workspace;
+  const existing = await fs.stat(path.absolute);
+  if (existing && existing.kind !== 'file') {
+    throw new ToolError('FILE_NOT_FILE', `Cannot write ${path.display}: it is a ${existing.kind}, not a file.`);
+  }
+  const before = existing ? await fs.readFile(path.absolute) : undefined;
+  const previousHash = before ? contentHash(before) : undefined;
+  checkExpectedHash(path.display, previousHash, input.expected_hash);
+  const old = before ? existingText(path, before) : undefined;
+
+  const contentBom = input.content.startsWith('\uFEFF');
+  let text = contentBom ? input.content.slice(1) : input.content;
+  const encoding = input.encoding ?? old?.encoding ?? 'utf-8';
+  let bom: boolean;
+  if (encoding === 'latin1') bom = false;
+  else if (encoding === 'utf-8') bom = contentBom || (old?.encoding === 'utf-8' && old.bom);
+  // UTF-16 is only recognisable by its BOM; keep a BOM-less UTF-16 file as it was.
+  else bom = old?.encoding === encoding ? old.bom || contentBom : true;
+
+  const keep = old ? detectNewline(old.text) : 'none';
+  const wanted = input.newline ?? (keep === 'lf' || keep === 'crlf' ? keep : undefined);
+  if (wanted) text = text.replace(/\r?\n/g, wanted === 'crlf' ? '\r\n' : '\n');
+
+  const bytes = encodeLike(path.display, text, encoding, bom);
+  const change = old ? describeChange(path.display, old.text, text) : before ? undefined : describeChange(path.display, '', text, { old: '/dev/null' });
+  return { path, existing, previousHash, bytes, encoding, bom, newline: detectNewline(text), change };
 }
 
 export const writeFile = defineTool<Input>({
   name: 'write_file',
   effect: 'destructive',
   failureCode: 'WRITE_FAILED',
-  parameters: ['file_name', 'content'],
+  parameters: ['file_name', 'content', 'expected_hash', 'dry_run', 'encoding', 'newline'],
   async prepare(input, context) {
-    const path = await context.paths.resolve(input.file_name, 'file');
-    const stat = await context.workspace.fs.stat(path.absolute);
-    if (stat?.kind !== 'file') return { invocationMessage: `Creating ${path.display}` };
-    return {
-      invocationMessage: `Writing ${path.display}`,
-      confirmation: {
-        title: 'Replace file?',
-        message: `Replace the whole content of \`${path.display}\` (${stat.size} bytes) with ${textEncoder.encode(input.content).length} bytes of new content?`,
-      },
-    };
+    const plan = await planWrite(input, context);
+    const { path, existing } = plan;
+    if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
+    if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
+    const summary = `Replace the whole content of \`${path.display}\` (${existing.size} bytes) with ${plan.bytes.length} bytes of new content?`;
+    const shown = plan.change
+      ? `${summary} ${plan.change.linesRemoved} lines removed, ${plan.change.linesAdded} added.\n\n${fencedDiff(plan.change.diff)}`
+      : `${summary} The current content is not text, so no diff can be shown.`;
+    return { invocationMessage: `Writing ${path.display}`, confirmation: { title: 'Replace file?', message: shown } };
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.file_name, 'file');
-    const { fs } = context.workspace;
-    const existing = await fs.stat(path.absolute);
-    if (existing && existing.kind !== 'file') {
-      throw new ToolError('FILE_NOT_FILE', `Cannot write ${path.display}: it is a ${existing.kind}, not a file.`);
-    }
-    if (!existing) await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');
-    await writeFileAtomic(context, path.absolute, textEncoder.encode(input.content), existing);
-    const { name, relative_path } = namePair(path);
-    return { file_name: name, relative_path, created: !existing, updated: existing !== undefined };
+    return withPathLocks([path.absolute], async () => {
+      const plan = await planWrite(input, context);
+      const { existing } = plan;
+      if (!input.dry_run) {
+        if (!existing) await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');
+        throwIfCancelled(context);
+        await writeFileAtomic(context, path.absolute, plan.bytes, existing);
+      }
+      const { name, relative_path } = namePair(path);
+      return {
+        file_name: name,
+        relative_path,
+        created: !input.dry_run && !existing,
+        updated: !input.dry_run && existing !== undefined,
+        dry_run: input.dry_run,
+        ...(input.dry_run ? { would_create: !existing, would_update: existing !== undefined } : {}),
+        size_bytes: plan.bytes.length,
+        content_hash: contentHash(plan.bytes),
+        previous_hash: plan.previousHash ?? null,
+        encoding: plan.encoding,
+        bom: plan.bom,
+        newline: plan.newline,
+        ...(input.dry_run ? (plan.change ? diffForResult(plan.change) : { diff: null, diff_truncated: false }) : {}),
+      };
+    });
   },
 });
