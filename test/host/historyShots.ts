@@ -10,46 +10,13 @@ import type { Page } from 'playwright-core';
 import { createDemoWorkspace } from './demo';
 import { hostById, REPO_ROOT } from './hosts';
 import { delay } from './launch';
+import { confirmation, runCommand, runTool, STEP_TIMEOUT } from './palette';
 import { cleanUpOnSignals, withLaunch } from './session';
 
-const STEP_TIMEOUT = 30_000;
-
-/** Runs a palette command; retried while the window is still learning the extension's commands. */
-async function runCommand(page: Page, title: string): Promise<void> {
-  const input = page.locator('.quick-input-widget input').first();
-  for (let attempt = 0; ; attempt++) {
-    await page.keyboard.press('F1');
-    try {
-      await input.waitFor({ state: 'visible', timeout: 5_000 });
-      await input.fill(`>${title}`);
-      await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt >= 8) throw error;
-      await page.keyboard.press('Escape');
-      await delay(2_000);
-    }
-  }
-  await page.keyboard.press('Enter');
-}
-
-/** Runs one tool through Run Tool…, accepting its confirmation when it asks one. */
-async function runTool(page: Page, toolName: string, input: object, confirms = false): Promise<void> {
-  await runCommand(page, 'Agent FS: Run Tool');
-  const box = page.locator('.quick-input-widget input').first();
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Read File' }).first().waitFor({ timeout: STEP_TIMEOUT });
-  await box.fill(toolName);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: toolName }).first().waitFor({ timeout: STEP_TIMEOUT });
-  await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget', { hasText: `input for ${toolName}` }).first().waitFor({ timeout: STEP_TIMEOUT });
-  await box.fill(JSON.stringify(input));
-  await page.keyboard.press('Enter');
-  if (confirms) {
-    const dialog = page.locator('.monaco-dialog-box').first();
-    await dialog.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-    await dialog.locator('.dialog-buttons-row .monaco-button, .dialog-buttons .monaco-button', { hasText: /^(Yes|Continue|Allow|OK)$/ }).first().click();
-    await dialog.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
-  }
+/** Runs one tool through Run Tool…, accepting its confirmation when it asks one, and waits for the result. */
+async function runToolToResult(page: Page, toolName: string, input: object, confirms = false): Promise<void> {
+  await runTool(page, toolName, input);
+  if (confirms) await (await confirmation(page)).click(/^(Yes|Continue|Allow|OK)$/);
   await page.locator('.tabs-container .tab', { hasText: `${toolName}.json` }).first().waitFor({ timeout: STEP_TIMEOUT });
 }
 
@@ -94,16 +61,16 @@ async function takeShot(page: Page, out: string): Promise<void> {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
 
-  await runTool(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- ship history and undo\n- write the README\n' });
-  await runTool(page, 'agentfs_move_file', { source_path: 'drafts/letter.txt', destination_path: 'archive/letter.txt' });
-  await runTool(page, 'agentfs_delete_file', { file_name: 'notes/ideas.txt' }, true);
+  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- ship history and undo\n- write the README\n' });
+  await runToolToResult(page, 'agentfs_move_file', { source_path: 'drafts/letter.txt', destination_path: 'archive/letter.txt' });
+  await runToolToResult(page, 'agentfs_delete_file', { file_name: 'notes/ideas.txt' }, true);
   // The person takes the delete back: "Undo Last Change" asks first.
   await runCommand(page, 'Agent FS: Undo Last Change');
   const dialog = page.locator('.monaco-dialog-box').first();
   await dialog.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
   await dialog.locator('.monaco-button', { hasText: /^Undo$/ }).first().click();
   await dialog.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
-  await runTool(page, 'agentfs_edit_file', { path: 'src/hello.ts', old_string: 'return `Hello, ${name}!`;', new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;" });
+  await runToolToResult(page, 'agentfs_edit_file', { path: 'src/hello.ts', old_string: 'return `Hello, ${name}!`;', new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;" });
   await runCommand(page, 'View: Close All Editors');
   await runCommand(page, 'Notifications: Clear All Notifications');
   // Room for the picture: no chat side bar, the folder tree collapsed, the Activity view opened from the status bar.
