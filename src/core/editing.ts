@@ -198,6 +198,11 @@ export interface EditOptions {
   readonly expectedHash?: string;
 }
 
+/** The edit options every text-editing tool takes, from its input's parameter names. */
+export function editOptionsOf(input: { encoding?: TextEncodingName; expected_hash?: string; dry_run: boolean }): EditOptions & { dryRun: boolean } {
+  return { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run };
+}
+
 /** Resolves and checks the path, reads the file, and applies `transform` in memory. No writes. */
 export async function planTextEdit<Extra>(
   context: ToolContext,

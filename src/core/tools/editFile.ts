@@ -1,4 +1,4 @@
-import { prepareTextEdit, runTextEdit, type TextFile } from '../editing';
+import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
 import { ToolError } from '../errors';
 import { applyRegions, findMatches, type MatchStage } from '../match';
 import type { TextEncodingName } from '../text';
@@ -67,10 +67,10 @@ export const editFile = defineTool<Input>({
   parameters: ['path', 'old_string', 'new_string', 'replace_all', 'expected_match_count', 'expected_hash', 'dry_run', 'encoding'],
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return prepareTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input), 'Editing');
+    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), 'Editing');
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return runTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });

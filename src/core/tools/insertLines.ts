@@ -1,4 +1,4 @@
-import { prepareTextEdit, runTextEdit, type TextFile } from '../editing';
+import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
 import { type InsertPosition, insertLinesAt } from '../lines';
 import { countLines, type TextEncodingName } from '../text';
 import { defineTool } from '../tool';
@@ -28,10 +28,10 @@ export const insertLines = defineTool<Input>({
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
     const where = input.position === 'end' ? 'at the end of' : `${input.position} line ${input.line ?? '?'} of`;
-    return prepareTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input), `Inserting lines ${where}`);
+    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Inserting lines ${where}`);
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return runTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });

@@ -1,4 +1,4 @@
-import { prepareTextEdit, runTextEdit, type TextFile } from '../editing';
+import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
 import { countLines, type TextEncodingName } from '../text';
 import { replaceLineRange } from '../lines';
 import { defineTool } from '../tool';
@@ -27,10 +27,10 @@ export const replaceLines = defineTool<Input>({
   parameters: ['path', 'start_line', 'end_line', 'content', 'expected_hash', 'dry_run', 'encoding'],
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return prepareTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input), `Replacing lines ${input.start_line}-${input.end_line} of`);
+    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Replacing lines ${input.start_line}-${input.end_line} of`);
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return runTextEdit(context, path, { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run }, transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });
