@@ -6,7 +6,11 @@
  * - Debian `libkrb5-dev` (its `kerberos` module compiles against gssapi), `ripgrep` (see HostSpec.ripgrepCache),
  *   and `chromium` to open the workbench;
  * - `npm_config_yes=true`, since a postinstall runs `npx node-gyp` and would otherwise wait for a "yes";
- * - for 4.139.1, Node 24 first on PATH and as `npm_config_nodedir`, so native modules build for the Node that runs it.
+ * - for 4.139.1, Node 24 first on PATH and as `npm_config_nodedir`, so native modules build for the Node that runs it;
+ * - none of the outer npm's environment: under `npm test` the nested `npm ci` would inherit `npm_config_*`,
+ *   `npm_package_*`, `npm_lifecycle_*` and the user agent naming the outer Node (code-server 4.139.1's postinstall
+ *   reads the Node version from `npm_config_user_agent` and refuses Node 20), plus the `node_modules/.bin` folders
+ *   npm put first on PATH.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -55,9 +59,22 @@ export function ensureSystemPackages(): void {
     throw new Error(`The test hosts need the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`);
   }
   log(`installing Debian packages: ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const env = { ...installEnvironment(), DEBIAN_FRONTEND: 'noninteractive' };
   run('apt-get', ['update', '-q'], { env });
   run('apt-get', ['install', '-y', '-q', ...missing], { env });
+}
+
+/** The environment a nested install may see: this process's, less everything an outer npm run added to it. */
+export function installEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (/^npm_/i.test(key) || key === 'INIT_CWD' || key === 'NODE') continue;
+    env[key] = value;
+  }
+  const npmAdded = (entry: string): boolean =>
+    entry.split(path.sep).includes('node_modules') && (entry.endsWith(`${path.sep}.bin`) || entry.endsWith('node-gyp-bin'));
+  if (env.PATH !== undefined) env.PATH = env.PATH.split(path.delimiter).filter((entry) => !npmAdded(entry)).join(path.delimiter);
+  return env;
 }
 
 function npmCi(folder: NpmFolder, env: NodeJS.ProcessEnv): void {
@@ -68,7 +85,7 @@ function npmCi(folder: NpmFolder, env: NodeJS.ProcessEnv): void {
 function ensureNode24(): void {
   if (isInstalled(NODE_24)) return;
   log('installing Node 24 for the newest host (~55 MB download)');
-  npmCi(NODE_24, process.env);
+  npmCi(NODE_24, installEnvironment());
 }
 
 /** Puts a tarball of Debian's rg where @vscode/ripgrep's postinstall looks before it downloads. */
@@ -94,11 +111,11 @@ export function ensureHost(host: HostSpec): boolean {
   if (isInstalled(host) && fs.existsSync(host.serverMain)) return false;
   const started = Date.now();
   log(`installing VS Code ${host.vscodeVersion} into ${path.relative(process.cwd(), host.dir) || '.'} (one to two minutes, once)`);
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_yes: 'true' };
+  const env: NodeJS.ProcessEnv = { ...installEnvironment(), npm_config_yes: 'true' };
   if (host.node === 'node-24') {
     ensureNode24();
     env.npm_config_nodedir = NODE_24.home;
-    env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${process.env.PATH ?? ''}`;
+    env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${env.PATH ?? ''}`;
   }
   if (host.ripgrepCache) seedRipgrepCache(host.ripgrepCache);
   npmCi(host, env);
