@@ -40,9 +40,12 @@ export interface TextFile {
   readonly newline: NewlineStyle;
 }
 
-/** CONTENT_CONFLICT unless the file's current hash is `expected` (compared case-insensitively). */
+/**
+ * CONTENT_CONFLICT unless the file's current hash is `expected`, compared case-insensitively; a bare 64-hex digest
+ * (as `sha256sum` prints it) is the same hash as "sha256:<hex>".
+ */
 export function checkExpectedHash(display: string, actual: string | undefined, expected: string | undefined): void {
-  if (expected === undefined || actual?.toLowerCase() === expected.toLowerCase()) return;
+  if (expected === undefined || actual?.toLowerCase() === expected.toLowerCase().replace(/^(?:sha256:)?/, 'sha256:')) return;
   const now = actual === undefined ? 'it does not exist now' : `its content_hash is now ${actual}`;
   throw new ToolError(
     'CONTENT_CONFLICT',

@@ -78,7 +78,7 @@ async function createContext(
       throw new ToolError('WORKSPACE_UNTRUSTED', `${tool.name} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`);
     }
     if (policy.readOnly) {
-      throw new ToolError('READ_ONLY_MODE', `${tool.name} changes files, and Agent FS is read-only (setting agentFs.readOnly).`);
+      throw new ToolError('READ_ONLY_MODE', `${tool.name} changes files, and Agent FS is read-only (${policy.knobs.readOnly}).`);
     }
   }
   const workspace = await session.workspace();

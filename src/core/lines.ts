@@ -111,7 +111,10 @@ export function replaceLineRange(text: string, start: number, end: number, conte
 
 export type InsertPosition = 'before' | 'after' | 'end';
 
-/** Inserts `content`'s lines before or after line `line`, or at the end. A file without a trailing newline keeps none. */
+/**
+ * Inserts `content`'s lines before or after line `line`, or at the end. Appended to a file without a trailing newline,
+ * the inserted text keeps its own final newline (or its lack of one); only the file's missing one is supplied.
+ */
 export function insertLinesAt(text: string, position: InsertPosition, line: number | undefined, content: string, path: string): string {
   const lines: Pick<Line, 'text' | 'eol'>[] = splitLines(text);
   const inserted = contentLines(content);
@@ -131,10 +134,10 @@ export function insertLinesAt(text: string, position: InsertPosition, line: numb
   const added = inserted.map((each): Pick<Line, 'text' | 'eol'> => ({ text: each, eol }));
   const previous = lines[index - 1];
   if (index === lines.length && previous && previous.eol === '') {
-    // Appending after a last line without a newline: it gains one, and the new last line goes without, as before.
+    // Appending after a last line without a newline: it gains one, and the new last line ends as `content` does.
     lines[index - 1] = { text: previous.text, eol };
     const last = added[added.length - 1];
-    if (last) added[added.length - 1] = { text: last.text, eol: '' };
+    if (last && !/[\r\n]$/.test(content)) added[added.length - 1] = { text: last.text, eol: '' };
   }
   lines.splice(index, 0, ...added);
   return joinLines(lines);

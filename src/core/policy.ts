@@ -19,7 +19,7 @@ import { ToolError } from './errors';
 import type { EntryKind } from './fs';
 import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
 import type { ConfinedPath, Root } from './root';
-import type { Policy, ToolContext } from './tool';
+import type { Policy, PolicyKnobs, ToolContext } from './tool';
 import { walkTree } from './walk';
 
 export { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_PROTECTED_PATHS } from './tool';
@@ -99,15 +99,13 @@ export function rootRelative(path: ConfinedPath): string {
   return relativeTo(path.root.path, path.absolute);
 }
 
-function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write'): ToolError {
+function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write', knobs: PolicyKnobs): ToolError {
   const verb = access === 'read' ? 'read' : 'change';
-  const why =
-    match.setting === 'agentFs.hiddenPaths'
-      ? 'which keeps secrets out of what the tools read, list, search and change'
-      : 'which protects credentials and configuration from the tools';
+  const hidden = match.setting === 'agentFs.hiddenPaths';
+  const why = hidden ? 'which keeps secrets out of what the tools read, list, search and change' : 'which protects credentials and configuration from the tools';
   return new ToolError(
     'SENSITIVE_PATH_REFUSED',
-    `Refusing to ${verb} ${display}: it matches "${match.pattern}" in the setting ${match.setting}, ${why}. Ask the user to do this themselves; only the user can change ${match.setting}, in their user settings.`,
+    `Refusing to ${verb} ${display}: it matches "${match.pattern}" in ${hidden ? knobs.hiddenPaths : knobs.protectedPaths}, ${why}. Ask the user to do this themselves; ${knobs.pathRuleRemedy}.`,
     { path: display, setting: match.setting, pattern: match.pattern },
   );
 }
@@ -153,7 +151,7 @@ export async function assertMayRead(context: ToolContext, path: ConfinedPath, ki
   const { relatives } = await pathsToCheck(context, path);
   for (const relative of relatives) {
     const match = matchRule(context.policy, relative, 'read', kind);
-    if (match) throw refusal(path.display, match, 'read');
+    if (match) throw refusal(path.display, match, 'read', context.policy.knobs);
   }
 }
 
@@ -165,7 +163,7 @@ export async function assertMayWrite(context: ToolContext, path: ConfinedPath, k
   const { relatives, absolutes } = await pathsToCheck(context, path);
   for (const relative of relatives) {
     const match = matchRule(context.policy, relative, 'write', kind);
-    if (match) throw refusal(path.display, match, 'write');
+    if (match) throw refusal(path.display, match, 'write', context.policy.knobs);
   }
   for (const absolute of absolutes) assertNotDirty(context, path.display, absolute);
 }
@@ -205,7 +203,7 @@ export async function assertTreeMayChange(
     const display = context.paths.display(tree.root, entry.absolute);
     const match = matchRule(context.policy, relative, access, kind);
     if (match) {
-      offence = refusal(display, match, access);
+      offence = refusal(display, match, access, context.policy.knobs);
       return false;
     }
     if (access === 'write' && entry.kind === 'file' && context.editors?.isDirty(entry.absolute)) {
@@ -216,7 +214,7 @@ export async function assertTreeMayChange(
       const landing = destinationBase === '' ? inside : `${destinationBase}/${inside}`;
       const landingMatch = matchRule(context.policy, landing, 'write', kind);
       if (landingMatch) {
-        offence = refusal(context.paths.display(destination.root, joinPath(destination.absolute, inside)), landingMatch, 'write');
+        offence = refusal(context.paths.display(destination.root, joinPath(destination.absolute, inside)), landingMatch, 'write', context.policy.knobs);
         return false;
       }
     }

@@ -466,7 +466,7 @@ export interface LineParameters {
  * Checks the shared parameters against each other and the cap (LIMIT_EXCEEDED above `cap`, which is
  * agentFs.maxReadBytes) and turns them into a LineRequest; `defaultMaxBytes` applies when max_bytes is absent.
  */
-export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes: number): LineRequest {
+export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes: number, capName: string): LineRequest {
   if (input.tail_lines !== undefined && (input.start_line !== undefined || input.end_line !== undefined)) {
     throw new ToolError('INVALID_INPUT', 'tail_lines reads the last lines of a file; it cannot be combined with start_line or end_line. Pass one or the other.', { field: 'tail_lines' });
   }
@@ -476,7 +476,7 @@ export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes:
   if (input.max_bytes !== undefined && input.max_bytes > cap) {
     throw new ToolError(
       'LIMIT_EXCEEDED',
-      `max_bytes ${input.max_bytes} is above the cap of ${cap} bytes (setting agentFs.maxReadBytes). Ask for at most ${cap} and continue from next_start_line.`,
+      `max_bytes ${input.max_bytes} is above the cap of ${cap} bytes (${capName}). Ask for at most ${cap} and continue from next_start_line.`,
       { field: 'max_bytes', cap },
     );
   }

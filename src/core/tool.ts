@@ -26,7 +26,34 @@ export interface Policy {
   readonly exclude: readonly string[];
   /** VS Code's search.exclude (patterns whose value is true): skipped by search_files and search_content only. */
   readonly searchExclude: readonly string[];
+  /** How this host names the knobs its refusals point at. */
+  readonly knobs: PolicyKnobs;
 }
+
+/**
+ * What a person changes to lift a limit, in the host's own words: the editor names its settings, the runner and
+ * the MCP server their flags. Refusal messages point at these so the advice fits where the call came from; the
+ * machine-readable `details` keep the setting keys whatever the host.
+ */
+export interface PolicyKnobs {
+  /** Completes "Agent FS is read-only (…)". */
+  readonly readOnly: string;
+  /** Completes "above the cap of N bytes (…)". */
+  readonly maxReadBytes: string;
+  /** Completes "it matches PATTERN in …". */
+  readonly protectedPaths: string;
+  readonly hiddenPaths: string;
+  /** Completes "Ask the user to do this themselves; …". */
+  readonly pathRuleRemedy: string;
+}
+
+export const EDITOR_KNOBS: PolicyKnobs = {
+  readOnly: 'setting agentFs.readOnly',
+  maxReadBytes: 'setting agentFs.maxReadBytes',
+  protectedPaths: 'the setting agentFs.protectedPaths',
+  hiddenPaths: 'the setting agentFs.hiddenPaths',
+  pathRuleRemedy: 'only the user can change these settings, in their user settings',
+};
 
 /** Credential-shaped and editor-configuration paths no tool writes unless the user says otherwise (policy.ts). */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
@@ -66,6 +93,7 @@ export const DEFAULT_POLICY: Policy = {
   maxReadBytes: DEFAULT_MAX_READ_BYTES,
   exclude: [],
   searchExclude: [],
+  knobs: EDITOR_KNOBS,
 };
 
 /**

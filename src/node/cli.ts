@@ -1,59 +1,133 @@
 /**
  * The headless runner: the same core over node:fs. Interface (scripts depend on it, keep it stable):
  *
- *   node dist/cli.js [--root DIR] [--read-only] [--state DIR | --no-history] <operation> ['<json input>' | -]
- *   node dist/cli.js --list
+ *   agent-fs [--root DIR] [--read-only] [--max-read-bytes N] [--state DIR | --no-history] <operation> ['<json input>' | -]
+ *   agent-fs --list | --help | --version | <operation> --help
+ *
+ * (`agent-fs` is the package's bin for dist/cli.js.)
  *
  * Prints one envelope as JSON on stdout. Exit code 0 when ok is true, 1 when false, 2 for usage errors
  * (unknown operation, unparsable JSON; an envelope with INVALID_INPUT is still printed when an operation was named).
  */
 import { failure, type Envelope } from '../core/envelope';
 import { invokeOperation } from '../core/invoke';
-import { MANIFEST_TOOLS, operationOf } from '../core/manifest';
+import { EXTENSION_VERSION, MANIFEST_TOOLS, manifestToolFor, operationOf, type JsonSchema } from '../core/manifest';
+import type { PolicyKnobs } from '../core/tool';
 import { findTool } from '../core/tools';
 import { isWithin } from '../core/paths';
 import { createNodeSession, toPosixPath } from './session';
 import { defaultHistoryDirectory } from './stateDirectory';
 
-const USAGE = `Usage: agentfs [--root DIR] [--read-only] [--state DIR | --no-history] <operation> ['<json input>' | -]
-       agentfs --list
+const PROGRAM = 'agent-fs';
+
+const USAGE = `Usage: ${PROGRAM} [options] <operation> ['<json input>' | -]
+       ${PROGRAM} <operation> --help     the operation's parameters
+       ${PROGRAM} --list                 every operation with its JSON schema, as JSON
 Runs one Agent FS operation over the directory DIR (default: the current directory) and prints its JSON envelope.
-'-' reads the JSON input from standard input.
-Changes are recorded for history_list / undo_operation in --state DIR (default: a folder per root under
-$XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs); --no-history records nothing.`;
+'-' reads the JSON input from standard input. Exit code 0 when ok is true, 1 when false, 2 for usage errors.
+
+The runner asks no confirmation: a delete or an overwrite runs when called. Every change is recorded, and the
+operations history_list, undo_last and undo_operation put it back; --read-only makes the runner change nothing.
+
+Options:
+  --root DIR             the base directory no path may leave (default: the current directory)
+  --read-only            refuse every operation that changes files (READ_ONLY_MODE)
+  --max-read-bytes N     the most file bytes one read returns (default 262144)
+  --state DIR            keep the history in DIR (default: a folder per root under
+                         $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs)
+  --no-history           record nothing (and nothing can be undone)
+  --version              print the version
+  --help                 this text`;
+
+/** The runner's refusals point at its flags, not at editor settings it does not read. */
+const RUNNER_KNOBS: PolicyKnobs = {
+  readOnly: 'the runner was started with --read-only',
+  maxReadBytes: 'the runner\'s --max-read-bytes',
+  protectedPaths: 'the protected paths the runner always applies (the defaults of the editor\'s agentFs.protectedPaths)',
+  hiddenPaths: 'the hidden paths the runner always applies (the defaults of the editor\'s agentFs.hiddenPaths)',
+  pathRuleRemedy: 'the runner has no flag that lifts this',
+};
 
 interface Arguments {
   root: string;
   readOnly: boolean;
+  maxReadBytes: number | undefined;
   /** undefined: the per-user default; null: --no-history. */
   state: string | null | undefined;
   list: boolean;
   help: boolean;
+  version: boolean;
   positional: string[];
 }
 
 function parseArguments(argv: readonly string[]): Arguments | string {
-  const parsed: Arguments = { root: process.cwd(), readOnly: false, state: undefined, list: false, help: false, positional: [] };
+  const parsed: Arguments = { root: process.cwd(), readOnly: false, maxReadBytes: undefined, state: undefined, list: false, help: false, version: false, positional: [] };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
-    if (argument === '--root') {
-      const value = argv[++index];
-      if (value === undefined) return '--root needs a directory';
-      parsed.root = value;
-    } else if (argument.startsWith('--root=')) parsed.root = argument.slice('--root='.length);
-    else if (argument === '--read-only') parsed.readOnly = true;
-    else if (argument === '--state') {
-      const value = argv[++index];
-      if (value === undefined) return '--state needs a directory';
-      parsed.state = value;
-    } else if (argument.startsWith('--state=')) parsed.state = argument.slice('--state='.length);
-    else if (argument === '--no-history') parsed.state = null;
-    else if (argument === '--list') parsed.list = true;
-    else if (argument === '--help' || argument === '-h') parsed.help = true;
-    else if (argument.startsWith('--')) return `unknown option ${argument}`;
+    const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
+    const value = (): string | undefined => inline ?? argv[++index];
+    if (flag === '--root') {
+      const root = value();
+      if (root === undefined) return '--root needs a directory';
+      parsed.root = root;
+    } else if (flag === '--state') {
+      const state = value();
+      if (state === undefined) return '--state needs a directory';
+      parsed.state = state;
+    } else if (flag === '--max-read-bytes') {
+      const bytes = Number(value());
+      if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
+      parsed.maxReadBytes = bytes;
+    } else if (inline !== undefined) return `${flag} takes no value`;
+    else if (flag === '--read-only') parsed.readOnly = true;
+    else if (flag === '--no-history') parsed.state = null;
+    else if (flag === '--list') parsed.list = true;
+    else if (flag === '--help' || flag === '-h') parsed.help = true;
+    else if (flag === '--version' || flag === '-v') parsed.version = true;
+    else if (flag.startsWith('-') && flag !== '-') return `unknown option ${flag}`;
     else parsed.positional.push(argument);
   }
   return parsed;
+}
+
+/** First sentence of a description, so the operations list stays one line each. */
+function firstSentence(text: string): string {
+  const end = text.search(/\.(\s|$)/);
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
+function operationsHelp(): string {
+  const width = Math.max(...MANIFEST_TOOLS.map((tool) => operationOf(tool.name).length));
+  const lines = MANIFEST_TOOLS.map((tool) => `  ${operationOf(tool.name).padEnd(width)}  ${firstSentence(tool.userDescription)}`);
+  return `${USAGE}\n\nOperations (${PROGRAM} <operation> --help for its parameters):\n${lines.join('\n')}`;
+}
+
+function typeOf(schema: JsonSchema): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map((each) => JSON.stringify(each)).join(' | ');
+  if (schema.type === 'array' && schema.items !== undefined && typeof schema.items === 'object') return `array of ${typeOf(schema.items as JsonSchema)}`;
+  return schema.type ?? 'any';
+}
+
+/** One operation's parameters, from the same JSON schema the editor validates against. */
+function operationHelp(operation: string): string | undefined {
+  const tool = manifestToolFor(operation);
+  if (tool === undefined) return undefined;
+  const properties = Object.entries(tool.inputSchema.properties ?? {});
+  const required = new Set(tool.inputSchema.required ?? []);
+  const width = Math.max(0, ...properties.map(([name]) => name.length));
+  const lines = properties.map(([name, schema]) => {
+    const facts = [typeOf(schema), required.has(name) ? 'required' : 'optional', ...(schema.default !== undefined ? [`default ${JSON.stringify(schema.default)}`] : [])];
+    return `  ${name.padEnd(width)}  ${facts.join(', ')}\n  ${' '.repeat(width)}  ${schema.description ?? ''}`;
+  });
+  const example = Object.fromEntries(properties.filter(([name]) => required.has(name)).map(([name, schema]) => [name, schema.type === 'string' ? '…' : schema.type === 'boolean' ? true : 1]));
+  return [
+    `${PROGRAM} ${operation} '<json input>'`,
+    tool.userDescription,
+    '',
+    properties.length === 0 ? 'Parameters: none; pass {} or nothing.' : `Parameters (one JSON object):\n${lines.join('\n')}`,
+    '',
+    `Example: ${PROGRAM} --root . ${operation} '${JSON.stringify(example)}'`,
+  ].join('\n');
 }
 
 async function readStandardInput(): Promise<string> {
@@ -69,21 +143,38 @@ function print(value: unknown): void {
 
 async function main(argv: readonly string[]): Promise<number> {
   const args = parseArguments(argv);
-  if (typeof args === 'string' || args.help) {
-    process.stderr.write(`${typeof args === 'string' ? `agentfs: ${args}\n` : ''}${USAGE}\n`);
-    return typeof args === 'string' ? 2 : 0;
+  if (typeof args === 'string') {
+    process.stderr.write(`${PROGRAM}: ${args}\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.version) {
+    process.stdout.write(`${PROGRAM} ${EXTENSION_VERSION}\n`);
+    return 0;
+  }
+  const [operation, rawInput = '{}', ...extra] = args.positional;
+  if (args.help) {
+    if (operation === undefined) {
+      process.stdout.write(`${operationsHelp()}\n`);
+      return 0;
+    }
+    const help = operationHelp(operation);
+    if (help === undefined) {
+      process.stderr.write(`${PROGRAM}: unknown operation "${operation}". ${PROGRAM} --help lists them.\n`);
+      return 2;
+    }
+    process.stdout.write(`${help}\n`);
+    return 0;
   }
   if (args.list) {
     print(MANIFEST_TOOLS.map((tool) => ({ operation: operationOf(tool.name), description: tool.userDescription, input_schema: tool.inputSchema })));
     return 0;
   }
-  const [operation, rawInput = '{}', ...extra] = args.positional;
   if (operation === undefined || extra.length > 0) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
   if (!findTool(operation)) {
-    print(failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}". Run with --list to see the operations.`));
+    print(failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}". Run ${PROGRAM} --help to see the operations.`));
     return 2;
   }
   let input: unknown;
@@ -96,10 +187,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const stateDirectory = args.state === null ? undefined : (args.state ?? defaultHistoryDirectory(args.root));
   if (stateDirectory !== undefined && isWithin(toPosixPath(args.root), toPosixPath(stateDirectory))) {
     // History inside the root would be listed, searched and changed by the very tools it records.
-    process.stderr.write(`agentfs: --state ${stateDirectory} is inside the root ${args.root}; keep the history outside it.\n`);
+    process.stderr.write(`${PROGRAM}: --state ${stateDirectory} is inside the root ${args.root}; keep the history outside it.\n`);
     return 2;
   }
-  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(args.root, { readOnly: args.readOnly }, { stateDirectory }));
+  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(args.root, { readOnly: args.readOnly, knobs: RUNNER_KNOBS, ...(args.maxReadBytes !== undefined ? { maxReadBytes: args.maxReadBytes } : {}) }, { stateDirectory }));
   print(envelope);
   return envelope.ok ? 0 : 1;
 }
@@ -109,7 +200,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`agentfs: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`${PROGRAM}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 2;
   },
 );

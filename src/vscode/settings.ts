@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
-import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, type Policy } from '../core/tool';
+import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, EDITOR_KNOBS, type Policy } from '../core/tool';
 
 export const SECTION = 'agentFs';
 
@@ -80,6 +80,7 @@ export function readSettings(scope?: vscode.Uri): Settings {
       maxReadBytes: Math.max(1024, lowestOfLayers(layers<unknown>(configuration, 'maxReadBytes'), DEFAULT_MAX_READ_BYTES)),
       exclude: [...enabledGlobs('files', 'exclude', scope), ...globs(configuration.get<unknown>('exclude'))],
       searchExclude: enabledGlobs('search', 'exclude', scope),
+      knobs: EDITOR_KNOBS,
     },
   };
 }

@@ -126,7 +126,7 @@ describe('runner: node dist/cli.js', function () {
     const results = await Promise.all([[], ['--bogus', 'list_files'], ['read_file', '{}', 'extra']].map((args) => run(args)));
     for (const result of results) {
       assert.equal(result.code, 2, result.stdout);
-      assert.match(result.stderr, /Usage|agentfs/);
+      assert.match(result.stderr, /Usage: agent-fs/);
     }
   });
 
@@ -173,5 +173,60 @@ describe('runner: node dist/cli.js', function () {
       expected,
     );
     for (const operation of ['read_file', 'write_file', 'find_file', 'path_exists']) assert.ok(listed.some((entry) => entry.operation === operation), operation);
+  });
+
+  it('--version prints the package version; --help lists every operation on one line each', async function () {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; contributes: { languageModelTools: { name: string }[] } };
+    assert.equal(manifest.bin['agent-fs'], 'dist/cli.js');
+    assert.ok(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node'));
+    const [version, help] = await Promise.all([run(['--version']), run(['--help'])]);
+    assert.equal(version.code, 0);
+    assert.equal(version.stdout, `agent-fs ${manifest.version}\n`);
+    assert.equal(help.code, 0, help.stderr);
+    const operations = manifest.contributes.languageModelTools.map((tool) => tool.name.replace(/^agentfs_/, ''));
+    for (const operation of operations) {
+      const lines = help.stdout.split('\n').filter((line) => line.trimStart().startsWith(`${operation} `));
+      assert.equal(lines.length, 1, `${operation} is not on exactly one line of --help`);
+    }
+    assert.match(help.stdout, /asks no confirmation/);
+    assert.match(help.stdout, /--read-only/);
+  });
+
+  it('<operation> --help prints that operation\'s parameters from its schema; an unknown one exits 2', async function () {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; inputSchema: { properties?: Record<string, { description?: string }>; required?: string[] } }[] } };
+    for (const tool of manifest.contributes.languageModelTools) {
+      const operation = tool.name.replace(/^agentfs_/, '');
+      const result = await run([operation, '--help']);
+      assert.equal(result.code, 0, `${operation}: ${result.stderr}`);
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const line = result.stdout.split('\n').find((each) => each.trimStart().startsWith(`${name} `));
+        assert.ok(line, `${operation} --help does not list ${name}`);
+        assert.match(line, (tool.inputSchema.required ?? []).includes(name) ? /required/ : /optional/);
+        assert.ok(schema.description === undefined || result.stdout.includes(schema.description), `${operation}.${name}: description missing`);
+      }
+    }
+    const unknown = await run(['format_disk', '--help']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown operation "format_disk"/);
+  });
+
+  it('refusals name the runner\'s flags, not editor settings; --max-read-bytes sets the read cap', async function () {
+    ws.write({ '.env': 'SECRET=1\n' });
+    const [secret, readOnly, cap, tooSmall] = await Promise.all([
+      run(['write_file', '{"file_name":".env","content":"x"}']),
+      run(['--read-only', 'write_file', '{"file_name":"a.txt","content":"x"}']),
+      run(['--max-read-bytes', '2048', 'read_file', '{"file_name":"a.txt","max_bytes":4096}']),
+      run(['--max-read-bytes=10', 'read_file', '{"file_name":"a.txt"}']),
+    ]);
+    const protectedMessage = expectError(envelopeOf(secret), 'SENSITIVE_PATH_REFUSED', 'write_file').message;
+    assert.match(protectedMessage, /runner/);
+    assert.doesNotMatch(protectedMessage, /user settings/);
+    assert.equal(fs.readFileSync(path.join(ws.base, '.env'), 'utf8'), 'SECRET=1\n');
+    assert.match(expectError(envelopeOf(readOnly), 'READ_ONLY_MODE').message, /--read-only/);
+    assert.equal(ws.read('a.txt'), 'alpha');
+    const capError = expectError(envelopeOf(cap), 'LIMIT_EXCEEDED');
+    assert.match(capError.message, /cap of 2048 bytes \(the runner's --max-read-bytes\)/);
+    assert.equal(tooSmall.code, 2);
+    assert.match(tooSmall.stderr, /--max-read-bytes needs/);
   });
 });

@@ -1,6 +1,7 @@
 /** write_file's guards (expected_hash, dry_run), create_file, confirmations with diffs, and concurrent guarded writes. */
 import * as assert from 'node:assert/strict';
 import { invokeOperation, prepareOperation } from '../../src/core/invoke';
+import { MANIFEST_TOOLS, operationOf } from '../../src/core/manifest';
 import { contentHash } from '../../src/core/text';
 import { assertFields, assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
 
@@ -167,4 +168,45 @@ describe('confirmations show the diff', function () {
     const preparation = await prepareOperation('write_file', { file_name: 'md.md', content: 'text\n```ts\ncode\n```\n' }, ws.session);
     assert.match(preparation.confirmation?.message ?? '', /````diff\n[\s\S]*\n````/);
   });
+});
+
+/** One call per tool that takes expected_hash, on a file `g.txt` holding "one\ntwo\n". */
+const GUARDED_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
+  write_file: { file_name: 'g.txt', content: 'new\n' },
+  delete_file: { file_name: 'g.txt' },
+  edit_file: { path: 'g.txt', old_string: 'one', new_string: 'uno' },
+  replace_lines: { path: 'g.txt', start_line: 1, end_line: 1, content: 'uno' },
+  insert_lines: { path: 'g.txt', position: 'end', content: 'three\n' },
+  delete_lines: { path: 'g.txt', start_line: 1, end_line: 1 },
+};
+
+describe('expected_hash takes a bare hex digest as sha256sum prints it', function () {
+  let ws: TempWorkspace;
+  const original = 'one\ntwo\n';
+  const bare = hashOf(original).slice('sha256:'.length);
+  beforeEach(function () {
+    ws = tempWorkspace();
+    ws.write({ 'g.txt': original });
+  });
+  afterEach(function () {
+    ws.cleanup();
+  });
+
+  it('covers every tool whose schema has expected_hash', function () {
+    const guarded = MANIFEST_TOOLS.filter((tool) => tool.inputSchema.properties?.expected_hash !== undefined).map((tool) => operationOf(tool.name));
+    assert.deepEqual([...guarded].sort(), Object.keys(GUARDED_CALLS).sort());
+  });
+
+  for (const [operation, input] of Object.entries(GUARDED_CALLS)) {
+    it(`${operation}: the current digest, bare or upper-case, is accepted; a stale one is CONTENT_CONFLICT and writes nothing`, async function () {
+      const staleBare = hashOf('something else').slice('sha256:'.length);
+      const before = ws.snap();
+      const conflict = expectError(await call(ws.session, operation, { ...input, expected_hash: staleBare }), 'CONTENT_CONFLICT', operation);
+      assert.match(conflict.message, /changed since it was read/);
+      expectError(await call(ws.session, operation, { ...input, expected_hash: bare.slice(1) }), 'INVALID_INPUT', operation);
+      assertTree(ws.snap(), before);
+      expectOk(await call(ws.session, operation, { ...input, expected_hash: bare.toUpperCase() }), operation);
+      assert.notDeepEqual(ws.snap(), before, `${operation} changed nothing`);
+    });
+  }
 });

@@ -52,8 +52,17 @@ describe('line edits', function () {
     assert.equal(ws.read('crlf.txt'), 'a\r\nx\r\ny\r\nb\r\nC\r\n');
   });
 
+  it('appending to a file without a trailing newline: the inserted text keeps its own final newline', async function () {
+    ws.write({ 'seed.txt': 'alpha\nbeta' });
+    expectOk(await call(ws.session, 'insert_lines', { path: 'seed.txt', position: 'end', content: 'omega\n' }));
+    assert.equal(ws.read('seed.txt'), 'alpha\nbeta\nomega\n');
+    ws.write({ 'crlf-open.txt': 'a\r\nb' });
+    expectOk(await call(ws.session, 'insert_lines', { path: 'crlf-open.txt', position: 'end', content: 'c\nd\n' }));
+    assert.equal(ws.read('crlf-open.txt'), 'a\r\nb\r\nc\r\nd\r\n');
+  });
+
   it('a file without a trailing newline keeps having none', async function () {
-    expectOk(await call(ws.session, 'insert_lines', { path: 'open.txt', position: 'end', content: 'd\n' }));
+    expectOk(await call(ws.session, 'insert_lines', { path: 'open.txt', position: 'end', content: 'd' }));
     assert.equal(ws.read('open.txt'), 'a\nb\nc\nd');
     expectOk(await call(ws.session, 'insert_lines', { path: 'open.txt', position: 'after', line: 4, content: 'e' }));
     assert.equal(ws.read('open.txt'), 'a\nb\nc\nd\ne');

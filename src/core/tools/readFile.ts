@@ -34,7 +34,7 @@ export const readFile = defineTool<Input>({
     return { invocationMessage: `Reading ${path.display}${range}` };
   },
   async run(input, context) {
-    const request = lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes);
+    const request = lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
     const path = await context.paths.resolve(input.file_name, 'file');
     const size = await statReadableFile(context, path);
     const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);

@@ -33,11 +33,11 @@ export const readManyFiles = defineTool<Input>({
     if (input.max_bytes !== undefined && input.max_bytes > perFileCap) {
       throw new ToolError(
         'LIMIT_EXCEEDED',
-        `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (setting agentFs.maxReadBytes), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
+        `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (${context.policy.knobs.maxReadBytes}), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
         { field: 'max_bytes', cap: perFileCap },
       );
     }
-    const request = lineRequest(input, perFileCap, perFileCap);
+    const request = lineRequest(input, perFileCap, perFileCap, context.policy.knobs.maxReadBytes);
     const files = await Promise.all(
       input.paths.map(async (given) => {
         try {

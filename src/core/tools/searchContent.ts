@@ -185,7 +185,8 @@ export const searchContent = defineTool<Input>({
       const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents);
       if (context.contentSearcher && request && (await context.contentSearcher.search(request, onMatch, context.isCancelled)) === 'done') {
         engine = context.contentSearcher.name;
-        ignored = null;
+        // ripgrep applies the ignore rules without counting what they skip: unknown, unless nothing was to be skipped.
+        if (!input.include_ignored) ignored = null;
         continue;
       }
       const sidecarOrMatching = (absolute: string): boolean =>
