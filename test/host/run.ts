@@ -2,28 +2,30 @@
  * `npm run test:integration`: the integration suite (test/integration/) inside real VS Code extension hosts, on
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
- *   node out/test/host/run.js [--host 1.100] [--host 1.139] [--only single,multi-root,untrusted,ui]
- *                             [--grep PATTERN] [--extension DIR] [--screenshot FILE] [--keep] [--timeout SECONDS]
- *                             [--no-install]
+ *   node out/test/host/run.js [--host 1.100] [--host 1.139] [--only single,multi-root,untrusted,ui,installed]
+ *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
+ *                             [--timeout SECONDS] [--no-install]
  *
  * --extension runs the suite against another copy of the extension (a folder with package.json and dist/), e.g. a
- * deliberately broken build, to see the suite catch it.
+ * deliberately broken build, to see the suite catch it; --vsix does the same for the installed-package launch.
  *
- * Each host runs four launches: the main suite in a one-folder workspace, the multi-root checks in a two-folder
- * .code-workspace, the untrusted-workspace checks, and a check driven through the real UI outside test mode (see
- * ui.ts). Prints every launch's VS Code version and counts, and closes with one "N passed, N failed" line.
+ * Each host runs five launches: the main suite in a one-folder workspace, the multi-root checks in a two-folder
+ * .code-workspace, the untrusted-workspace checks, a check driven through the real UI outside test mode (see
+ * ui.ts), and a smoke suite against the .vsix that `npm run package` builds, installed into the host with
+ * --install-extension (the source tree is not loaded in that window). Prints every launch's VS Code version and counts, and closes with one "N passed, N failed" line.
  * Exit code 0 only when every launch passed.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HOSTS, hostById, REPO_ROOT, type HostSpec } from './hosts';
+import { HOSTS, hostById, nodeFor, REPO_ROOT, type HostSpec } from './hosts';
+import { tempDir } from './launch';
 import { ensureHost } from './install';
 import { cleanUpOnSignals, withLaunch } from './session';
 import { runUiChecks } from './ui';
 
 const MARKER = '[agentfs-it] ';
-const SUITE_SCENARIOS = ['single', 'multi-root', 'untrusted'] as const;
-const SCENARIOS = [...SUITE_SCENARIOS, 'ui'] as const;
+const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 export interface Outcome {
@@ -46,6 +48,8 @@ interface Options {
   /** Runs only the suite's tests whose title matches (mocha --grep). */
   readonly grep?: string;
   readonly extension: string;
+  /** A .vsix to install in the "installed" launch instead of the one `npm run package` builds. */
+  readonly vsix?: string;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -54,6 +58,7 @@ function parseArgs(argv: readonly string[]): Options {
   let screenshot: string | undefined;
   let grep: string | undefined;
   let extension = REPO_ROOT;
+  let vsix: string | undefined;
   let keep = false;
   let install = true;
   // Generous: a launch normally takes one to four minutes; this only stops one that hangs.
@@ -74,19 +79,41 @@ function parseArgs(argv: readonly string[]): Options {
     } else if (arg === '--screenshot') screenshot = path.resolve(value());
     else if (arg === '--grep') grep = value();
     else if (arg === '--extension') extension = path.resolve(value());
+    else if (arg === '--vsix') vsix = path.resolve(value());
     else if (arg === '--keep') keep = true;
     else if (arg === '--no-install') install = false;
     else if (arg === '--timeout') timeoutMs = Number(value()) * 1000;
     else throw new Error(`Unknown argument "${arg}"`);
   }
-  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension };
+  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension, vsix };
 }
 
 const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
 const BUNDLE = path.join('dist', 'extension.js');
 
+/**
+ * Builds the .vsix exactly as a user does (`npm run package`), into `dir`. Packaging runs the production build
+ * over dist/; the development build the other launches load is made again afterwards.
+ */
+function packageExtension(dir: string): string {
+  const file = path.join(dir, 'agent-fs.vsix');
+  const npm = spawnSync('npm', ['run', 'package', '--', '--out', file], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (npm.status !== 0 || !fs.existsSync(file)) throw new Error(`npm run package failed (${npm.status ?? npm.signal ?? 'unknown'}):\n${npm.stdout}\n${npm.stderr}`);
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`node esbuild.mjs failed after packaging:\n${build.stdout}\n${build.stderr}`);
+  return file;
+}
+
+/** Installs `vsix` into the extensions folder a launch's server will use, with the host's own CLI. */
+function installVsix(host: HostSpec, vsix: string, extensionsDir: string): void {
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  const result = spawnSync(nodeFor(host), [host.serverMain, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { encoding: 'utf8' });
+  const output = `${result.stdout}\n${result.stderr}`;
+  if (result.status !== 0 || !/successfully installed/i.test(output)) throw new Error(`--install-extension ${vsix} failed (${result.status ?? result.signal ?? 'unknown'}):\n${output}`);
+}
+
 /** Lays out what a scenario's window opens, under the launch's temp folder. */
-function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string): { target: { folder: string } | { workspace: string }; env: Record<string, string> } {
+function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string, host: HostSpec, vsix: string | undefined): { target: { folder: string } | { workspace: string }; env: Record<string, string>; extensionDevelopmentPath?: string } {
   const ws = path.join(dir, 'ws');
   const env = { AGENTFS_IT_SCENARIO: scenario };
   if (scenario === 'multi-root') {
@@ -102,6 +129,17 @@ function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string): { targ
   const folder = path.join(ws, 'project');
   fs.mkdirSync(folder, { recursive: true });
   if (scenario === 'untrusted') fs.writeFileSync(path.join(folder, 'readme.txt'), 'untrusted but readable\n');
+  if (scenario === 'installed') {
+    if (vsix === undefined) throw new Error('the installed launch needs a .vsix');
+    // The same folder startServer gives the server (--extensions-dir), so the window finds the installed copy.
+    const extensionsDir = path.join(dir, 'state', 'extensions');
+    installVsix(host, vsix, extensionsDir);
+    // Test mode needs a development extension; this empty one contributes nothing, so Agent FS comes from the .vsix.
+    const harness = path.join(dir, 'harness');
+    fs.mkdirSync(harness, { recursive: true });
+    fs.writeFileSync(path.join(harness, 'package.json'), JSON.stringify({ name: 'agentfs-installed-harness', publisher: 'agentfs-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }));
+    return { target: { folder }, env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir }, extensionDevelopmentPath: harness };
+  }
   return { target: { folder }, env };
 }
 
@@ -112,7 +150,7 @@ interface SuiteResult {
   pending: number;
 }
 
-async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options): Promise<Outcome> {
+async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options, vsix?: string): Promise<Outcome> {
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
@@ -132,7 +170,7 @@ async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, optio
         timeoutMs: options.timeoutMs,
         keep: options.keep,
         prepare: (dir) => {
-          const prepared = prepareScenario(scenario, dir);
+          const prepared = prepareScenario(scenario, dir, host, vsix);
           return options.grep === undefined ? prepared : { ...prepared, env: { ...prepared.env, AGENTFS_IT_GREP: options.grep } };
         },
         editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },
@@ -194,14 +232,18 @@ async function main(): Promise<number> {
     if (!fs.existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run test:integration does both).`);
   }
   const outcomes: Outcome[] = [];
+  const packaged = options.scenarios.includes('installed') && options.vsix === undefined ? tempDir('agentfs-vsix-') : undefined;
+  const vsix = options.vsix ?? (packaged ? packageExtension(packaged.path) : undefined);
+  if (packaged && vsix) process.stdout.write(`[host] packaged ${path.relative(REPO_ROOT, vsix) || vsix} (${Math.round(fs.statSync(vsix).size / 1024)} KiB) for the installed launches\n`);
   for (const host of options.hosts) {
     if (options.install) ensureHost(host);
     else if (!fs.existsSync(host.serverMain)) throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
     for (const scenario of options.scenarios) {
       if (scenario === 'ui') outcomes.push(await runUiChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, screenshot: options.screenshot, extension: options.extension }));
-      else outcomes.push(await runSuite(host, scenario, options));
+      else outcomes.push(await runSuite(host, scenario, options, vsix));
     }
   }
+  packaged?.remove();
   return summarize(outcomes);
 }
 

@@ -32,8 +32,11 @@ export interface LaunchContext {
 export interface LaunchSpec {
   readonly host: HostSpec;
   readonly label: string;
-  /** Made under the launch's temp folder before the server starts; returns what the window opens. */
-  readonly prepare: (dir: string) => { target: Target; env?: Record<string, string> };
+  /**
+   * Made under the launch's temp folder before the server starts; returns what the window opens, and may name the
+   * development extension when it lives in that folder.
+   */
+  readonly prepare: (dir: string) => { target: Target; env?: Record<string, string>; extensionDevelopmentPath?: string };
   readonly editor: Omit<EditorOptions, 'target'>;
   readonly open?: OpenOptions;
   /** Workspace trust on (the default in VS Code) or off (`--disable-workspace-trust`). */
@@ -75,7 +78,7 @@ export async function withLaunch<T>(spec: LaunchSpec, body: (launch: LaunchConte
         env: { TMPDIR: tmp, ...prepared.env },
         extraArgs: spec.trust ? [] : ['--disable-workspace-trust'],
       });
-      const url = editorUrl(server, { target: prepared.target, ...spec.editor });
+      const url = editorUrl(server, { target: prepared.target, ...spec.editor, ...(prepared.extensionDevelopmentPath === undefined ? {} : { extensionDevelopmentPath: prepared.extensionDevelopmentPath }) });
       editor = await openEditor(url, spec.open);
       return body({ server, editor, dir: temp.path, url });
     })();

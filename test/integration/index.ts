@@ -20,6 +20,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   single: ['main', 'tools'],
   'multi-root': ['multiRoot'],
   untrusted: ['untrusted'],
+  installed: ['installed'],
 };
 
 function say(...args: unknown[]): void {
