@@ -42,6 +42,14 @@ for (const engine of ['ripgrep', 'scan'] as const) {
       return { data, matches: data.matches as Match[] };
     };
 
+    it('ignored_count: 0 with include_ignored, as every tool; with ignore rules on, a count (scan) or null (ripgrep, which does not count)', async function () {
+      const { data: all } = await search({ query: 'needle', include_ignored: true });
+      assert.equal(all.ignored_count, 0);
+      const { data: ruled } = await search({ query: 'needle' });
+      if (engine === 'ripgrep') assert.equal(ruled.ignored_count, null);
+      else assert.ok(typeof ruled.ignored_count === 'number' && ruled.ignored_count > 0, `ignored_count ${String(ruled.ignored_count)}`);
+    });
+
     it('finds lines with path, 1-based line and column in characters, sorted, and changes nothing', async function () {
       const before = snapshot(base);
       const { data, matches } = await search({ query: 'needle', case_sensitive: true, path: 'sub' });
