@@ -1,4 +1,4 @@
-// Bundles the extension and the headless runner. `--production` minifies; `--watch` rebuilds on change.
+// Bundles the extension, the headless runner and the MCP server. `--production` minifies; `--watch` rebuilds on change.
 // A failed build exits non-zero so CI and `npm test` stop on it.
 import * as esbuild from 'esbuild';
 
@@ -20,6 +20,7 @@ const shared = {
 const builds = [
   { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...shared, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
 try {

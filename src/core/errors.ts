@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   'WORKSPACE_UNTRUSTED',
   'FILE_DIRTY_IN_EDITOR',
   'SYMLINK_OUTSIDE_BASE',
+  // The MCP server: the person declined a confirmation asked through the client (or the client could not ask).
+  'CONFIRMATION_DECLINED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -9,7 +9,7 @@ import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
 import { PathResolver, type Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
-import type { AnyToolDefinition, EditorState, HostInfo, Policy, Preparation, ToolContext } from './tool';
+import type { AnyToolDefinition, EditorState, HostInfo, Policy, Preparation, Progress, ToolContext } from './tool';
 import { findTool } from './tools';
 import { validateInput } from './validation';
 
@@ -33,11 +33,12 @@ export async function invokeOperation(
   input: unknown,
   session: Session,
   isCancelled: () => boolean = () => false,
+  progress?: (progress: Progress) => void,
 ): Promise<Envelope> {
   const tool = findTool(operation);
   if (!tool) return failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`);
   try {
-    const context = await createContext(tool, input, session, isCancelled);
+    const context = await createContext(tool, input, session, isCancelled, progress);
     const data = await runRecorded(tool, context.input, context.context);
     return success(tool.name, data);
   } catch (error) {
@@ -70,6 +71,7 @@ async function createContext(
   input: unknown,
   session: Session,
   isCancelled: () => boolean,
+  progress?: (progress: Progress) => void,
 ): Promise<{ input: Record<string, unknown>; context: ToolContext }> {
   const valid = validateInput(tool.name, input);
   const policy = session.policy();
@@ -91,6 +93,7 @@ async function createContext(
     host: session.host,
     history: session.history,
     isCancelled,
+    ...(progress ? { progress } : {}),
   };
   return { input: valid, context };
 }

@@ -17,7 +17,7 @@ import type { FileStat } from './fs';
 import { assertMayWrite } from './policy';
 import type { ConfinedPath } from './root';
 import { contentHash, type TextEncodingName } from './text';
-import { throwIfCancelled, type ToolContext } from './tool';
+import { reportProgress, throwIfCancelled, type ToolContext } from './tool';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 
@@ -183,8 +183,9 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
 export async function verifyPatch(context: ToolContext, targets: readonly PatchTarget[]): Promise<PatchFilePlan[]> {
   const { fs } = context.workspace;
   const plans: PatchFilePlan[] = [];
-  for (const target of targets) {
+  for (const [index, target] of targets.entries()) {
     throwIfCancelled(context);
+    reportProgress(context, index, targets.length, 'files checked');
     const { path, action, patch } = target;
     await assertMayWrite(context, path, 'file');
     const stat = await fs.stat(path.absolute);
@@ -239,6 +240,7 @@ export async function writePatch(context: ToolContext, plans: readonly PatchFile
         await fs.delete(plan.path.absolute, { recursive: false, useTrash: true });
       }
       done.push(plan);
+      reportProgress(context, done.length, plans.length, 'files patched');
     } catch (error) {
       const { restored, unrestored } = await restore(context, done);
       if (error instanceof CancelledError) throw error;

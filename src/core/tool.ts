@@ -132,10 +132,24 @@ export interface ToolContext {
   readonly history?: HistoryStore;
   /** True once the caller cancelled; tools check it between steps via `throwIfCancelled`. */
   readonly isCancelled: () => boolean;
+  /** Told how far a long call has got, where the host shows progress (the MCP server); absent elsewhere. */
+  readonly progress?: (progress: Progress) => void;
 }
 
 export function throwIfCancelled(context: Pick<ToolContext, 'isCancelled'>): void {
   if (context.isCancelled()) throw new CancelledError();
+}
+
+/** How far one phase of a long call has got: `done` of `total` (when known) `unit` ("files copied"). */
+export interface Progress {
+  readonly done: number;
+  readonly total?: number;
+  readonly unit: string;
+}
+
+/** Reports progress where the host listens; cheap enough to call at every step (the host throttles). */
+export function reportProgress(context: Pick<ToolContext, 'progress'>, done: number, total: number | undefined, unit: string): void {
+  context.progress?.(total === undefined ? { done, unit } : { done, total, unit });
 }
 
 /** What the editor shows before and while a tool runs (`prepareInvocation`). */

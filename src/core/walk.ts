@@ -3,7 +3,7 @@
  * (inside or out of the base) can neither lead a recursive list, copy or delete outside the base nor loop.
  */
 import type { DirEntry, FileSystem } from './fs';
-import { throwIfCancelled, type ToolContext } from './tool';
+import { reportProgress, throwIfCancelled, type ToolContext } from './tool';
 
 export interface WalkEntry extends DirEntry {
   readonly absolute: string;
@@ -27,7 +27,7 @@ export interface WalkOptions {
 export async function walkTree(
   fs: FileSystem,
   start: string,
-  context: Pick<ToolContext, 'isCancelled'>,
+  context: Pick<ToolContext, 'isCancelled' | 'progress'>,
   visit: (entry: WalkEntry) => boolean | void,
   options: WalkOptions = {},
 ): Promise<void> {
@@ -35,6 +35,7 @@ export async function walkTree(
   const concurrency = options.concurrency ?? 16;
   const pending: { path: string; depth: number }[] = [{ path: start, depth: 1 }];
   let active = 0;
+  let read = 0;
   let failure: Error | undefined;
 
   await new Promise<void>((resolve) => {
@@ -61,6 +62,7 @@ export async function walkTree(
     const readLevel = async (path: string, depth: number): Promise<void> => {
       throwIfCancelled(context);
       const entries = await fs.readDirectory(path);
+      reportProgress(context, ++read, undefined, 'directories read');
       if (options.enterDirectory) {
         await options.enterDirectory(path, entries);
         throwIfCancelled(context);
@@ -86,7 +88,7 @@ export interface TreeCounts {
 }
 
 /** Counts everything below `start` (links counted, not followed). */
-export async function countTree(fs: FileSystem, start: string, context: Pick<ToolContext, 'isCancelled'>): Promise<TreeCounts> {
+export async function countTree(fs: FileSystem, start: string, context: Pick<ToolContext, 'isCancelled' | 'progress'>): Promise<TreeCounts> {
   const counts: TreeCounts = { files: 0, directories: 0, symlinks: 0, others: 0 };
   await walkTree(fs, start, context, (entry) => {
     if (entry.isSymlink) counts.symlinks++;

@@ -1,7 +1,7 @@
 /**
  * The headless runner: the same core over node:fs. Interface (scripts depend on it, keep it stable):
  *
- *   agent-fs [--root DIR] [--read-only] [--max-read-bytes N] [--state DIR | --no-history] <operation> ['<json input>' | -]
+ *   agent-fs [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] <operation> ['<json input>' | -]
  *   agent-fs --list | --help | --version | <operation> --help
  *
  * (`agent-fs` is the package's bin for dist/cli.js.)
@@ -12,11 +12,9 @@
 import { failure, type Envelope } from '../core/envelope';
 import { invokeOperation } from '../core/invoke';
 import { EXTENSION_VERSION, MANIFEST_TOOLS, manifestToolFor, operationOf, type JsonSchema } from '../core/manifest';
-import type { PolicyKnobs } from '../core/tool';
 import { findTool } from '../core/tools';
-import { isWithin } from '../core/paths';
-import { createNodeSession, toPosixPath } from './session';
-import { defaultHistoryDirectory } from './stateDirectory';
+import { flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+import { createNodeSession } from './session';
 
 const PROGRAM = 'agent-fs';
 
@@ -30,7 +28,8 @@ The runner asks no confirmation: a delete or an overwrite runs when called. Ever
 operations history_list, undo_last and undo_operation put it back; --read-only makes the runner change nothing.
 
 Options:
-  --root DIR             the base directory no path may leave (default: the current directory)
+  --root DIR             the base directory no path may leave (default: the current directory); repeat it
+                         for several (a multi-root workspace: a relative path may start with a root's name)
   --read-only            refuse every operation that changes files (READ_ONLY_MODE)
   --max-read-bytes N     the most file bytes one read returns (default 262144)
   --state DIR            keep the history in DIR (default: a folder per root under
@@ -39,55 +38,23 @@ Options:
   --version              print the version
   --help                 this text`;
 
-/** The runner's refusals point at its flags, not at editor settings it does not read. */
-const RUNNER_KNOBS: PolicyKnobs = {
-  readOnly: 'the runner was started with --read-only',
-  maxReadBytes: 'the runner\'s --max-read-bytes',
-  protectedPaths: 'the protected paths the runner always applies (the defaults of the editor\'s agentFs.protectedPaths)',
-  hiddenPaths: 'the hidden paths the runner always applies (the defaults of the editor\'s agentFs.hiddenPaths)',
-  pathRuleRemedy: 'the runner has no flag that lifts this',
-};
-
-interface Arguments {
-  root: string;
-  readOnly: boolean;
-  maxReadBytes: number | undefined;
-  /** undefined: the per-user default; null: --no-history. */
-  state: string | null | undefined;
+interface Arguments extends HostOptions {
   list: boolean;
-  help: boolean;
-  version: boolean;
   positional: string[];
 }
 
 function parseArguments(argv: readonly string[]): Arguments | string {
-  const parsed: Arguments = { root: process.cwd(), readOnly: false, maxReadBytes: undefined, state: undefined, list: false, help: false, version: false, positional: [] };
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] ?? '';
-    const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
-    const value = (): string | undefined => inline ?? argv[++index];
-    if (flag === '--root') {
-      const root = value();
-      if (root === undefined) return '--root needs a directory';
-      parsed.root = root;
-    } else if (flag === '--state') {
-      const state = value();
-      if (state === undefined) return '--state needs a directory';
-      parsed.state = state;
-    } else if (flag === '--max-read-bytes') {
-      const bytes = Number(value());
-      if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
-      parsed.maxReadBytes = bytes;
-    } else if (inline !== undefined) return `${flag} takes no value`;
-    else if (flag === '--read-only') parsed.readOnly = true;
-    else if (flag === '--no-history') parsed.state = null;
-    else if (flag === '--list') parsed.list = true;
-    else if (flag === '--help' || flag === '-h') parsed.help = true;
-    else if (flag === '--version' || flag === '-v') parsed.version = true;
-    else if (flag.startsWith('-') && flag !== '-') return `unknown option ${flag}`;
-    else parsed.positional.push(argument);
-  }
-  return parsed;
+  let list = false;
+  const positional: string[] = [];
+  const options = parseHostOptions(argv, (argument, flag, _value, inline) => {
+    if (flag === '--list') {
+      if (inline !== undefined) return `${flag} takes no value`;
+      list = true;
+    } else if (flag.startsWith('-') && flag !== '-') return `unknown option ${flag}`;
+    else positional.push(argument);
+    return undefined;
+  });
+  return typeof options === 'string' ? options : { ...options, list, positional };
 }
 
 /** First sentence of a description, so the operations list stays one line each. */
@@ -184,13 +151,13 @@ async function main(argv: readonly string[]): Promise<number> {
     print(failure(operation, 'INVALID_INPUT', `The input is not valid JSON: ${error instanceof Error ? error.message : String(error)}`));
     return 2;
   }
-  const stateDirectory = args.state === null ? undefined : (args.state ?? defaultHistoryDirectory(args.root));
-  if (stateDirectory !== undefined && isWithin(toPosixPath(args.root), toPosixPath(stateDirectory))) {
-    // History inside the root would be listed, searched and changed by the very tools it records.
-    process.stderr.write(`${PROGRAM}: --state ${stateDirectory} is inside the root ${args.root}; keep the history outside it.\n`);
+  const roots = rootsOf(args);
+  const state = stateDirectoryOf(args, roots);
+  if (typeof state === 'string') {
+    process.stderr.write(`${PROGRAM}: ${state}\n`);
     return 2;
   }
-  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(args.root, { readOnly: args.readOnly, knobs: RUNNER_KNOBS, ...(args.maxReadBytes !== undefined ? { maxReadBytes: args.maxReadBytes } : {}) }, { stateDirectory }));
+  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(roots, flagPolicy(args, 'runner'), { stateDirectory: state.directory }));
   print(envelope);
   return envelope.ok ? 0 : 1;
 }

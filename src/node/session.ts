@@ -1,10 +1,10 @@
-/** A Session over node:fs rooted at one directory: what the runner, unit tests and benchmark call tools with. */
+/** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
 import { realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
-import type { Workspace } from '../core/root';
+import type { Root, Workspace } from '../core/root';
 import { DEFAULT_POLICY, type Policy } from '../core/tool';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
@@ -19,32 +19,60 @@ export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */
   readonly stateDirectory?: string;
   readonly historyLimits?: Partial<HistoryLimits>;
+  /**
+   * A store to share instead of opening `stateDirectory`: a long-lived host (the MCP server) builds a session per
+   * set of roots, and every one of them must serialise its recorded calls through the same store.
+   */
+  readonly history?: HistoryStore;
   /** The ripgrep executable for search_content; false: always the pure scan. Default: `rg` on PATH, if any. */
   readonly ripgrep?: string | false;
+  /** What workspace_info reports as the host: 'runner' (default) or 'mcp'. */
+  readonly hostKind?: string;
 }
 
-export function createNodeSession(rootDirectory: string, policy: Partial<Policy> = {}, options: NodeSessionOptions = {}): Session {
+/**
+ * The roots, named by their directory's base name as workspace folders are. A name two roots share gets a
+ * " (2)"-style suffix, so a relative path that starts with a name always means one root.
+ */
+function namedRoots(directories: readonly string[]): Root[] {
+  const used = new Set<string>();
+  return directories.map((directory) => {
+    const path = toPosixPath(directory);
+    const base = nodePath.posix.basename(path) || path;
+    let name = base;
+    for (let index = 2; used.has(name); index++) name = `${base} (${index})`;
+    used.add(name);
+    return { name, path };
+  });
+}
+
+export function createNodeSession(rootDirectories: string | readonly string[], policy: Partial<Policy> = {}, options: NodeSessionOptions = {}): Session {
+  const directories = typeof rootDirectories === 'string' ? [rootDirectories] : rootDirectories;
+  if (directories.length === 0) throw new Error('createNodeSession needs at least one root directory.');
   const fs = new NodeFileSystem();
-  const rootPath = toPosixPath(rootDirectory);
+  const roots = namedRoots(directories);
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
-  const history = options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits);
+  const history = options.history ?? (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
   const ripgrep = options.ripgrep === undefined ? findRipgrepOnPath() : options.ripgrep || undefined;
   return {
     ...(history ? { history } : {}),
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
-    host: { kind: 'runner', version: process.version, baseDirectoryAsGiven: rootDirectory, workspaceFolders: [{ name: nodePath.basename(rootPath) || rootPath, path: rootPath }] },
+    host: { kind: options.hostKind ?? 'runner', version: process.version, baseDirectoryAsGiven: directories.join(', '), workspaceFolders: roots },
     policy: () => ({ ...DEFAULT_POLICY, ...policy }),
     workspace(): Promise<Workspace> {
-      let isDirectory = false;
-      try {
-        isDirectory = statSync(realpathSync(rootDirectory)).isDirectory();
-      } catch {
-        isDirectory = false;
+      for (const [index, directory] of directories.entries()) {
+        let isDirectory = false;
+        try {
+          isDirectory = statSync(realpathSync(directory)).isDirectory();
+        } catch {
+          isDirectory = false;
+        }
+        if (!isDirectory) {
+          const path = roots[index]?.path ?? directory;
+          return Promise.reject(new ToolError('DIR_NOT_AVAILABLE', `The base directory ${path} does not exist or is not a directory. Pass an existing directory with --root.`));
+        }
       }
-      if (!isDirectory) {
-        return Promise.reject(new ToolError('DIR_NOT_AVAILABLE', `The base directory ${rootPath} does not exist or is not a directory. Pass an existing directory with --root.`));
-      }
-      return Promise.resolve({ roots: [{ name: nodePath.basename(rootPath) || rootPath, path: rootPath }], fs });
+      return Promise.resolve({ roots, fs });
     },
   };
 }

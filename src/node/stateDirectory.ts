@@ -15,14 +15,22 @@ export function userStateDirectory(env: NodeJS.ProcessEnv = process.env, platfor
   return nodePath.join(xdg !== undefined && nodePath.isAbsolute(xdg) ? xdg : nodePath.join(os.homedir(), '.local', 'state'), 'agent-fs');
 }
 
-/** The history folder for one root: the same root (by real path) always maps to the same folder. */
-export function defaultHistoryDirectory(root: string, env: NodeJS.ProcessEnv = process.env): string {
-  let real = nodePath.resolve(root);
-  try {
-    real = realpathSync(real);
-  } catch {
-    // A root that does not exist gets DIR_NOT_AVAILABLE from the session; its folder name does not matter.
-  }
-  const digest = createHash('sha256').update(real).digest('hex').slice(0, 16);
-  return nodePath.join(userStateDirectory(env), 'history', `${nodePath.basename(real) || 'root'}-${digest}`);
+/**
+ * The history folder for a set of roots: the same roots (by real path, in the same order) always map to the same
+ * folder, so the runner and the MCP server started on one directory share one history.
+ */
+export function defaultHistoryDirectory(roots: string | readonly string[], env: NodeJS.ProcessEnv = process.env): string {
+  const reals = (typeof roots === 'string' ? [roots] : roots).map((root) => {
+    const resolved = nodePath.resolve(root);
+    try {
+      return realpathSync(resolved);
+    } catch {
+      // A root that does not exist gets DIR_NOT_AVAILABLE from the session; its folder name does not matter.
+      return resolved;
+    }
+  });
+  const first = reals[0] ?? nodePath.resolve('.');
+  const digest = createHash('sha256').update(reals.join('\n')).digest('hex').slice(0, 16);
+  const name = `${nodePath.basename(first) || 'root'}${reals.length > 1 ? `+${reals.length - 1}` : ''}`;
+  return nodePath.join(userStateDirectory(env), 'history', `${name}-${digest}`);
 }

@@ -12,7 +12,7 @@ import type { IgnoreRules } from '../ignore';
 import { walkVisible } from '../listing';
 import type { ConfinedPath } from '../root';
 import { decodeText, detectBom } from '../text';
-import { throwIfCancelled, type ToolContext } from '../tool';
+import { reportProgress, throwIfCancelled, type ToolContext } from '../tool';
 import type { CompiledQuery } from './query';
 import type { LineMatch } from './searcher';
 
@@ -238,6 +238,7 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
       throwIfCancelled(context);
       const path = files[next++];
       if (path === undefined) break;
+      reportProgress(context, next, files.length, 'files searched');
       try {
         await searchFile(path);
       } catch (error) {

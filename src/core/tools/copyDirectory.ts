@@ -1,6 +1,6 @@
 import { removeQuietly, siblingPath } from '../files';
 import { dirname, relativeTo } from '../paths';
-import { defineTool, throwIfCancelled } from '../tool';
+import { defineTool, reportProgress, throwIfCancelled } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_PARAMETERS, type TransferInput } from '../transfer';
 import { walkTree } from '../walk';
 
@@ -41,9 +41,10 @@ export const copyDirectory = defineTool<TransferInput>({
       await fs.createDirectory(staged);
       directories.sort((a, b) => a.length - b.length);
       for (const directory of directories) await fs.createDirectory(`${staged}/${directory}`);
-      for (const file of files) {
+      for (const [index, file] of files.entries()) {
         throwIfCancelled(context);
         await fs.copyFile(`${plan.source.absolute}/${file}`, `${staged}/${file}`, { overwrite: false });
+        reportProgress(context, index + 1, files.length, 'files copied');
       }
       await swapIntoDestination(plan, staged, context);
     } catch (error) {

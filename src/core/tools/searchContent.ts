@@ -7,7 +7,7 @@ import type { ConfinedPath } from '../root';
 import { compileQuery, type CompiledQuery } from '../search/query';
 import { scanContent } from '../search/scan';
 import type { ContentSearchRequest, LineMatch } from '../search/searcher';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool, reportProgress, type ToolContext } from '../tool';
 import { compileGlob } from './searchFiles';
 
 interface Input {
@@ -178,6 +178,7 @@ export const searchContent = defineTool<Input>({
         const file = await files.resolve(match.path);
         if (!file || accepted.length >= wanted) return accepted.length < wanted;
         accepted.push({ display: file.display, via: file.via, match });
+        reportProgress(context, accepted.length, undefined, 'matching lines found');
         return accepted.length < wanted;
       };
 

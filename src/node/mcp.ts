@@ -1,0 +1,96 @@
+/**
+ * The MCP server over stdio (dist/mcp.js, bin agent-fs-mcp). Interface (client configurations depend on it):
+ *
+ *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
+ *
+ * stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON, or not a
+ * JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { EXTENSION_VERSION } from '../core/manifest';
+import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
+import { flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+
+const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
+Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default: the current directory; several
+--root: a multi-root workspace). A client's roots narrow DIR; they never widen it.
+  --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
+  --max-read-bytes N the most file bytes one read returns (default 262144)
+  --state DIR        keep the change history in DIR (the editor's, to share it); default: a folder per root under
+                     $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs
+  --no-history       record nothing
+  --confirm MODE     elicit (default): ask the person through the client before deleting or replacing anything,
+                     where the client can ask, else leave it to the client's own approval; never: do not ask;
+                     require: refuse such calls (CONFIRMATION_DECLINED) when the client cannot ask
+Logs go to stderr.`;
+
+/**
+ * One line for stdin: the largest message accepted. A write_file of a large file arrives as one line; beyond this
+ * the SDK's transport gives up on the stream, so it is set far above any input the tools accept.
+ */
+const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+
+function log(line: string): void {
+  process.stderr.write(`agent-fs-mcp: ${line}\n`);
+}
+
+function main(argv: readonly string[]): number | undefined {
+  let confirm: ConfirmMode = 'elicit';
+  const options = parseHostOptions(argv, (argument, flag, value) => {
+    if (flag !== '--confirm') return `unknown argument ${argument}`;
+    const mode = value();
+    if (!CONFIRM_MODES.includes(mode as ConfirmMode)) return `--confirm needs one of ${CONFIRM_MODES.join(', ')}`;
+    confirm = mode as ConfirmMode;
+    return undefined;
+  });
+  if (typeof options === 'string') {
+    process.stderr.write(`agent-fs-mcp: ${options}\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.version) {
+    process.stdout.write(`agent-fs-mcp ${EXTENSION_VERSION}\n`);
+    return 0;
+  }
+  if (options.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const directories = rootsOf(options);
+  const state = stateDirectoryOf(options, directories);
+  if (typeof state === 'string') {
+    log(state);
+    return 2;
+  }
+
+  const server = createMcpServer({
+    roots: { directories, explicit: options.roots.length > 0, ...(state.directory === undefined ? {} : { stateDirectory: state.directory }) },
+    policy: flagPolicy(options, 'MCP server'),
+    confirm,
+    log,
+  });
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+  transport.onerror = (error) => {
+    // The SDK's transport drops a line it cannot parse; the protocol wants an answer, with id null as the id is unknown.
+    const parse = error instanceof SyntaxError;
+    const invalid = error.name === 'ZodError';
+    if (!parse && !invalid) return;
+    const code = parse ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
+    const message = parse ? `Parse error: ${error.message}` : 'Invalid request: not a JSON-RPC 2.0 message';
+    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`);
+  };
+  server.onerror = (error) => log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
+  server.connect(transport).then(
+    () => log(`${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}`),
+    (error: unknown) => {
+      log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+  // The client closing stdin ends the session; calls in flight finish, then the process exits by itself.
+  process.stdin.on('end', () => void server.close());
+  return undefined;
+}
+
+const code = main(process.argv.slice(2));
+if (code !== undefined) process.exitCode = code;

@@ -1,0 +1,291 @@
+/**
+ * The Agent FS tools as a Model Context Protocol server, over the same core and call pipeline as the editor and the
+ * runner. This file only translates: MCP requests in, envelopes out; roots into a session, elicitation into the
+ * editor's confirmation, `notifications/cancelled` into the core's cancellation, the core's progress into
+ * `notifications/progress`.
+ *
+ * Invariants:
+ *  - Every tools/call result carries the envelope twice, as structuredContent and as the JSON text of its one text
+ *    item, and isError is true exactly when the envelope's ok is false. Input the tool's schema refuses is an
+ *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
+ *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
+ *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in.
+ *  - The history store is opened once and shared by every call, whatever roots the client gives.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolResult,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  RequestSchema,
+  RootsListChangedNotificationSchema,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { type Envelope, type FailureEnvelope, failure } from '../core/envelope';
+import { CancelledError, ToolError } from '../core/errors';
+import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
+import { EXTENSION_VERSION, type JsonSchema, MANIFEST_TOOLS, operationOf } from '../core/manifest';
+import type { Policy, Preparation, Progress, ToolEffect } from '../core/tool';
+import { findTool } from '../core/tools';
+import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
+import { createNodeSession } from './session';
+
+/** How destructive calls are confirmed: ask where the client can (default), never ask, or refuse where it cannot. */
+export type ConfirmMode = 'elicit' | 'never' | 'require';
+export const CONFIRM_MODES: readonly ConfirmMode[] = ['elicit', 'never', 'require'];
+
+export interface McpServerOptions {
+  readonly roots: ConfiguredRoots;
+  /** The flags' policy (read-only, read cap, the knobs refusals name); confirmation follows `confirm`. */
+  readonly policy: Partial<Policy>;
+  readonly confirm: ConfirmMode;
+  /** Writes one line to the log (stderr); never to stdout, which carries the protocol. */
+  readonly log: (line: string) => void;
+  /** The ripgrep executable, or false for the pure scan; default: `rg` on PATH. */
+  readonly ripgrep?: string | false;
+}
+
+/** One tool as every host presents it: what the MCP tool list is built from. */
+export interface ToolDescription {
+  readonly name: string;
+  readonly title: string;
+  readonly modelDescription: string;
+  readonly inputSchema: JsonSchema;
+  readonly effect: ToolEffect;
+  readonly idempotent: boolean;
+}
+
+/** Calls that, repeated with the same input, change the files again (an edit's new text may hold its old text). */
+const NOT_IDEMPOTENT = new Set(['edit_file', 'replace_lines', 'insert_lines', 'delete_lines', 'apply_patch', 'undo_last']);
+
+/** The only tools that never replace or remove anything: they refuse (or leave) whatever already exists. */
+const ADDITIVE = new Set(['create_file', 'create_directory']);
+
+/** The tool list, read where the editor's comes from (the manifest, and the code's effect for each tool). */
+export function toolDescriptions(): readonly ToolDescription[] {
+  return MANIFEST_TOOLS.map((tool) => {
+    const name = operationOf(tool.name);
+    const definition = findTool(name);
+    if (!definition) throw new Error(`The manifest lists ${tool.name}, which the code does not define.`);
+    return { name, title: tool.displayName, modelDescription: tool.modelDescription, inputSchema: tool.inputSchema, effect: definition.effect, idempotent: !NOT_IDEMPOTENT.has(name) };
+  });
+}
+
+export function mcpTool(description: ToolDescription): Tool {
+  return {
+    name: description.name,
+    title: description.title,
+    description: description.modelDescription,
+    inputSchema: description.inputSchema as Tool['inputSchema'],
+    annotations: {
+      title: description.title,
+      readOnlyHint: description.effect === 'read',
+      destructiveHint: description.effect !== 'read' && !ADDITIVE.has(description.name),
+      idempotentHint: description.idempotent,
+      openWorldHint: false,
+    },
+  };
+}
+
+/** The result of one tools/call: the envelope as structured content and as the JSON text of one text item. */
+export function toolResult(envelope: Envelope): CallToolResult {
+  return {
+    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    structuredContent: envelope as unknown as Record<string, unknown>,
+    isError: !envelope.ok,
+  };
+}
+
+/** The text the person is asked to confirm: the editor's confirmation, title and message. */
+export function confirmationText(confirmation: NonNullable<Preparation['confirmation']>): string {
+  return `${confirmation.title}\n\n${confirmation.message}`;
+}
+
+/** How long the person has to answer a confirmation before it counts as declined. */
+const CONFIRMATION_TIMEOUT_MS = 10 * 60 * 1000;
+/** How long a client has to answer roots/list; after that its roots count as not offered. */
+const ROOTS_TIMEOUT_MS = 10 * 1000;
+/** Progress notifications of one phase are sent at most this often; a phase's first is sent at once. */
+const PROGRESS_INTERVAL_MS = 100;
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * tools/call as any request of that method. The SDK's Server checks the real schema and answers -32602 (invalid
+ * params) when it fails; registered with the strict schema, a failing parse escapes as -32603 (internal error).
+ */
+const AnyCallToolRequestSchema = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
+
+/** The client's current roots as sessions: fetched when the client says they changed, used from the next call on. */
+class RootsState {
+  private current: Promise<Session> | undefined;
+  private readonly sessions = new Map<string, Session>();
+  private readonly base: Session;
+  private readonly policy: Partial<Policy>;
+
+  constructor(
+    private readonly server: Server,
+    private readonly options: McpServerOptions,
+  ) {
+    this.policy = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
+    const { stateDirectory } = options.roots;
+    // Built as the runner builds its session; its history store is the one every later session shares.
+    this.base = createNodeSession(options.roots.directories, this.policy, { ...(stateDirectory === undefined ? {} : { stateDirectory }), ripgrep: options.ripgrep, hostKind: 'mcp' });
+    this.sessions.set(this.key(options.roots.directories), this.base);
+  }
+
+  /** Marks the roots as changed; the next call asks the client for them. */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  session(): Promise<Session> {
+    this.current ??= this.load();
+    return this.current;
+  }
+
+  private async load(): Promise<Session> {
+    if (!this.server.getClientCapabilities()?.roots) return this.base;
+    let offered: ClientRoot[] | undefined;
+    try {
+      offered = (await this.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
+    } catch (error) {
+      this.options.log(`The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.options.roots.directories.join(', ')}.`);
+      return this.base;
+    }
+    const narrowed = narrowRoots(offered, this.options.roots);
+    for (const line of narrowed.ignored) this.options.log(line);
+    if (narrowed.directories.length === 0) {
+      const message = `None of the client's roots can be served: ${narrowed.ignored.join(' ')}`;
+      return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', message)) };
+    }
+    if (offered.length > 0) this.options.log(`Serving the client's roots: ${narrowed.directories.join(', ')}.`);
+    const key = this.key(narrowed.directories);
+    let session = this.sessions.get(key);
+    if (!session) {
+      session = createNodeSession(narrowed.directories, this.policy, { ...(this.base.history ? { history: this.base.history } : {}), ripgrep: this.options.ripgrep, hostKind: 'mcp' });
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private key(directories: readonly string[]): string {
+    return directories.join('\0');
+  }
+}
+
+/** Turns the core's per-phase progress into MCP's one rising number, throttled, with the phase in the message. */
+function progressReporter(extra: Extra, operation: string): ((progress: Progress) => void) | undefined {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return undefined;
+  const doneByUnit = new Map<string, number>();
+  let total = 0;
+  let lastUnit = '';
+  let lastSent = 0;
+  return (progress) => {
+    // Units count separately (a walk's directories, then the files it copies); their sum only ever grows.
+    total += Math.max(0, progress.done - (doneByUnit.get(progress.unit) ?? 0));
+    doneByUnit.set(progress.unit, Math.max(progress.done, doneByUnit.get(progress.unit) ?? 0));
+    const now = Date.now();
+    if (progress.unit === lastUnit && now - lastSent < PROGRESS_INTERVAL_MS) return;
+    lastUnit = progress.unit;
+    lastSent = now;
+    const message = `${operation}: ${progress.done}${progress.total === undefined ? '' : ` of ${progress.total}`} ${progress.unit}`;
+    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: total, message } }).catch(() => undefined);
+  };
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server({ name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const descriptions = new Map(toolDescriptions().map((description) => [description.name, description]));
+  // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
+  const listed = [...descriptions.values()].filter((description) => options.policy.readOnly !== true || description.effect === 'read').map(mcpTool);
+  const roots = new RootsState(server, options);
+
+  server.oninitialized = () => {
+    // Ask for the client's roots at once, so the first call need not wait for them.
+    if (server.getClientCapabilities()?.roots) void roots.session();
+  };
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    roots.invalidate();
+    return Promise.resolve();
+  });
+  server.setRequestHandler(ListToolsRequestSchema, () => Promise.resolve({ tools: listed }));
+  server.setRequestHandler(AnyCallToolRequestSchema, async (raw, extra): Promise<CallToolResult> => {
+    const request = CallToolRequestSchema.parse(raw);
+    const { name } = request.params;
+    const description = descriptions.get(name);
+    if (!description) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
+    const input = request.params.arguments ?? {};
+    const startedAt = performance.now();
+    const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
+    try {
+      const session = await roots.session();
+      if (description.effect !== 'read' && options.confirm !== 'never') {
+        const refusal = await confirm(server, options.confirm, name, await prepareOperation(name, input, session), extra);
+        if (refusal) {
+          options.log(`${name} ${refusal.error.code} in ${elapsed()}`);
+          return toolResult(refusal);
+        }
+      }
+      const envelope = await invokeOperation(name, input, session, () => extra.signal.aborted, progressReporter(extra, name));
+      options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
+      return toolResult(envelope);
+    } catch (error) {
+      if (error instanceof CancelledError || extra.signal.aborted) {
+        // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.
+        options.log(`${name} cancelled after ${elapsed()}`);
+        throw error instanceof Error ? error : new Error(String(error));
+      }
+      options.log(`${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw error;
+    }
+  });
+  return server;
+}
+
+/**
+ * Asks the person, where the preparation has a confirmation and the mode and client allow; returns the
+ * CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
+ */
+async function confirm(server: Server, mode: ConfirmMode, operation: string, preparation: Preparation, extra: Extra): Promise<FailureEnvelope | undefined> {
+  const { confirmation } = preparation;
+  if (!confirmation) return undefined;
+  const nothing = 'Nothing was changed.';
+  if (!server.getClientCapabilities()?.elicitation?.form) {
+    // The client has no way to ask: with elicit its own tool approval (driven by the annotations) stands in.
+    if (mode === 'elicit') return undefined;
+    return failure(
+      operation,
+      'CONFIRMATION_DECLINED',
+      `${confirmation.title} This needs the person's confirmation, and this MCP client cannot ask for it (no elicitation support); the server runs with --confirm require. ${nothing}`,
+      { reason: 'unsupported' },
+    );
+  }
+  let action: string;
+  try {
+    const answer = await server.elicitInput(
+      { mode: 'form', message: confirmationText(confirmation), requestedSchema: { type: 'object', properties: {} } },
+      { signal: extra.signal, timeout: CONFIRMATION_TIMEOUT_MS, relatedRequestId: extra.requestId },
+    );
+    action = answer.action;
+  } catch (error) {
+    if (extra.signal.aborted) throw new CancelledError();
+    const timedOut = error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout);
+    return failure(
+      operation,
+      'CONFIRMATION_DECLINED',
+      `${confirmation.title} ${timedOut ? 'The confirmation got no answer in time' : `Asking for confirmation failed (${error instanceof Error ? error.message : String(error)})`}, so it counts as declined. ${nothing}`,
+      { reason: timedOut ? 'timeout' : 'failed' },
+    );
+  }
+  if (action === 'accept') return undefined;
+  return failure(operation, 'CONFIRMATION_DECLINED', `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again.`, {
+    reason: action === 'cancel' ? 'cancelled' : 'declined',
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * The command-line flags the runner (cli.ts) and the MCP server (mcp.ts) share, parsed one way for both:
+ *
+ *   --root DIR            a base directory; repeatable (several roots, as a multi-root workspace); default: the current directory
+ *   --read-only           refuse every tool that changes files (READ_ONLY_MODE)
+ *   --max-read-bytes N    the most file bytes one read returns
+ *   --state DIR           keep the history in DIR (never inside a root); --no-history: record nothing
+ *   --help (-h), --version (-v)
+ */
+import { isWithin } from '../core/paths';
+import type { PolicyKnobs } from '../core/tool';
+import { toPosixPath } from './session';
+import { defaultHistoryDirectory } from './stateDirectory';
+
+export interface HostOptions {
+  /** The --root directories in the order given; empty when none was given (the current directory serves). */
+  readonly roots: string[];
+  readOnly: boolean;
+  maxReadBytes: number | undefined;
+  /** undefined: the per-user default; null: --no-history. */
+  state: string | null | undefined;
+  help: boolean;
+  version: boolean;
+}
+
+/**
+ * What a host does with an argument the shared flags do not know: `flag` without any `=value`, `value()` takes the
+ * inline value or else the next argument. Returns an error message, or undefined when the argument was accepted.
+ */
+export type OtherArgument = (argument: string, flag: string, value: () => string | undefined, inline: string | undefined) => string | undefined;
+
+/** Parses `argv`; returns an error message for a flag unknown to both, lacking its value, or given one it takes not. */
+export function parseHostOptions(argv: readonly string[], other: OtherArgument): HostOptions | string {
+  const options: HostOptions = { roots: [], readOnly: false, maxReadBytes: undefined, state: undefined, help: false, version: false };
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] ?? '';
+    const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
+    const value = (): string | undefined => inline ?? argv[++index];
+    if (flag === '--root' || flag === '--state') {
+      const directory = value();
+      if (directory === undefined || directory === '') return `${flag} needs a directory`;
+      if (flag === '--root') options.roots.push(directory);
+      else options.state = directory;
+    } else if (flag === '--max-read-bytes') {
+      const bytes = Number(value());
+      if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
+      options.maxReadBytes = bytes;
+    } else if (flag === '--read-only' || flag === '--no-history' || flag === '--help' || flag === '-h' || flag === '--version' || flag === '-v') {
+      if (inline !== undefined) return `${flag} takes no value`;
+      if (flag === '--read-only') options.readOnly = true;
+      else if (flag === '--no-history') options.state = null;
+      else if (flag === '--help' || flag === '-h') options.help = true;
+      else options.version = true;
+    } else {
+      const error = other(argument, flag, value, inline);
+      if (error !== undefined) return error;
+    }
+  }
+  return options;
+}
+
+/** The directories to serve: the --root ones, else the current directory. */
+export function rootsOf(options: HostOptions, cwd: string = process.cwd()): string[] {
+  return options.roots.length > 0 ? options.roots : [cwd];
+}
+
+/**
+ * Where the history goes: --state, else the per-user folder for these roots; undefined with --no-history. Returns
+ * an error message when it would lie inside a root: there the very tools it records would list, search and change it.
+ */
+export function stateDirectoryOf(options: HostOptions, roots: readonly string[]): { directory: string | undefined } | string {
+  if (options.state === null) return { directory: undefined };
+  const directory = options.state ?? defaultHistoryDirectory(roots);
+  const inside = roots.find((root) => isWithin(toPosixPath(root), toPosixPath(directory)));
+  if (inside !== undefined) return `--state ${directory} is inside the root ${inside}; keep the history outside it.`;
+  return { directory };
+}
+
+/** Refusals of a host started from the command line point at its flags, not at editor settings it does not read. */
+export function flagKnobs(host: string): PolicyKnobs {
+  return {
+    readOnly: `the ${host} was started with --read-only`,
+    maxReadBytes: `the ${host}'s --max-read-bytes`,
+    protectedPaths: `the protected paths the ${host} always applies (the defaults of the editor's agentFs.protectedPaths)`,
+    hiddenPaths: `the hidden paths the ${host} always applies (the defaults of the editor's agentFs.hiddenPaths)`,
+    pathRuleRemedy: `the ${host} has no flag that lifts this`,
+  };
+}
+
+/** The policy a host started with these flags runs under. */
+export function flagPolicy(options: HostOptions, host: string): { readOnly: boolean; knobs: PolicyKnobs; maxReadBytes?: number } {
+  return { readOnly: options.readOnly, knobs: flagKnobs(host), ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}) };
+}

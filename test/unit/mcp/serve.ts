@@ -1,0 +1,120 @@
+/**
+ * What the MCP tests share: the built dist/mcp.js started as a child process and driven by the official SDK's Client
+ * over real stdio, as MCP clients run it. No part of the protocol is mocked.
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type ClientCapabilities,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ListRootsRequestSchema,
+  type Root,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Envelope } from '../../../src/core/envelope';
+
+export const REPO = path.join(__dirname, '..', '..', '..', '..');
+export const SERVER = path.join(REPO, 'dist', 'mcp.js');
+export const RUNNER = path.join(REPO, 'dist', 'cli.js');
+
+let built = false;
+
+/** Builds the bundles once per test run, so the server under test is the current source. */
+export function buildOnce(): void {
+  if (built) return;
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
+  assert.equal(build.status, 0, `node esbuild.mjs failed:\n${build.stdout}\n${build.stderr}`);
+  assert.ok(fs.existsSync(SERVER), 'dist/mcp.js was not built');
+  built = true;
+}
+
+export interface ServeOptions {
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  /** Answers elicitation requests; when absent the client declares no elicitation capability. */
+  readonly elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+  /** The client's roots; when absent the client declares no roots capability. */
+  readonly roots?: () => Root[];
+  /** The command to start instead of `node dist/mcp.js` (the Connect command's snippets). */
+  readonly command?: { readonly command: string; readonly args: readonly string[] };
+}
+
+export interface Served {
+  readonly client: Client;
+  readonly transport: StdioClientTransport;
+  /** Everything the server wrote to stderr so far. */
+  log(): string;
+  /** Every elicitation request the server sent, in order. */
+  readonly elicitations: ElicitRequest['params'][];
+  /** Calls a tool; returns the raw result and the envelope it carries, after checking that the two copies agree. */
+  call(name: string, args: unknown, options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<{ result: CallToolResult; envelope: Envelope }>;
+  close(): Promise<void>;
+}
+
+/** Checks the result shape every tools/call must have and returns its envelope. */
+export function envelopeOf(result: CallToolResult): Envelope {
+  assert.equal(result.content.length, 1, 'one content item');
+  const [item] = result.content;
+  assert.ok(item && item.type === 'text', 'the content item is text');
+  const fromText = JSON.parse(item.text) as Envelope;
+  assert.deepEqual(result.structuredContent, fromText, 'structuredContent is the envelope of the text item');
+  assert.equal(result.isError, !fromText.ok, 'isError is true exactly when ok is false');
+  return fromText;
+}
+
+export async function serve(args: readonly string[], options: ServeOptions = {}): Promise<Served> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  Object.assign(env, options.env);
+  const command = options.command ?? { command: process.execPath, args: [SERVER, ...args] };
+  const transport = new StdioClientTransport({ command: command.command, args: [...command.args], cwd: options.cwd, env, stderr: 'pipe' });
+  let log = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    log += chunk.toString('utf8');
+  });
+  const capabilities: ClientCapabilities = {};
+  if (options.elicit) capabilities.elicitation = { form: {} };
+  if (options.roots) capabilities.roots = { listChanged: true };
+  const client = new Client({ name: 'agentfs-test', version: '1.0.0' }, { capabilities });
+  const elicitations: ElicitRequest['params'][] = [];
+  const { elicit, roots } = options;
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicitations.push(request.params);
+      return elicit(request.params);
+    });
+  }
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => Promise.resolve({ roots: roots() }));
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    log: () => log,
+    elicitations,
+    async call(name, args, callOptions = {}) {
+      const result = (await client.callTool({ name, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
+        timeout: 120_000,
+        ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+        ...(callOptions.onprogress ? { onprogress: callOptions.onprogress } : {}),
+      })) as CallToolResult;
+      return { result, envelope: envelopeOf(result) };
+    },
+    close: () => client.close(),
+  };
+}
+
+/** Resolves once `predicate` holds for the server's log (its lines arrive asynchronously on stderr). */
+export async function waitForLog(served: Served, predicate: (log: string) => boolean, what: string): Promise<void> {
+  for (let tries = 0; tries < 400; tries++) {
+    if (predicate(served.log())) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.fail(`the server's log never showed ${what}:\n${served.log()}`);
+}

@@ -1,0 +1,292 @@
+/**
+ * The MCP server (dist/mcp.js) over real stdio with the SDK's Client: the tool list against the definitions, the
+ * envelope of every operation against the runner's on the same tree, flags, and protocol errors.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Envelope } from '../../../src/core/envelope';
+import { MANIFEST_TOOLS, operationOf } from '../../../src/core/manifest';
+import { findTool, TOOLS } from '../../../src/core/tools';
+import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
+import { buildOnce, REPO, RUNNER, serve, SERVER } from './serve';
+
+describe('MCP server: tools and flags', function () {
+  this.timeout(60000);
+  let tmp = '';
+  let base = '';
+  let state = '';
+
+  before(buildOnce);
+  beforeEach(function () {
+    tmp = makeTempDir('agentfs-mcp-');
+    base = path.join(tmp, 'base');
+    state = path.join(tmp, 'state');
+    fs.mkdirSync(base);
+    fs.writeFileSync(path.join(base, 'a.txt'), 'alpha\n');
+  });
+  afterEach(function () {
+    removeTree(tmp);
+  });
+
+  it('tools/list names every operation with the editor\'s schema, description, title and annotations true to its effect', async function () {
+    const served = await serve(['--root', base, '--no-history']);
+    try {
+      const { tools } = await served.client.listTools();
+      assert.deepEqual(
+        tools.map((tool) => tool.name),
+        MANIFEST_TOOLS.map((tool) => operationOf(tool.name)),
+      );
+      assert.equal(tools.length, TOOLS.length);
+      for (const tool of tools) {
+        const manifest = MANIFEST_TOOLS.find((each) => operationOf(each.name) === tool.name);
+        const definition = findTool(tool.name);
+        assert.ok(manifest && definition, tool.name);
+        assert.deepEqual(tool.inputSchema, manifest.inputSchema, `${tool.name}: inputSchema`);
+        assert.equal(tool.description, manifest.modelDescription, `${tool.name}: description`);
+        assert.equal(tool.title, manifest.displayName);
+        const annotations = tool.annotations ?? {};
+        assert.equal(annotations.title, manifest.displayName);
+        assert.equal(annotations.openWorldHint, false, `${tool.name}: openWorldHint`);
+        assert.equal(annotations.readOnlyHint, definition.effect === 'read', `${tool.name}: readOnlyHint`);
+        // Destructive: may replace or remove what exists. Only the two create tools never do (they refuse what exists).
+        const additive = tool.name === 'create_file' || tool.name === 'create_directory';
+        assert.equal(annotations.destructiveHint, definition.effect !== 'read' && !additive, `${tool.name}: destructiveHint`);
+        assert.equal(typeof annotations.idempotentHint, 'boolean', `${tool.name}: idempotentHint`);
+        if (definition.effect === 'read') assert.equal(annotations.idempotentHint, true, `${tool.name}: a read is idempotent`);
+      }
+      for (const name of ['edit_file', 'insert_lines', 'undo_last']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.idempotentHint, false, name);
+      for (const name of ['delete_file', 'write_file']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, true, name);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('--read-only lists only the read tools, and a hidden tool called anyway answers READ_ONLY_MODE and changes nothing', async function () {
+    const served = await serve(['--root', base, '--read-only', '--no-history']);
+    try {
+      const { tools } = await served.client.listTools();
+      const reads = TOOLS.filter((tool) => tool.effect === 'read').map((tool) => tool.name);
+      assert.deepEqual(new Set(tools.map((tool) => tool.name)), new Set(reads));
+      const before = snapshot(tmp);
+      const { envelope } = await served.call('delete_file', { file_name: 'a.txt' });
+      expectError(envelope, 'READ_ONLY_MODE', 'delete_file');
+      assertTree(snapshot(tmp), before);
+      expectOk((await served.call('read_file', { file_name: 'a.txt' })).envelope, 'read_file');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('bad input is the runner\'s INVALID_INPUT envelope; an unknown tool is a JSON-RPC error (-32602); the server goes on', async function () {
+    const served = await serve(['--root', base, '--no-history']);
+    try {
+      for (const args of [{ file_name: 42 }, {}, { file_name: 'a.txt', bogus: true }, undefined]) {
+        const { envelope } = await served.call('read_file', args);
+        const runner = spawnSync(process.execPath, [RUNNER, '--root', base, '--no-history', 'read_file', JSON.stringify(args ?? {})], { encoding: 'utf8' });
+        assert.deepEqual(envelope, JSON.parse(runner.stdout), `same envelope for ${JSON.stringify(args)}`);
+        expectError(envelope, 'INVALID_INPUT', 'read_file');
+      }
+      await assert.rejects(served.client.callTool({ name: 'format_disk', arguments: {} }), (error: unknown) => error instanceof McpError && error.code === -32602 && /format_disk/.test(error.message));
+      await assert.rejects(served.client.callTool({ name: 'agentfs_read_file', arguments: { file_name: 'a.txt' } }), (error: unknown) => error instanceof McpError && error.code === -32602);
+      assert.equal(expectOk((await served.call('read_file', { file_name: 'a.txt' })).envelope).content, 'alpha\n');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('malformed lines get a JSON-RPC error with id null, and the server keeps serving on the same stream (stdout: JSON-RPC only)', async function () {
+    const child = spawn(process.execPath, [SERVER, '--root', base, '--no-history'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    try {
+      const lines: unknown[] = [];
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString('utf8');
+        for (let index = buffer.indexOf('\n'); index !== -1; index = buffer.indexOf('\n')) {
+          lines.push(JSON.parse(buffer.slice(0, index)));
+          buffer = buffer.slice(index + 1);
+        }
+      });
+      const send = (text: string): void => void child.stdin.write(`${text}\n`);
+      const response = async (id: number | null, count = 1): Promise<Record<string, unknown>> => {
+        for (let tries = 0; tries < 800; tries++) {
+          const found = lines.filter((line) => (line as { id?: unknown }).id === id);
+          if (found.length >= count) return found[count - 1] as Record<string, unknown>;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        assert.fail(`no response with id ${String(id)}; got ${JSON.stringify(lines)}`);
+      };
+      send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+      await response(1);
+      send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      send('this is not json {');
+      const parseError = (await response(null)).error as { code: number; message: string };
+      assert.equal(parseError.code, -32700);
+      assert.match(parseError.message, /Parse error/);
+      send(JSON.stringify({ hello: 'world' }));
+      assert.equal(((await response(null, 2)).error as { code: number }).code, -32600);
+      send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no/such/method', params: {} }));
+      assert.equal(((await response(2)).error as { code: number }).code, -32601);
+      send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_file', arguments: 'not an object' } }));
+      assert.equal(((await response(3)).error as { code: number }).code, -32602);
+      send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'read_file', arguments: { file_name: 'a.txt' } } }));
+      const result = (await response(4)).result as { structuredContent: Envelope; isError: boolean };
+      assert.equal(result.isError, false);
+      assert.equal(expectOk(result.structuredContent, 'read_file').content, 'alpha\n');
+      assert.equal(child.exitCode, null, 'the server is still running');
+      for (const line of lines) assert.equal((line as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${JSON.stringify(line)}`);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('--help and --version print to stdout and exit 0; bad flags and a history inside the root exit 2 with nothing on stdout', function () {
+    const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } => spawnSync(process.execPath, [SERVER, ...args], { encoding: 'utf8', input: '' });
+    const help = run('--help');
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /--confirm elicit\|never\|require/);
+    const version = run('--version');
+    assert.equal(version.status, 0);
+    assert.equal(version.stdout.trim(), `agent-fs-mcp ${(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version}`);
+    for (const args of [['--confirm', 'sometimes'], ['--bogus'], ['--root'], ['--root', base, '--state', path.join(base, '.history')]]) {
+      const result = run(...args);
+      assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.stdout, '', 'stdout carries only the protocol');
+      assert.match(result.stderr, /agent-fs-mcp/);
+    }
+    assert.ok(!fs.existsSync(path.join(base, '.history')));
+  });
+
+  it('logs every call to stderr with its outcome, never its input', async function () {
+    const served = await serve(['--root', base, '--state', state]);
+    try {
+      await served.call('write_file', { file_name: 'secret-name.txt', content: 'private words' });
+      await served.call('read_file', { file_name: 'missing.txt' });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.match(served.log(), /write_file ok in \d+ ms/);
+      assert.match(served.log(), /read_file FILE_NOT_FOUND in \d+ ms/);
+      assert.doesNotMatch(served.log(), /private words|secret-name/);
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+/** Ids and times differ between two runs; everything else must not. */
+function normalise(envelopes: readonly Envelope[]): unknown[] {
+  const ids = new Map<string, string>();
+  const text = JSON.stringify(envelopes)
+    .replace(/\b[0-9a-z]{9}-[0-9a-z]{4}-[0-9a-z]{4}\b/g, (id) => {
+      if (!ids.has(id)) ids.set(id, `<id ${ids.size + 1}>`);
+      return ids.get(id) ?? id;
+    })
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+  return JSON.parse(text) as unknown[];
+}
+
+type Step = readonly [operation: string, input: (earlier: readonly Envelope[]) => unknown];
+
+const idOf = (earlier: readonly Envelope[], index: number): string => {
+  const envelope = earlier[index];
+  assert.ok(envelope?.ok, `step ${index} did not succeed`);
+  return String((envelope.data as { operation_id?: unknown }).operation_id);
+};
+
+/** Every operation once (and a few refusals), in an order where each step has something to work on. */
+const STEPS: readonly Step[] = [
+  ['workspace_info', () => ({})],
+  ['list_files', () => ({})],
+  ['list_directory', () => ({ recursive: true })],
+  ['directory_tree', () => ({})],
+  ['path_exists', () => ({ path: 'dir/b.txt' })],
+  ['file_info', () => ({ path: 'a.txt' })],
+  ['read_file', () => ({ file_name: 'a.txt' })],
+  ['read_many_files', () => ({ paths: ['a.txt', 'dir/b.txt', 'missing.txt'] })],
+  ['find_file', () => ({ file_name: 'notes' })],
+  ['search_files', () => ({ pattern: '**/*.md' })],
+  ['search_content', () => ({ query: 'beta' })],
+  ['write_file', () => ({ file_name: 'new/c.txt', content: 'gamma\n' })], // 11
+  ['create_file', () => ({ path: 'd.txt', content: 'one\ntwo\nthree\n' })],
+  ['edit_file', () => ({ path: 'd.txt', old_string: 'two', new_string: 'TWO' })],
+  ['replace_lines', () => ({ path: 'd.txt', start_line: 1, end_line: 1, content: 'ONE' })],
+  ['insert_lines', () => ({ path: 'd.txt', position: 'end', content: 'four' })],
+  ['delete_lines', () => ({ path: 'd.txt', start_line: 3, end_line: 3 })],
+  ['apply_patch', () => ({ patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n' })],
+  ['copy_file', () => ({ source_path: 'a.txt', destination_path: 'copies/a.txt' })],
+  ['move_file', () => ({ source_path: 'copies/a.txt', destination_path: 'moved/a.txt' })],
+  ['create_directory', () => ({ directory_name: 'empty/inner' })],
+  ['copy_directory', () => ({ source_path: 'dir', destination_path: 'dir-copy' })],
+  ['move_directory', () => ({ source_path: 'dir-copy', destination_path: 'dir-moved' })],
+  ['delete_file', () => ({ file_name: 'new/c.txt' })], // 23
+  ['delete_directory', () => ({ directory_path: 'dir-moved', recursive: true })],
+  ['history_list', () => ({})],
+  ['history_get', (earlier) => ({ operation_id: idOf(earlier, 11) })],
+  ['undo_operation', (earlier) => ({ operation_id: idOf(earlier, 23) })],
+  ['undo_last', () => ({})],
+  ['read_file', () => ({ file_name: 'missing.txt' })],
+  ['write_file', () => ({ file_name: '../outside.txt', content: 'escape' })],
+  ['edit_file', () => ({ path: 'd.txt', old_string: 42 })],
+  ['delete_directory', () => ({ directory_path: 'docs' })],
+];
+
+describe('MCP server: the same envelopes as the runner', function () {
+  this.timeout(180000);
+  let tmp = '';
+  before(buildOnce);
+  beforeEach(function () {
+    tmp = makeTempDir('agentfs-mcp-same-');
+  });
+  afterEach(function () {
+    removeTree(tmp);
+  });
+
+  /** The same tree at the same path for each side, and a fresh history. */
+  function fixture(): { base: string; state: string } {
+    const base = path.join(tmp, 'base');
+    const state = path.join(tmp, 'state');
+    removeTree(base);
+    removeTree(state);
+    const files: Record<string, string> = { 'a.txt': 'alpha\n', 'dir/b.txt': 'beta\n', 'dir/sub/c.txt': 'gamma beta\n', 'docs/notes.md': '# Notes\n', 'docs/readme.md': 'beta readme\n' };
+    for (const [relative, content] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(base, relative)), { recursive: true });
+      fs.writeFileSync(path.join(base, relative), content);
+    }
+    return { base, state };
+  }
+
+  it('every operation called once gives the runner\'s envelope (ids and times aside) and leaves the same disk', async function () {
+    const covered = new Set(STEPS.map(([operation]) => operation));
+    assert.deepEqual([...TOOLS.map((tool) => tool.name)].filter((name) => !covered.has(name)), [], 'every operation has a step');
+
+    let { base, state } = fixture();
+    const byRunner: Envelope[] = [];
+    for (const [operation, input] of STEPS) {
+      const result = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, operation, JSON.stringify(input(byRunner))], { encoding: 'utf8' });
+      byRunner.push(JSON.parse(result.stdout) as Envelope);
+    }
+    const runnerDisk = snapshot(base);
+
+    ({ base, state } = fixture());
+    const byServer: Envelope[] = [];
+    const served = await serve(['--root', base, '--state', state, '--confirm', 'never']);
+    try {
+      for (const [operation, input] of STEPS) byServer.push((await served.call(operation, input(byServer))).envelope);
+    } finally {
+      await served.close();
+    }
+    assertTree(snapshot(base), runnerDisk, 'the disk after the MCP calls is the disk after the runner calls');
+
+    // workspace_info names its host; that is the one field that must differ.
+    const hostOf = (envelope: Envelope | undefined): unknown => (envelope?.ok ? (envelope.data as { host?: unknown }).host : undefined);
+    assert.equal(hostOf(byRunner[0]), 'runner');
+    assert.equal(hostOf(byServer[0]), 'mcp');
+    for (const envelope of [byRunner[0], byServer[0]]) if (envelope?.ok) delete (envelope.data as { host?: unknown }).host;
+
+    const [runner, server] = [normalise(byRunner), normalise(byServer)];
+    for (const [index, [operation]] of STEPS.entries()) assert.deepEqual(server[index], runner[index], `step ${index}: ${operation}`);
+    assert.ok(byServer.filter((envelope) => envelope.ok).length >= TOOLS.length, 'the steps succeed where they should');
+    expectError(byServer[STEPS.length - 1] as Envelope, 'DIRECTORY_NOT_EMPTY');
+  });
+});
