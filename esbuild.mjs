@@ -1,6 +1,11 @@
 // Bundles the extension, the headless runner and the MCP server. `--production` minifies; `--watch` rebuilds on change.
 // A failed build exits non-zero so CI and `npm test` stop on it.
+//
+// First it writes package.json's `contributes.languageModelTools` from the tool definitions (src/core/tools/):
+// VS Code reads the manifest statically, so it must be a file, and generating it keeps each tool written in one
+// place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
 import * as esbuild from 'esbuild';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -23,7 +28,23 @@ const builds = [
   { ...shared, entryPoints: ['src/node/mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
+/** Bundles the tool list in memory, runs it, and rewrites package.json when its tool entries changed. */
+async function writeManifestTools() {
+  const { outputFiles } = await esbuild.build({ ...shared, minify: false, sourcemap: false, entryPoints: ['src/core/tools/index.ts'], write: false, outfile: 'manifest.js' });
+  const module = { exports: {} };
+  new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
+  const text = readFileSync('package.json', 'utf8');
+  const manifest = JSON.parse(text);
+  manifest.contributes.languageModelTools = module.exports.languageModelTools();
+  const generated = `${JSON.stringify(manifest, null, 2)}\n`;
+  if (generated !== text) {
+    writeFileSync('package.json', generated);
+    console.log('package.json: contributes.languageModelTools regenerated from src/core/tools');
+  }
+}
+
 try {
+  await writeManifestTools();
   if (watch) {
     for (const options of builds) {
       const context = await esbuild.context(options);

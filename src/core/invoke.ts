@@ -9,9 +9,9 @@ import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
 import { PathResolver, type Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
-import type { AnyToolDefinition, EditorState, HostInfo, Policy, Preparation, Progress, ToolContext } from './tool';
+import type { Policy } from './settings';
+import type { EditorState, HostInfo, Preparation, Progress, Tool, ToolCall, ToolContext } from './tool';
 import { findTool } from './tools';
-import { validateInput } from './validation';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
 export interface Session {
@@ -38,8 +38,8 @@ export async function invokeOperation(
   const tool = findTool(operation);
   if (!tool) return failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`);
   try {
-    const context = await createContext(tool, input, session, isCancelled, progress);
-    const data = await runRecorded(tool, context.input, context.context);
+    const { call, context } = await createContext(tool, input, session, isCancelled, progress);
+    const data = await runRecorded(tool, call, context);
     return success(tool.name, data);
   } catch (error) {
     if (error instanceof CancelledError) throw error;
@@ -56,8 +56,8 @@ export async function prepareOperation(operation: string, input: unknown, sessio
   const tool = findTool(operation);
   if (!tool) return { invocationMessage: `Unknown Agent FS operation ${operation}` };
   try {
-    const { input: valid, context } = await createContext(tool, input, session, () => false);
-    const preparation = await tool.prepare(valid as never, context);
+    const { call, context } = await createContext(tool, input, session, () => false);
+    const preparation = await call.prepare(context);
     return session.policy().confirmDestructive ? preparation : { invocationMessage: preparation.invocationMessage };
   } catch (error) {
     // The call itself will answer with the refusal; nothing to confirm for a call that changes nothing.
@@ -67,13 +67,13 @@ export async function prepareOperation(operation: string, input: unknown, sessio
 }
 
 async function createContext(
-  tool: AnyToolDefinition,
+  tool: Tool,
   input: unknown,
   session: Session,
   isCancelled: () => boolean,
   progress?: (progress: Progress) => void,
-): Promise<{ input: Record<string, unknown>; context: ToolContext }> {
-  const valid = validateInput(tool.name, input);
+): Promise<{ call: ToolCall; context: ToolContext }> {
+  const call = tool.accept(input);
   const policy = session.policy();
   if (tool.effect !== 'read') {
     if (!policy.trusted) {
@@ -95,5 +95,5 @@ async function createContext(
     isCancelled,
     ...(progress ? { progress } : {}),
   };
-  return { input: valid, context };
+  return { call, context };
 }

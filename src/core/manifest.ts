@@ -1,8 +1,11 @@
 /**
- * package.json is the one copy of every tool's name, descriptions and input schema (DESIGN.md §6). The core
- * reads it from there (esbuild bundles the JSON) to validate inputs and to list tools in the runner.
+ * The manifest's view of the tools: `contributes.languageModelTools` in package.json is generated from the tool
+ * definitions (src/core/tools/) by `languageModelTools()`, which esbuild.mjs runs on every build. VS Code reads
+ * package.json statically, before any code runs, so the manifest has to be a file; generating it keeps the
+ * definitions the one place a tool is written, and test/unit/manifest.test.ts fails while the committed file is stale.
  */
 import manifest from '../../package.json';
+import type { Tool } from './tool';
 
 export const TOOL_NAME_PREFIX = 'agentfs_';
 
@@ -29,14 +32,32 @@ export interface ManifestTool {
   readonly inputSchema: JsonSchema;
 }
 
-export const MANIFEST_TOOLS: readonly ManifestTool[] = manifest.contributes.languageModelTools as unknown as readonly ManifestTool[];
-
 export const EXTENSION_VERSION: string = manifest.version;
+
+/** Hides a tool that changes files where it would only be refused (READ_ONLY_MODE, WORKSPACE_UNTRUSTED). */
+export const MUTATING_WHEN = '!config.agentFs.readOnly && isWorkspaceTrusted';
+
+export function toolNameOf(operation: string): string {
+  return TOOL_NAME_PREFIX + operation;
+}
 
 export function operationOf(toolName: string): string {
   return toolName.startsWith(TOOL_NAME_PREFIX) ? toolName.slice(TOOL_NAME_PREFIX.length) : toolName;
 }
 
-export function manifestToolFor(operation: string): ManifestTool | undefined {
-  return MANIFEST_TOOLS.find((tool) => tool.name === TOOL_NAME_PREFIX + operation);
+/** One manifest entry, in the key order package.json keeps. */
+export function manifestEntry(tool: Tool): ManifestTool {
+  const name = toolNameOf(tool.name);
+  return {
+    name,
+    toolReferenceName: name,
+    displayName: tool.title,
+    modelDescription: tool.modelDescription,
+    userDescription: tool.userDescription,
+    canBeReferencedInPrompt: true,
+    icon: `$(${tool.icon})`,
+    tags: ['agentfs', 'filesystem', ...tool.tags],
+    ...(tool.effect === 'read' ? {} : { when: MUTATING_WHEN }),
+    inputSchema: tool.inputSchema,
+  };
 }

@@ -19,10 +19,10 @@ import { ToolError } from './errors';
 import type { EntryKind } from './fs';
 import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
 import type { ConfinedPath, Root } from './root';
-import type { Policy, PolicyKnobs, ToolContext } from './tool';
+import type { Policy, PolicyKnobs } from './settings';
+import type { ToolContext } from './tool';
 import { walkTree } from './walk';
 
-export { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_PROTECTED_PATHS } from './tool';
 
 export type PathSetting = 'agentFs.protectedPaths' | 'agentFs.hiddenPaths';
 

@@ -1,100 +1,12 @@
 import { CancelledError, type ErrorCode } from './errors';
 import type { HistoryStore } from './history/store';
-import type { ConfinedPath, PathResolver, Workspace } from './root';
+import type { ConfinedPath, PathResolver, PathSlot, Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
+import type { Policy } from './settings';
+import { inputValidator } from './validation';
 
 /** How much a tool can change: decides read-only/untrusted refusals and whether confirmation is considered. */
 export type ToolEffect = 'read' | 'write' | 'destructive';
-
-/** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/cli.ts). */
-export interface Policy {
-  readonly readOnly: boolean;
-  readonly trusted: boolean;
-  readonly confirmDestructive: boolean;
-  /** Globs (policy.ts) every mutating tool refuses with SENSITIVE_PATH_REFUSED. */
-  readonly protectedPaths: readonly string[];
-  /** Globs (policy.ts) kept out of reads, listings and searches too. */
-  readonly hiddenPaths: readonly string[];
-  /** An edit adding plus removing more lines than this asks for confirmation with its diff. */
-  readonly confirmEditsOverLines: number;
-  /** agentFs.maxReadBytes: the most file bytes one read call returns (read_file, read_many_files). */
-  readonly maxReadBytes: number;
-  /**
-   * Globs (ignore.ts semantics) the listing and search tools skip unless `include_ignored`: VS Code's files.exclude
-   * (patterns whose value is true) plus agentFs.exclude. Unlike hiddenPaths they only tidy results; reads still work.
-   */
-  readonly exclude: readonly string[];
-  /** VS Code's search.exclude (patterns whose value is true): skipped by search_files and search_content only. */
-  readonly searchExclude: readonly string[];
-  /** How this host names the knobs its refusals point at. */
-  readonly knobs: PolicyKnobs;
-}
-
-/**
- * What a person changes to lift a limit, in the host's own words: the editor names its settings, the runner and
- * the MCP server their flags. Refusal messages point at these so the advice fits where the call came from; the
- * machine-readable `details` keep the setting keys whatever the host.
- */
-export interface PolicyKnobs {
-  /** Completes "Agent FS is read-only (…)". */
-  readonly readOnly: string;
-  /** Completes "above the cap of N bytes (…)". */
-  readonly maxReadBytes: string;
-  /** Completes "it matches PATTERN in …". */
-  readonly protectedPaths: string;
-  readonly hiddenPaths: string;
-  /** Completes "Ask the user to do this themselves; …". */
-  readonly pathRuleRemedy: string;
-}
-
-export const EDITOR_KNOBS: PolicyKnobs = {
-  readOnly: 'setting agentFs.readOnly',
-  maxReadBytes: 'setting agentFs.maxReadBytes',
-  protectedPaths: 'the setting agentFs.protectedPaths',
-  hiddenPaths: 'the setting agentFs.hiddenPaths',
-  pathRuleRemedy: 'only the user can change these settings, in their user settings',
-};
-
-/** Credential-shaped and editor-configuration paths no tool writes unless the user says otherwise (policy.ts). */
-export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
-  '.env',
-  '.env.*',
-  '*.pem',
-  '*.key',
-  'id_rsa*',
-  'id_ed25519*',
-  '.ssh/**',
-  '.npmrc',
-  '.git/**',
-  '*.code-workspace',
-  '.vscode/*.json',
-];
-
-/** Secrets no tool reads, lists or searches either. */
-export const DEFAULT_HIDDEN_PATHS: readonly string[] = ['.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
-
-/**
- * Edits that add plus remove more lines than this are confirmed with their diff. 20 lines is about one screen of
- * diff in the confirmation dialog: small enough that a rewritten function is shown, large enough that routine
- * one-line fixes run without a prompt.
- */
-export const DEFAULT_CONFIRM_EDITS_OVER_LINES = 20;
-
-/** 256 KiB: a few thousand lines of code, a fair share of a model's context for one read. */
-export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
-
-export const DEFAULT_POLICY: Policy = {
-  readOnly: false,
-  trusted: true,
-  confirmDestructive: true,
-  protectedPaths: DEFAULT_PROTECTED_PATHS,
-  hiddenPaths: DEFAULT_HIDDEN_PATHS,
-  confirmEditsOverLines: DEFAULT_CONFIRM_EDITS_OVER_LINES,
-  maxReadBytes: DEFAULT_MAX_READ_BYTES,
-  exclude: [],
-  searchExclude: [],
-  knobs: EDITOR_KNOBS,
-};
 
 /**
  * What the editor knows about open documents. Optional: the runner has no editors. Paths are the core's absolute
@@ -160,29 +72,151 @@ export interface Preparation {
   readonly confirmation?: { readonly title: string; readonly message: string };
 }
 
-export interface ToolDefinition<Input = Record<string, unknown>> {
-  /** The bare operation name, as in the envelope; registered as `agentfs_<name>`. */
-  readonly name: string;
-  readonly effect: ToolEffect;
-  /** The code an unexpected I/O failure is reported with (seed 000's READ_FAILED, WRITE_FAILED, …). */
-  readonly failureCode: ErrorCode;
-  /** The input's parameter names; a unit test checks them against the manifest's schema. */
-  readonly parameters: readonly (keyof Input & string)[];
-  /** No side effects; may stat to say exactly what would be lost. Input has passed schema validation. */
-  prepare(input: Input, context: ToolContext): Promise<Preparation>;
-  /** Returns the envelope's `data`, or throws a ToolError. Input has passed schema validation. */
-  run(input: Input, context: ToolContext): Promise<unknown>;
-  /**
-   * The paths a mutating call may change, resolved as `run` resolves them, so history can record their before and
-   * after states (history/record.ts). Omit it when the path parameters (file_name, path, directory_name,
-   * directory_path, source_path, destination_path) are exactly those paths.
-   */
-  affects?(input: Input, context: ToolContext): Promise<readonly ConfinedPath[]>;
+/** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */
+export type Codicon = string;
+
+/** The JSON Schema keywords a tool parameter uses; ajv (strict) rejects any keyword it does not know. */
+export interface ParameterSchema {
+  readonly type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  readonly description?: string;
+  readonly enum?: readonly (string | number | boolean)[];
+  readonly items?: ParameterSchema;
+  readonly default?: unknown;
+  readonly [keyword: string]: unknown;
 }
 
-/** Erases a definition's input type so definitions with different inputs fit in one list. */
-export type AnyToolDefinition = ToolDefinition<never>;
+/**
+ * A tool's input schema: a JSON Schema object written as a `const` literal, so that `InputOf` derives the input type
+ * from it and a run() that reads a parameter the schema lacks, or with another type, fails the type check.
+ */
+export interface InputSchema {
+  readonly type: 'object';
+  readonly properties: Readonly<Record<string, ParameterSchema>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties: false;
+  readonly [keyword: string]: unknown;
+}
 
-export function defineTool<Input>(definition: ToolDefinition<Input>): AnyToolDefinition {
-  return definition;
+/** The TypeScript type of one parameter's value. */
+export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (infer Value)[] }
+  ? Value
+  : Parameter extends { readonly type: 'string' }
+    ? string
+    : Parameter extends { readonly type: 'integer' | 'number' }
+      ? number
+      : Parameter extends { readonly type: 'boolean' }
+        ? boolean
+        : Parameter extends { readonly type: 'array'; readonly items: infer Item }
+          ? ValueOf<Item>[]
+          : unknown;
+
+/**
+ * The parameters always present once validated: the required ones, and those with a `default` (validation fills
+ * defaults in, ajv's `useDefaults`).
+ */
+type PresentOf<Schema extends InputSchema> =
+  | (Schema['required'] extends readonly (infer Name)[] ? Name : never)
+  | { [Name in keyof Schema['properties']]: Schema['properties'][Name] extends { readonly default: unknown } ? Name : never }[keyof Schema['properties']];
+
+type Flatten<T> = { [Key in keyof T]: T[Key] };
+
+/** The input `prepare` and `run` receive: validated against the schema, defaults filled in. */
+export type InputOf<Schema extends InputSchema> = Flatten<
+  { [Name in keyof Schema['properties'] & PresentOf<Schema>]: ValueOf<Schema['properties'][Name]> } & {
+    [Name in Exclude<keyof Schema['properties'], PresentOf<Schema>>]?: ValueOf<Schema['properties'][Name]>;
+  }
+>;
+
+/**
+ * Everything about one tool, written once in its file under src/core/tools/: the manifest entry
+ * (`contributes.languageModelTools`, generated from this by esbuild.mjs), the history's path list, the views' icons,
+ * the runner's help and the MCP tool list are all derived from it.
+ */
+export interface ToolDefinition<Schema extends InputSchema = InputSchema> {
+  /** The bare operation name, as in the envelope; registered as `agentfs_<name>`. */
+  readonly name: string;
+  /** Title Case, shown to people (the manifest's displayName, MCP's title). */
+  readonly title: string;
+  /** What a model reads to decide whether and how to call the tool. */
+  readonly modelDescription: string;
+  /** One line for people, in tool pickers. */
+  readonly userDescription: string;
+  readonly effect: ToolEffect;
+  /**
+   * Repeating the same call with the same input leaves the workspace as the first call left it (MCP's
+   * idempotentHint). Read tools are idempotent.
+   */
+  readonly idempotent: boolean;
+  readonly icon: Codicon;
+  /** Manifest tags beyond the `agentfs` and `filesystem` every tool has. */
+  readonly tags: readonly string[];
+  /** The code an unexpected I/O failure is reported with (seed 000's READ_FAILED, WRITE_FAILED, …). */
+  readonly failureCode: ErrorCode;
+  readonly inputSchema: Schema;
+  /**
+   * The parameters that name a path in the workspace (a string, or for `paths` an array of them), with the slot
+   * whose *_OUTSIDE_BASE code the tool answers for a path outside the base. History records these paths for a
+   * mutating call unless `affects` says otherwise; the path-case tests run every case through every one of them.
+   */
+  readonly pathParameters: { readonly [Name in keyof InputOf<Schema> & string]?: PathSlot };
+  /** No side effects; may stat to say exactly what would be lost. */
+  prepare(this: void, input: InputOf<Schema>, context: ToolContext): Promise<Preparation>;
+  /** Returns the envelope's `data`, or throws a ToolError. */
+  run(this: void, input: InputOf<Schema>, context: ToolContext): Promise<unknown>;
+  /**
+   * The paths a mutating call may change, resolved as `run` resolves them, so history can record their before and
+   * after states (history/record.ts). Omit it when `pathParameters` name exactly those paths.
+   */
+  affects?(this: void, input: InputOf<Schema>, context: ToolContext): Promise<readonly ConfinedPath[]>;
+}
+
+/** One call of a tool, bound to an input that passed its schema; what the pipeline (invoke.ts, history) runs. */
+export interface ToolCall {
+  /** The validated input with defaults filled in (a copy; the caller's object is never modified). */
+  readonly input: Readonly<Record<string, unknown>>;
+  prepare(context: ToolContext): Promise<Preparation>;
+  run(context: ToolContext): Promise<unknown>;
+  /** The paths the call may change, or undefined when they are exactly its path parameters. */
+  affects(context: ToolContext): Promise<readonly ConfinedPath[]> | undefined;
+}
+
+/**
+ * A tool with its input type erased, so tools with different inputs fit in one list. The type is not lost but
+ * checked at the boundary: `accept` validates an input against the schema the type was derived from.
+ */
+export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'pathParameters'> {
+  readonly pathParameters: Readonly<Record<string, PathSlot>>;
+  /** Validates `input` against the schema (INVALID_INPUT naming the field) and binds a call to it. */
+  accept(input: unknown): ToolCall;
+}
+
+export function defineTool<const Schema extends InputSchema>(definition: ToolDefinition<Schema>): Tool {
+  return bindTool(definition, inputValidator(definition.name, definition.inputSchema));
+}
+
+/** The body of a definition, over its input type, which `validate` checks against the schema it was derived from. */
+interface ToolBody<Input> extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'pathParameters'> {
+  readonly pathParameters: { readonly [name: string]: PathSlot | undefined };
+  prepare(this: void, input: Input, context: ToolContext): Promise<Preparation>;
+  run(this: void, input: Input, context: ToolContext): Promise<unknown>;
+  affects?(this: void, input: Input, context: ToolContext): Promise<readonly ConfinedPath[]>;
+}
+
+function bindTool<Input extends Readonly<Record<string, unknown>>>(definition: ToolBody<Input>, validate: (raw: unknown) => Input): Tool {
+  const { prepare, run, affects, pathParameters, ...rest } = definition;
+  const slots: Record<string, PathSlot> = {};
+  for (const [name, slot] of Object.entries(pathParameters)) if (slot !== undefined) slots[name] = slot;
+  return {
+    ...rest,
+    pathParameters: slots,
+    accept(raw) {
+      const input = validate(raw);
+      return {
+        input,
+        prepare: (context) => prepare(input, context),
+        run: (context) => run(input, context),
+        affects: (context) => affects?.(input, context),
+      };
+    },
+  };
 }

@@ -11,13 +11,12 @@ import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './tool';
 import { countTree, describeCounts } from './walk';
 
+/** The parameters the four transfer tools share (each tool's schema declares them). */
 export interface TransferInput {
-  source_path: string;
-  destination_path: string;
-  overwrite: boolean;
+  readonly source_path: string;
+  readonly destination_path: string;
+  readonly overwrite: boolean;
 }
-
-export const TRANSFER_PARAMETERS = ['source_path', 'destination_path', 'overwrite'] as const;
 
 export interface TransferPlan {
   readonly source: ConfinedPath;

@@ -1,37 +1,38 @@
 /**
- * Input validation against the manifest's schemas. VS Code hands tool input to `invoke` unchecked, and another
- * extension can call any tool, so every input is validated here (DESIGN.md §6).
+ * Input validation against the tools' schemas. VS Code hands tool input to `invoke` unchecked, and another
+ * extension can call any tool, so every input is validated here.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ToolError } from './errors';
-import { type JsonSchema, manifestToolFor } from './manifest';
+import type { JsonSchema } from './manifest';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
-const compiled = new Map<string, ValidateFunction>();
 
-export function compileSchema(schema: JsonSchema): ValidateFunction {
-  return ajv.compile(schema);
+export function compileSchema<Data = unknown>(schema: JsonSchema, name = 'schema'): ValidateFunction<Data> {
+  try {
+    return ajv.compile<Data>(schema);
+  } catch (error) {
+    throw new Error(`The input schema of ${name} does not compile: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /**
- * Returns a copy of `input` with schema defaults filled in, or throws INVALID_INPUT naming the offending field.
- * The caller's object is never modified.
+ * A validator for one tool's input schema, compiled on first use. It returns a copy of the input with schema
+ * defaults filled in, typed as the schema says (ajv's type guard), or throws INVALID_INPUT naming the offending
+ * field. The caller's object is never modified.
  */
-export function validateInput(operation: string, input: unknown): Record<string, unknown> {
-  let validate = compiled.get(operation);
-  if (!validate) {
-    const tool = manifestToolFor(operation);
-    if (!tool) throw new ToolError('INVALID_INPUT', `Unknown operation "${operation}".`);
-    validate = compileSchema(tool.inputSchema);
-    compiled.set(operation, validate);
-  }
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    throw new ToolError('INVALID_INPUT', `Input must be a JSON object of parameters, not ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}.`);
-  }
-  const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-  if (validate(copy)) return copy;
-  const [error] = validate.errors ?? [];
-  throw describeSchemaError(error, validate.schema as JsonSchema);
+export function inputValidator<Input>(operation: string, schema: JsonSchema): (input: unknown) => Input {
+  let validate: ValidateFunction<Input> | undefined;
+  return (input) => {
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new ToolError('INVALID_INPUT', `Input must be a JSON object of parameters, not ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}.`);
+    }
+    validate ??= compileSchema<Input>(schema, operation);
+    const copy: unknown = { ...input };
+    if (validate(copy)) return copy;
+    const [error] = validate.errors ?? [];
+    throw describeSchemaError(error, schema);
+  };
 }
 
 function describeSchemaError(error: ErrorObject | undefined, schema: JsonSchema): ToolError {

@@ -11,8 +11,8 @@
  */
 import { failure, type Envelope } from '../core/envelope';
 import { invokeOperation } from '../core/invoke';
-import { EXTENSION_VERSION, MANIFEST_TOOLS, manifestToolFor, operationOf, type JsonSchema } from '../core/manifest';
-import { findTool } from '../core/tools';
+import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
+import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 import { createNodeSession } from './session';
 
@@ -64,8 +64,8 @@ function firstSentence(text: string): string {
 }
 
 function operationsHelp(): string {
-  const width = Math.max(...MANIFEST_TOOLS.map((tool) => operationOf(tool.name).length));
-  const lines = MANIFEST_TOOLS.map((tool) => `  ${operationOf(tool.name).padEnd(width)}  ${firstSentence(tool.userDescription)}`);
+  const width = Math.max(...TOOL_DEFINITIONS.map((tool) => tool.name.length));
+  const lines = TOOL_DEFINITIONS.map((tool) => `  ${tool.name.padEnd(width)}  ${firstSentence(tool.userDescription)}`);
   return `${USAGE}\n\nOperations (${PROGRAM} <operation> --help for its parameters):\n${lines.join('\n')}`;
 }
 
@@ -77,7 +77,7 @@ function typeOf(schema: JsonSchema): string {
 
 /** One operation's parameters, from the same JSON schema the editor validates against. */
 function operationHelp(operation: string): string | undefined {
-  const tool = manifestToolFor(operation);
+  const tool = findTool(operation);
   if (tool === undefined) return undefined;
   const properties = Object.entries(tool.inputSchema.properties ?? {});
   const required = new Set(tool.inputSchema.required ?? []);
@@ -133,7 +133,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.list) {
-    print(MANIFEST_TOOLS.map((tool) => ({ operation: operationOf(tool.name), description: tool.userDescription, input_schema: tool.inputSchema })));
+    print(TOOL_DEFINITIONS.map((tool) => ({ operation: tool.name, description: tool.userDescription, input_schema: tool.inputSchema })));
     return 0;
   }
   if (operation === undefined || extra.length > 0) {

@@ -29,9 +29,10 @@ import {
 import { type Envelope, type FailureEnvelope, failure } from '../core/envelope';
 import { CancelledError, ToolError } from '../core/errors';
 import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
-import { EXTENSION_VERSION, type JsonSchema, MANIFEST_TOOLS, operationOf } from '../core/manifest';
-import type { Policy, Preparation, Progress, ToolEffect } from '../core/tool';
-import { findTool } from '../core/tools';
+import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
+import type { Policy } from '../core/settings';
+import type { Preparation, Progress, ToolEffect } from '../core/tool';
+import { TOOL_DEFINITIONS } from '../core/tools';
 import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
 import { createNodeSession } from './session';
 
@@ -60,20 +61,12 @@ export interface ToolDescription {
   readonly idempotent: boolean;
 }
 
-/** Calls that, repeated with the same input, change the files again (an edit's new text may hold its old text). */
-const NOT_IDEMPOTENT = new Set(['edit_file', 'replace_lines', 'insert_lines', 'delete_lines', 'apply_patch', 'undo_last']);
-
 /** The only tools that never replace or remove anything: they refuse (or leave) whatever already exists. */
 const ADDITIVE = new Set(['create_file', 'create_directory']);
 
-/** The tool list, read where the editor's comes from (the manifest, and the code's effect for each tool). */
+/** The tool list, from the definitions the editor's manifest is generated from. */
 export function toolDescriptions(): readonly ToolDescription[] {
-  return MANIFEST_TOOLS.map((tool) => {
-    const name = operationOf(tool.name);
-    const definition = findTool(name);
-    if (!definition) throw new Error(`The manifest lists ${tool.name}, which the code does not define.`);
-    return { name, title: tool.displayName, modelDescription: tool.modelDescription, inputSchema: tool.inputSchema, effect: definition.effect, idempotent: !NOT_IDEMPOTENT.has(name) };
-  });
+  return TOOL_DEFINITIONS.map(({ name, title, modelDescription, inputSchema, effect, idempotent }) => ({ name, title, modelDescription, inputSchema, effect, idempotent }));
 }
 
 export function mcpTool(description: ToolDescription): Tool {

@@ -8,7 +8,7 @@
  *   --help (-h), --version (-v)
  */
 import { isWithin } from '../core/paths';
-import type { PolicyKnobs } from '../core/tool';
+import type { PolicyKnobs } from '../core/settings';
 import { toPosixPath } from './session';
 import { defaultHistoryDirectory } from './stateDirectory';
 

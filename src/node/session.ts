@@ -5,7 +5,7 @@ import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
 import type { Root, Workspace } from '../core/root';
-import { DEFAULT_POLICY, type Policy } from '../core/tool';
+import { DEFAULT_POLICY, type Policy } from '../core/settings';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
 

@@ -1,7 +1,8 @@
 /** The command palette actions (category "Agent FS"): the same power the tools give a model, for the person. */
 import * as vscode from 'vscode';
 import type { JsonSchema } from '../core/manifest';
-import { MANIFEST_TOOLS, operationOf } from '../core/manifest';
+import { operationOf, toolNameOf } from '../core/manifest';
+import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { isWithin, normalizeAbsolute, relativeTo } from '../core/paths';
 import type { Dialogs } from './dialogs';
 import type { CallLog } from './log';
@@ -97,10 +98,11 @@ async function runTool(deps: CommandDependencies, operationArgument?: string, in
   const dialogs = deps.dialogs();
   const toolName =
     operationArgument !== undefined
-      ? `agentfs_${operationOf(operationArgument)}`
-      : await dialogs.pickTool(MANIFEST_TOOLS.map((tool) => ({ name: tool.name, label: tool.displayName, description: tool.userDescription })));
-  const tool = MANIFEST_TOOLS.find((candidate) => candidate.name === toolName);
-  if (!tool) return undefined;
+      ? toolNameOf(operationOf(operationArgument))
+      : await dialogs.pickTool(TOOL_DEFINITIONS.map((tool) => ({ name: toolNameOf(tool.name), label: tool.title, description: tool.userDescription })));
+  const definition = toolName === undefined ? undefined : findTool(operationOf(toolName));
+  if (!definition) return undefined;
+  const tool = { name: toolNameOf(definition.name), inputSchema: definition.inputSchema };
   const text = inputArgument ?? (await dialogs.editInput(tool.name, prefilledInput(tool.inputSchema)));
   if (text === undefined) return undefined;
   let input: unknown;

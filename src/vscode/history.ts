@@ -11,6 +11,7 @@ import { displayText, type FileChange, fileChanges, sideContent } from '../core/
 import { HistoryStore, type OperationRecord } from '../core/history/store';
 import { undoneBy } from '../core/history/undo';
 import { basename, dirname } from '../core/paths';
+import { findTool } from '../core/tools';
 import { undoLastTarget } from '../core/tools/undoLast';
 import type { Dialogs, OperationChoice } from './dialogs';
 import { VscodeFileSystem } from './fileSystem';
@@ -59,24 +60,6 @@ function relativeTime(iso: string, now = Date.now()): string {
   return new Date(iso).toLocaleString();
 }
 
-const OPERATION_ICONS: Readonly<Record<string, string>> = {
-  write_file: 'edit',
-  create_file: 'new-file',
-  edit_file: 'edit',
-  replace_lines: 'edit',
-  insert_lines: 'edit',
-  delete_lines: 'edit',
-  apply_patch: 'diff',
-  delete_file: 'trash',
-  delete_directory: 'trash',
-  copy_file: 'files',
-  copy_directory: 'files',
-  move_file: 'arrow-right',
-  move_directory: 'arrow-right',
-  create_directory: 'new-folder',
-  undo_operation: 'discard',
-  undo_last: 'discard',
-};
 
 export type ActivityNode = { readonly kind: 'operation'; readonly record: OperationRecord; readonly undoneBy?: string } | { readonly kind: 'change'; readonly record: OperationRecord; readonly change: FileChange };
 
@@ -124,7 +107,7 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode> {
     item.id = record.id;
     const status = statusOf(record, node.undoneBy);
     item.description = [relativeTime(record.time), status].filter((part) => part !== '').join(' · ');
-    item.iconPath = new vscode.ThemeIcon(OPERATION_ICONS[record.operation] ?? 'history', node.undoneBy !== undefined ? new vscode.ThemeColor('disabledForeground') : undefined);
+    item.iconPath = new vscode.ThemeIcon(findTool(record.operation)?.icon ?? 'history', node.undoneBy !== undefined ? new vscode.ThemeColor('disabledForeground') : undefined);
     const undoable = record.undo_available && node.undoneBy === undefined && record.undo_of === undefined;
     item.contextValue = undoable ? 'agentFs.operation.undoable' : 'agentFs.operation';
     const tooltip = new vscode.MarkdownString(undefined, true);

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
-import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, EDITOR_KNOBS, type Policy } from '../core/tool';
+import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, EDITOR_KNOBS, type Policy } from '../core/settings';
 
 export const SECTION = 'agentFs';
 

@@ -1,12 +1,13 @@
 /**
- * Registers every manifest tool with vscode.lm.registerTool. Each invocation takes the core's one path
+ * Registers every tool with vscode.lm.registerTool, under the name its manifest entry was generated with. Each invocation takes the core's one path
  * (invokeOperation); this file only translates between VS Code's types and the core's.
  */
 import * as vscode from 'vscode';
 import type { Envelope } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
-import { MANIFEST_TOOLS, operationOf } from '../core/manifest';
+import { toolNameOf } from '../core/manifest';
+import { TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import type { CallLog } from './log';
 
@@ -19,9 +20,9 @@ export class ToolHost {
   ) {}
 
   register(): vscode.Disposable[] {
-    return MANIFEST_TOOLS.map((tool) => {
-      const operation = operationOf(tool.name);
-      return vscode.lm.registerTool<unknown>(tool.name, {
+    return TOOL_DEFINITIONS.map((tool) => {
+      const operation = tool.name;
+      return vscode.lm.registerTool<unknown>(toolNameOf(operation), {
         prepareInvocation: async (options) => toPrepared(await this.prepare(operation, options.input)),
         invoke: async (options, token) => {
           const envelope = await this.invoke(operation, options.input, token);

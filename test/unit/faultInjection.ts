@@ -6,7 +6,8 @@
 import * as nodePath from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
-import { DEFAULT_POLICY, type EditorState, type Policy } from '../../src/core/tool';
+import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
+import type { EditorState } from '../../src/core/tool';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/session';
 

@@ -1,7 +1,7 @@
 /** write_file's guards (expected_hash, dry_run), create_file, confirmations with diffs, and concurrent guarded writes. */
 import * as assert from 'node:assert/strict';
 import { invokeOperation, prepareOperation } from '../../src/core/invoke';
-import { MANIFEST_TOOLS, operationOf } from '../../src/core/manifest';
+import { TOOL_DEFINITIONS } from '../../src/core/tools';
 import { contentHash } from '../../src/core/text';
 import { assertFields, assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
 
@@ -193,7 +193,7 @@ describe('expected_hash takes a bare hex digest as sha256sum prints it', functio
   });
 
   it('covers every tool whose schema has expected_hash', function () {
-    const guarded = MANIFEST_TOOLS.filter((tool) => tool.inputSchema.properties?.expected_hash !== undefined).map((tool) => operationOf(tool.name));
+    const guarded = TOOL_DEFINITIONS.filter((tool) => tool.inputSchema.properties.expected_hash !== undefined).map((tool) => tool.name);
     assert.deepEqual([...guarded].sort(), Object.keys(GUARDED_CALLS).sort());
   });
 

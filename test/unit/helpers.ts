@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import { invokeOperation, type Session } from '../../src/core/invoke';
-import type { Policy } from '../../src/core/tool';
+import type { Policy } from '../../src/core/settings';
 import { createNodeSession } from '../../src/node/session';
 
 /** A fresh directory under the OS temp dir, given by its real path (so /tmp links do not blur containment). */

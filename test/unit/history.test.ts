@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
-import { findTool, TOOLS } from '../../src/core/tools';
+import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { type FileSystem, FsError } from '../../src/core/fs';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createNodeSession } from '../../src/node/session';
@@ -164,7 +164,7 @@ describe('history and undo', () => {
 
   it('has a do/undo case for every mutating tool', () => {
     const covered = new Set(CASES.map((each) => each.operation));
-    const missing = TOOLS.filter((tool) => tool.effect !== 'read' && !tool.name.startsWith('undo_') && !covered.has(tool.name)).map((tool) => tool.name);
+    const missing = TOOL_DEFINITIONS.filter((tool) => tool.effect !== 'read' && !tool.name.startsWith('undo_') && !covered.has(tool.name)).map((tool) => tool.name);
     assert.deepEqual(missing, [], 'add a case to CASES for each');
   });
 

@@ -1,24 +1,30 @@
 /**
- * package.json is the one copy of every tool's name, descriptions and schema (DESIGN.md §6). This proves that the
- * manifest and the code list the same tools and that every entry is complete. Generic: it reads both lists, so a
- * tool added later is checked without editing this file.
+ * package.json's `contributes.languageModelTools` is generated from the tool definitions (esbuild.mjs). This proves
+ * that the committed manifest is exactly what the definitions generate (so it cannot go stale), and that every entry
+ * is complete. Generic: it reads both lists, so a tool added later is checked without editing this file.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { ERROR_CODES } from '../../src/core/errors';
+import { SETTING_DEFAULTS } from '../../src/core/settings';
 import type { JsonSchema } from '../../src/core/manifest';
-import { TOOLS } from '../../src/core/tools';
+import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { SEED_OPERATIONS } from './schemaInputs';
 
 interface RawTool {
   readonly [key: string]: unknown;
 }
 
+interface RawManifest {
+  readonly contributes?: { readonly languageModelTools?: unknown; readonly configuration?: { readonly properties?: Readonly<Record<string, { readonly default?: unknown }>> } };
+}
+
 /** Read from disk, not through the core's import, so the test sees exactly what VS Code reads. */
+const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as RawManifest;
+
 function readManifestTools(): RawTool[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes?: { languageModelTools?: unknown } };
   const tools = manifest.contributes?.languageModelTools;
   assert.ok(Array.isArray(tools), 'package.json has no contributes.languageModelTools array');
   return tools as RawTool[];
@@ -44,11 +50,15 @@ function checkDescriptions(schema: JsonSchema, where: string): void {
 }
 
 describe('manifest (package.json contributes.languageModelTools) ↔ code (src/core/tools)', function () {
+  it('is exactly what the definitions generate (else run `npm run build` and commit package.json)', function () {
+    assert.deepEqual(manifestTools, JSON.parse(JSON.stringify(languageModelTools())));
+  });
+
   it('lists the same operations, each once, as agentfs_<operation>', function () {
     const fromManifest = manifestTools.map((tool) => nonEmptyString(tool.name, 'name'));
-    const fromCode = TOOLS.map((tool) => PREFIX + tool.name);
+    const fromCode = TOOL_DEFINITIONS.map((tool) => PREFIX + tool.name);
     assert.equal(new Set(fromManifest).size, fromManifest.length, `duplicate names in the manifest: ${fromManifest.join(', ')}`);
-    assert.equal(new Set(fromCode).size, fromCode.length, 'duplicate names in TOOLS');
+    assert.equal(new Set(fromCode).size, fromCode.length, 'duplicate names in TOOL_DEFINITIONS');
     assert.deepEqual([...fromManifest].sort(), [...fromCode].sort());
     for (const operation of SEED_OPERATIONS) assert.ok(fromManifest.includes(PREFIX + operation), `seed operation ${operation} missing`);
   });
@@ -56,7 +66,7 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
   for (const tool of manifestTools) {
     const name = typeof tool.name === 'string' ? tool.name : '(unnamed)';
     describe(name, function () {
-      const definition = TOOLS.find((each) => PREFIX + each.name === name);
+      const definition = TOOL_DEFINITIONS.find((each) => PREFIX + each.name === name);
       const schema = tool.inputSchema as JsonSchema | undefined;
 
       it('has toolReferenceName = name, displayName, modelDescription, userDescription, canBeReferencedInPrompt, icon, tags', function () {
@@ -97,10 +107,15 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
         }
       });
 
-      it("its property names equal the definition's parameters", function () {
-        assert.ok(definition, `no definition in TOOLS for ${name}`);
+      it('its path parameters are properties of its schema holding a path or a list of paths', function () {
+        assert.ok(definition, `no definition in TOOL_DEFINITIONS for ${name}`);
         assert.ok(schema);
-        assert.deepEqual(Object.keys(schema.properties ?? {}).sort(), [...definition.parameters].sort());
+        for (const parameter of Object.keys(definition.pathParameters)) {
+          const property: JsonSchema | undefined = schema.properties?.[parameter];
+          assert.ok(property, `path parameter ${parameter} is not in the schema`);
+          const type: unknown = property.type === 'array' ? (property.items as JsonSchema | undefined)?.type : property.type;
+          assert.equal(type, 'string', `path parameter ${parameter} is not a string or a list of strings`);
+        }
       });
 
       it('a `when` clause hides it for agentFs.readOnly and untrusted workspaces exactly when it changes files', function () {
@@ -145,4 +160,18 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
     assert.equal(property('delete_directory', 'recursive')?.default, false);
     assert.equal(property('list_files', 'recursive')?.default, true);
   });
+});
+
+describe('settings: contributes.configuration ↔ the defaults table (src/core/settings.ts)', function () {
+  const declared = manifest.contributes?.configuration?.properties ?? {};
+
+  it('declares exactly the settings the table has', function () {
+    assert.deepEqual(Object.keys(declared).sort(), Object.keys(SETTING_DEFAULTS).sort());
+  });
+
+  for (const [key, value] of Object.entries(SETTING_DEFAULTS)) {
+    it(`${key} defaults to ${JSON.stringify(value)} in both`, function () {
+      assert.deepEqual(declared[key]?.default, value);
+    });
+  }
 });

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation } from '../../src/core/invoke';
 import { isHidden, isProtected } from '../../src/core/policy';
-import { DEFAULT_POLICY } from '../../src/core/tool';
+import { DEFAULT_POLICY } from '../../src/core/settings';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/session';
 import { sessionOver } from './faultInjection';

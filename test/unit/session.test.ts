@@ -6,10 +6,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { manifestToolFor } from '../../src/core/manifest';
 import { ToolError } from '../../src/core/errors';
 import type { Session } from '../../src/core/invoke';
-import { TOOLS } from '../../src/core/tools';
+import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { assertFields, assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
 import { SEED_OPERATIONS, validInput } from './schemaInputs';
 
@@ -32,8 +31,8 @@ describe('session policy and base directory', function () {
       const session = nodeSession(ws.base, policy);
       const before = ws.snap();
       let mutating = 0;
-      for (const tool of TOOLS) {
-        const schema = manifestToolFor(tool.name)?.inputSchema;
+      for (const tool of TOOL_DEFINITIONS) {
+        const schema = findTool(tool.name)?.inputSchema;
         assert.ok(schema, tool.name);
         const input = validInput(tool.name, schema);
         if (!input) {
@@ -57,7 +56,7 @@ describe('session policy and base directory', function () {
 
   it('seed effects: only read_file, list_files, path_exists and find_file are read tools', function () {
     for (const operation of SEED_OPERATIONS) {
-      const tool = TOOLS.find((each) => each.name === operation);
+      const tool = TOOL_DEFINITIONS.find((each) => each.name === operation);
       assert.ok(tool, operation);
       assert.equal(tool.effect === 'read', ['read_file', 'list_files', 'path_exists', 'find_file'].includes(operation), operation);
     }
@@ -69,7 +68,7 @@ describe('session policy and base directory', function () {
     for (const root of [gone, notADirectory]) {
       const session = nodeSession(root);
       for (const operation of SEED_OPERATIONS) {
-        const schema = manifestToolFor(operation)?.inputSchema;
+        const schema = findTool(operation)?.inputSchema;
         assert.ok(schema);
         const input = validInput(operation, schema);
         const error = expectError(await call(session, operation, input), 'DIR_NOT_AVAILABLE', operation);
@@ -85,7 +84,7 @@ describe('session policy and base directory', function () {
       workspace: () => Promise.reject(new ToolError('DIR_NOT_SET', 'No base directory is set. Run "Agent FS: Select Base Directory…".')),
     };
     for (const operation of SEED_OPERATIONS) {
-      const schema = manifestToolFor(operation)?.inputSchema;
+      const schema = findTool(operation)?.inputSchema;
       assert.ok(schema);
       expectError(await call(unset, operation, validInput(operation, schema)), 'DIR_NOT_SET', operation);
     }

@@ -4,8 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Envelope } from '../../src/core/envelope';
-import { manifestToolFor } from '../../src/core/manifest';
-import { TOOLS } from '../../src/core/tools';
+import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { assertTree, call, expectError, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 import { SEED_OPERATIONS, validInput, wrongTypeValues } from './schemaInputs';
 
@@ -42,7 +41,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
   }
 
   it('the seed operations are all listed', function () {
-    const names = TOOLS.map((tool) => tool.name);
+    const names = TOOL_DEFINITIONS.map((tool) => tool.name);
     for (const operation of SEED_OPERATIONS) assert.ok(names.includes(operation), operation);
   });
 
@@ -52,10 +51,10 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
     assert.equal(envelope.operation, 'format_disk');
   });
 
-  for (const tool of TOOLS) {
+  for (const tool of TOOL_DEFINITIONS) {
     const operation = tool.name;
     describe(operation, function () {
-      const manifest = manifestToolFor(operation);
+      const manifest = findTool(operation);
       const schema = manifest?.inputSchema;
       const properties = Object.entries(schema?.properties ?? {});
       const required = schema?.required ?? [];

@@ -7,24 +7,14 @@
  */
 import { CancelledError, describeError, ToolError } from '../errors';
 import { dirname, isWithin } from '../paths';
-import type { ConfinedPath, PathSlot } from '../root';
-import type { AnyToolDefinition, ToolContext } from '../tool';
+import type { ConfinedPath } from '../root';
+import type { Tool, ToolCall, ToolContext } from '../tool';
 import { planUndo } from './plan';
 import { fileHashes, type PathState, sameState, StateReader } from './state';
 import type { HistoryStore, OperationRecord, PathRecord } from './store';
 
-/** Path parameters of the tools' inputs, and the slot whose outside-base code each reports. */
-const PATH_PARAMETERS: readonly (readonly [string, PathSlot])[] = [
-  ['file_name', 'file'],
-  ['path', 'path'],
-  ['directory_name', 'directory'],
-  ['directory_path', 'directory'],
-  ['source_path', 'source'],
-  ['destination_path', 'destination'],
-];
-
-/** Parameters whose text is kept in a record's input summary; any other text is recorded as its length only. */
-const KEPT_TEXT = new Set([...PATH_PARAMETERS.map(([name]) => name), 'operation_id', 'position', 'encoding', 'match']);
+/** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
+const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match']);
 
 export interface HistoryFields {
   readonly operation_id: string | null;
@@ -32,26 +22,21 @@ export interface HistoryFields {
 }
 
 /** Runs `tool` and records what it changed. Returns the tool's data with `operation_id` and `undo_available`. */
-export async function runRecorded(tool: AnyToolDefinition, input: Record<string, unknown>, context: ToolContext): Promise<unknown> {
-  const run = (): Promise<unknown> => tool.run(input as never, context);
+export async function runRecorded(tool: Tool, call: ToolCall, context: ToolContext): Promise<unknown> {
+  const run = (): Promise<unknown> => call.run(context);
   if (tool.effect === 'read') return run();
   const history = context.history;
-  if (!history || input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
-  return history.exclusive(() => recordCall(tool, input, context, history, run));
+  if (!history || call.input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
+  return history.exclusive(() => recordCall(tool, call, context, history, run));
 }
 
-async function recordCall(
-  tool: AnyToolDefinition,
-  input: Record<string, unknown>,
-  context: ToolContext,
-  history: HistoryStore,
-  run: () => Promise<unknown>,
-): Promise<unknown> {
+async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, history: HistoryStore, run: () => Promise<unknown>): Promise<unknown> {
+  const { input } = call;
   const { fs } = context.workspace;
   const { maxBytes } = history.limits();
   let targets: ConfinedPath[];
   try {
-    targets = await affectedPaths(tool, input, context);
+    targets = await affectedPaths(tool, call, context);
   } catch (error) {
     // A path the tool cannot use either: let the tool refuse it with its own code, in its own order of checks.
     if (!(error instanceof ToolError)) throw error;
@@ -84,9 +69,9 @@ async function recordCall(
       }
     }
     if (paths.length === 0) return withFields(data, { operation_id: null, undo_available: false });
-    const summary = await summarise(tool.name, input, paths, context, await undoneSummary(history, data));
+    const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
     const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
-    record = buildRecord(history, tool.name, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    record = buildRecord(history, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
     await history.add(record, contents);
   } catch (error) {
     if (error instanceof ToolError) throw error;
@@ -98,9 +83,9 @@ async function recordCall(
 
 function buildRecord(
   history: HistoryStore,
-  operation: string,
+  tool: Tool,
   summary: string,
-  input: Record<string, unknown>,
+  input: Readonly<Record<string, unknown>>,
   paths: readonly PathRecord[],
   contents: ReadonlyMap<string, Uint8Array>,
   maxBytes: number,
@@ -131,9 +116,9 @@ function buildRecord(
     version: 1,
     id: history.newId(),
     time: new Date().toISOString(),
-    operation,
+    operation: tool.name,
     summary,
-    input: summariseInput(input),
+    input: summariseInput(tool, input),
     paths,
     undo_available: reason === undefined,
     ...(reason === undefined ? {} : { unavailable_reason: reason }),
@@ -147,8 +132,8 @@ function buildRecord(
  * exist yet is widened to its highest missing ancestor, so that an undo also removes the parent directories the
  * call created. Paths inside another listed path are dropped (the outer one's state covers them).
  */
-async function affectedPaths(tool: AnyToolDefinition, input: Record<string, unknown>, context: ToolContext): Promise<ConfinedPath[]> {
-  const declared = tool.affects ? await tool.affects(input as never, context) : await parameterPaths(input, context);
+async function affectedPaths(tool: Tool, call: ToolCall, context: ToolContext): Promise<ConfinedPath[]> {
+  const declared = (await call.affects(context)) ?? (await parameterPaths(tool, call.input, context));
   const { fs } = context.workspace;
   const widened: ConfinedPath[] = [];
   for (const path of declared) {
@@ -164,11 +149,13 @@ async function affectedPaths(tool: AnyToolDefinition, input: Record<string, unkn
   return unique.filter((path) => !unique.some((other) => other !== path && isWithin(other.absolute, path.absolute)));
 }
 
-async function parameterPaths(input: Record<string, unknown>, context: ToolContext): Promise<ConfinedPath[]> {
+/** The paths a call's path parameters name, in the order the definition lists them. */
+async function parameterPaths(tool: Tool, input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ConfinedPath[]> {
   const paths: ConfinedPath[] = [];
-  for (const [name, slot] of PATH_PARAMETERS) {
+  for (const [name, slot] of Object.entries(tool.pathParameters)) {
     const value = input[name];
-    if (typeof value === 'string') paths.push(await context.paths.resolve(value, slot));
+    const given = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
+    for (const each of given) paths.push(await context.paths.resolve(each, slot));
   }
   return paths;
 }
@@ -177,9 +164,10 @@ async function parameterPaths(input: Record<string, unknown>, context: ToolConte
  * One line for people, from the paths as the call named them ("move_file a.txt → b/a.txt"), not as they were
  * recorded (a missing parent widens "b/a.txt" to "b"); an undo names what it undid.
  */
-async function summarise(operation: string, input: Record<string, unknown>, paths: readonly PathRecord[], context: ToolContext, undone: string | undefined): Promise<string> {
+async function summarise(tool: Tool, input: Readonly<Record<string, unknown>>, paths: readonly PathRecord[], context: ToolContext, undone: string | undefined): Promise<string> {
   if (undone !== undefined) return `undo: ${undone}`;
-  const named = await parameterPaths(input, context).catch(() => []);
+  const operation = tool.name;
+  const named = await parameterPaths(tool, input, context).catch(() => []);
   if (typeof input.source_path === 'string' && typeof input.destination_path === 'string' && named.length === 2) {
     return `${operation} ${named[0]?.display ?? ''} → ${named[1]?.display ?? ''}`;
   }
@@ -192,10 +180,11 @@ async function undoneSummary(history: HistoryStore, data: unknown): Promise<stri
   return id === undefined ? undefined : ((await history.get(id))?.summary ?? id);
 }
 
-function summariseInput(input: Record<string, unknown>): Record<string, unknown> {
+function summariseInput(tool: Tool, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const summary: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
-    if (typeof value === 'string') summary[name] = KEPT_TEXT.has(name) && value.length <= 4096 ? value : `[${value.length} characters]`;
+    const kept = KEPT_TEXT.has(name) || name in tool.pathParameters;
+    if (typeof value === 'string') summary[name] = kept && value.length <= 4096 ? value : `[${value.length} characters]`;
     else if (typeof value === 'number' || typeof value === 'boolean' || value === null) summary[name] = value;
     else if (Array.isArray(value)) summary[name] = `[${value.length} items]`;
     else summary[name] = '[object]';

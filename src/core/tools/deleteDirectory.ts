@@ -3,13 +3,29 @@ import { namePair } from '../files';
 import type { FileStat } from '../fs';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
-import { defineTool, type ToolContext } from '../tool';
+import { defineTool, type ToolContext, type InputOf, type InputSchema } from '../tool';
 import { countTree, describeCounts } from '../walk';
 
-interface Input {
-  directory_path: string;
-  recursive: boolean;
-}
+const inputSchema = {
+  type: 'object',
+  properties: {
+    directory_path: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Path of the directory to delete, relative to the base directory.',
+    },
+    recursive: {
+      type: 'boolean',
+      default: false,
+      description: 'Delete the directory with everything inside it. Default false: a non-empty directory is refused with DIRECTORY_NOT_EMPTY.',
+    },
+  },
+  required: ['directory_path'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
+
+type Input = InputOf<typeof inputSchema>;
 
 interface Target {
   path: ConfinedPath;
@@ -39,11 +55,18 @@ async function resolveTarget(input: Input, context: ToolContext): Promise<Target
   return { path, stat, childCount };
 }
 
-export const deleteDirectory = defineTool<Input>({
+export const deleteDirectory = defineTool({
   name: 'delete_directory',
+  title: 'Delete Directory',
+  userDescription: 'Delete a directory in the workspace.',
+  modelDescription: 'Delete a directory inside the base directory (moved to the trash where the file system has one; the user is asked to confirm and told how many entries go). A non-empty directory is only deleted with recursive true. Symbolic links inside are removed as links, never followed. The base directory itself cannot be deleted. Returns data {directory_name, relative_path, deleted: true, recursive}. Errors: DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY (the path is a file), DIRECTORY_NOT_EMPTY (set recursive true), DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (the directory is, or holds, a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths; nothing is deleted), FILE_DIRTY_IN_EDITOR (a file inside has unsaved changes), READ_ONLY_MODE, DELETE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  icon: 'trash',
+  tags: ['delete'],
   effect: 'destructive',
   failureCode: 'DELETE_FAILED',
-  parameters: ['directory_path', 'recursive'],
+  idempotent: true,
+  inputSchema,
+  pathParameters: { directory_path: 'directory' },
   async prepare(input, context) {
     const { path, stat, childCount } = await resolveTarget(input, context);
     const invocationMessage = `Deleting directory ${path.display}`;

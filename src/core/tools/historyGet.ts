@@ -1,21 +1,38 @@
 import { diffOf, fileChanges } from '../history/changes';
 import { describeState } from '../history/state';
 import { requireHistory, requireRecord, undoneBy } from '../history/undo';
-import { defineTool } from '../tool';
+import { defineTool, type InputSchema } from '../tool';
 import { describeRecord } from './historyList';
 
-interface Input {
-  operation_id: string;
-}
+const inputSchema = {
+  type: 'object',
+  properties: {
+    operation_id: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      description: 'The operation\'s id, as operation_id in a changing tool\'s result or in agentfs_history_list.',
+    },
+  },
+  required: ['operation_id'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
 
 /** Diff text one result carries in all; beyond it diffs are left out and the result says so. */
 export const HISTORY_DIFF_MAX_CHARS = 256 * 1024;
 
-export const historyGet = defineTool<Input>({
+export const historyGet = defineTool({
   name: 'history_get',
+  title: 'Show Recorded Change',
+  userDescription: 'Show one recorded change with its diff.',
+  modelDescription: 'Show one recorded operation in full: its input (file content left out), each affected path\'s state before and after, and every changed file with a unified diff (git style, a/ and b/ names) where both sides are text the history kept; is_binary is true for binary content, content_recorded is false where the content was over the history\'s size cap. Use it to review exactly what a change did before undoing it. Read-only. Returns data {operation_id, time, operation, summary, paths, undo_available, unavailable_reason?, undone, undone_by?, undo_of?, input, affected: [{path, before, after}], changes: [{path, change: added|deleted|modified|type_changed, before: {type, hash, size}, after, is_binary, content_recorded, diff?, diff_omitted?}], truncated}. Diffs beyond 256 KiB in all are left out (truncated true). Errors: OPERATION_NOT_FOUND (unknown or pruned id), INVALID_INPUT, HISTORY_UNAVAILABLE (no history in this session), READ_FAILED.',
+  icon: 'diff',
+  tags: ['read', 'history'],
   effect: 'read',
   failureCode: 'READ_FAILED',
-  parameters: ['operation_id'],
+  idempotent: true,
+  inputSchema,
+  pathParameters: {  },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Showing recorded operation ${input.operation_id}` });
   },

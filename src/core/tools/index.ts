@@ -1,8 +1,13 @@
 /**
- * Every operation, listed explicitly. Adding a tool: one file in this folder, one line here, and its manifest
- * entry in package.json (a unit test checks the two lists agree).
+ * Every operation, listed explicitly. Adding a tool: one file in this folder and one line here; its manifest entry
+ * in package.json is generated from the definition (`npm run build`; a unit test fails while it is stale).
+ *
+ * Other hosts (the runner, an MCP server) list and call tools through TOOL_DEFINITIONS: each gives the operation
+ * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write / destructive)
+ * and `idempotent`, and `accept(input)` validates an input and binds a call to it.
  */
-import type { AnyToolDefinition } from '../tool';
+import { manifestEntry, type ManifestTool } from '../manifest';
+import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
 import { copyFile } from './copyFile';
 import { createDirectory } from './createDirectory';
@@ -33,7 +38,7 @@ import { searchFiles } from './searchFiles';
 import { searchContent } from './searchContent';
 import { workspaceInfo } from './workspaceInfo';
 
-export const TOOLS: readonly AnyToolDefinition[] = [
+export const TOOL_DEFINITIONS: readonly Tool[] = [
   readFile,
   writeFile,
   deleteFile,
@@ -65,6 +70,11 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   undoLast,
 ];
 
-export function findTool(operation: string): AnyToolDefinition | undefined {
-  return TOOLS.find((tool) => tool.name === operation);
+export function findTool(operation: string): Tool | undefined {
+  return TOOL_DEFINITIONS.find((tool) => tool.name === operation);
+}
+
+/** package.json's `contributes.languageModelTools`, as esbuild.mjs writes it. */
+export function languageModelTools(): ManifestTool[] {
+  return TOOL_DEFINITIONS.map(manifestEntry);
 }

@@ -1,15 +1,32 @@
 import { assertMayRead } from '../policy';
-import { defineTool } from '../tool';
+import { defineTool, type InputSchema } from '../tool';
 
-interface Input {
-  path: string;
-}
+const inputSchema = {
+  type: 'object',
+  properties: {
+    path: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Path to check, relative to the base directory.',
+    },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
 
-export const pathExists = defineTool<Input>({
+export const pathExists = defineTool({
   name: 'path_exists',
+  title: 'Path Exists',
+  userDescription: 'Check whether a path exists in the workspace.',
+  modelDescription: 'Check whether a path inside the base directory exists and whether it is a file or a directory. A missing path is not an error. Returns data {path, exists, path_type} where path_type is "file", "directory" or "missing". Errors: PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE (the path leaves the base directory).',
+  icon: 'question',
+  tags: ['read'],
   effect: 'read',
   failureCode: 'READ_FAILED',
-  parameters: ['path'],
+  idempotent: true,
+  inputSchema,
+  pathParameters: { path: 'path' },
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'path');
     return { invocationMessage: `Checking ${path.display}` };

@@ -2,14 +2,38 @@ import { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
 import { relativeTo } from '../paths';
-import { defineTool } from '../tool';
+import { defineTool, type InputSchema } from '../tool';
 
-interface Input {
-  pattern: string;
-  path?: string;
-  max_results: number;
-  include_ignored: boolean;
-}
+const inputSchema = {
+  type: 'object',
+  properties: {
+    pattern: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 1024,
+      description: 'Glob such as "**/*.md", "src/**/*.test.ts" or "*.json" (no "/": any depth).',
+    },
+    path: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Directory to search under, relative to the base directory. Default: the whole base directory (every workspace folder).',
+    },
+    max_results: {
+      type: 'integer',
+      minimum: 1,
+      default: 100,
+      description: 'Most paths to return (default 100, at most 200; more is refused with LIMIT_EXCEEDED).',
+    },
+    include_ignored: {
+      type: 'boolean',
+      default: false,
+      description: 'Also search what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and search.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
+    },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
 
 export const SEARCH_FILES_CAP = 200;
 
@@ -43,11 +67,18 @@ export function nameRegex(matcher: Minimatch): RegExp | undefined {
   return new Minimatch(rest, { ...matcher.options, matchBase: false }).makeRe() || undefined;
 }
 
-export const searchFiles = defineTool<Input>({
+export const searchFiles = defineTool({
   name: 'search_files',
+  title: 'Search Files',
+  userDescription: 'Find workspace paths matching a glob pattern.',
+  modelDescription: 'Find files and directories whose path matches a glob, under one directory or the whole base directory. The glob is matched against the path relative to the base directory ("src/**/*.ts", "**/*.md", "docs/*"); a glob without "/" matches the name at any depth ("*.md", "package.json"); it ignores case unless it has an upper-case letter. Skips .git, .gitignore matches and VS Code\'s files.exclude / search.exclude and agentFs.exclude unless include_ignored (ignored_count says how many entries were skipped). Returns data {pattern, path, count, total, truncated, ignored_count, matches: [{relative_path, type}]} sorted by path; truncated means more than max_results matched (total says how many): narrow the pattern or path. Use agentfs_find_file when you only know roughly what a file is called, agentfs_search_content to search inside files. Errors: INVALID_PATTERN, LIMIT_EXCEEDED (max_results above 200), DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED, LIST_FAILED.',
+  icon: 'filter',
+  tags: ['read', 'search'],
   effect: 'read',
   failureCode: 'LIST_FAILED',
-  parameters: ['pattern', 'path', 'max_results', 'include_ignored'],
+  idempotent: true,
+  inputSchema,
+  pathParameters: { path: 'directory' },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Searching for paths matching ${input.pattern}` });
   },

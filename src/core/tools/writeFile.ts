@@ -6,16 +6,47 @@ import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash, detectNewline, type NewlineStyle, type TextEncodingName } from '../text';
-import { defineTool, throwIfCancelled, type ToolContext } from '../tool';
+import { defineTool, throwIfCancelled, type ToolContext, type InputOf, type InputSchema } from '../tool';
 
-interface Input {
-  file_name: string;
-  content: string;
-  expected_hash?: string;
-  dry_run: boolean;
-  encoding?: TextEncodingName;
-  newline?: 'lf' | 'crlf';
-}
+const inputSchema = {
+  type: 'object',
+  properties: {
+    file_name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Path of the file to write, relative to the base directory.',
+    },
+    content: {
+      type: 'string',
+      description: 'The complete new content of the file. A leading U+FEFF is taken as the byte-order mark, never doubled.',
+    },
+    expected_hash: {
+      type: 'string',
+      pattern: '^(sha256:)?[0-9a-fA-F]{64}$',
+      description: 'Optional guard: the content_hash you last read (agentfs_read_file, agentfs_file_info, or a previous write\'s result). If the file\'s current hash differs, or the file no longer exists, nothing is written and the call fails with CONTENT_CONFLICT.',
+    },
+    dry_run: {
+      type: 'boolean',
+      default: false,
+      description: 'Check everything and return what would change and its unified diff (data.diff), writing nothing. Default false.',
+    },
+    encoding: {
+      type: 'string',
+      enum: ['utf-8', 'utf-16le', 'utf-16be', 'latin1'],
+      description: 'Encoding to write. Default: the existing file\'s (from its byte-order mark, else UTF-8); UTF-8 for a new file.',
+    },
+    newline: {
+      type: 'string',
+      enum: ['lf', 'crlf'],
+      description: 'Line endings to write. Default: an existing file\'s style when it uses one consistently (content\'s line endings are converted to it), otherwise content\'s as given.',
+    },
+  },
+  required: ['file_name', 'content'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
+
+type Input = InputOf<typeof inputSchema>;
 
 interface WritePlan {
   readonly path: ConfinedPath;
@@ -75,11 +106,18 @@ async function planWrite(input: Input, context: ToolContext): Promise<WritePlan>
   return { path, existing, previousHash, bytes, encoding, bom, newline: detectNewline(text), change };
 }
 
-export const writeFile = defineTool<Input>({
+export const writeFile = defineTool({
   name: 'write_file',
+  title: 'Write File',
+  userDescription: 'Create or overwrite a file in the workspace.',
+  modelDescription: 'Write a text file inside the base directory, creating it and any missing parent directories, or replacing the whole content of an existing file (the user is asked to confirm a replacement and shown the diff). Use it to create new files or to rewrite a file completely; for changes to part of a file agentfs_edit_file is cheaper and safer. The write is atomic: a failure leaves the old content whole. An existing file keeps its encoding, byte-order mark and line-ending style unless encoding or newline is given, so content read with agentfs_read_file writes back byte for byte. Pass expected_hash (the content_hash you read) so a file that changed meanwhile is not overwritten. Returns data {file_name, relative_path, created, updated, dry_run, size_bytes, content_hash, previous_hash, encoding, bom, newline}: created is true for a new file, updated is true when an existing file was replaced; with dry_run nothing is written, created and updated are false, would_create / would_update say what would happen and diff is the unified diff. Errors: CONTENT_CONFLICT (expected_hash differs, or the file does not exist), FILE_NOT_FILE (the path is a directory), DIRECTORY_NOT_DIRECTORY (a parent is a file), INVALID_INPUT (a character the encoding cannot hold), FILE_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR (unsaved changes in an editor), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  icon: 'edit',
+  tags: ['write'],
   effect: 'destructive',
   failureCode: 'WRITE_FAILED',
-  parameters: ['file_name', 'content', 'expected_hash', 'dry_run', 'encoding', 'newline'],
+  idempotent: true,
+  inputSchema,
+  pathParameters: { file_name: 'file' },
   async prepare(input, context) {
     const plan = await planWrite(input, context);
     const { path, existing } = plan;

@@ -8,10 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
-import { MANIFEST_TOOLS, operationOf } from '../../../src/core/manifest';
-import { findTool, TOOLS } from '../../../src/core/tools';
+import { operationOf } from '../../../src/core/manifest';
+import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { buildOnce, REPO, RUNNER, serve, SERVER } from './serve';
+
+/** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
+const MANIFEST_TOOLS = languageModelTools();
 
 describe('MCP server: tools and flags', function () {
   this.timeout(60000);
@@ -39,7 +42,7 @@ describe('MCP server: tools and flags', function () {
         tools.map((tool) => tool.name),
         MANIFEST_TOOLS.map((tool) => operationOf(tool.name)),
       );
-      assert.equal(tools.length, TOOLS.length);
+      assert.equal(tools.length, TOOL_DEFINITIONS.length);
       for (const tool of tools) {
         const manifest = MANIFEST_TOOLS.find((each) => operationOf(each.name) === tool.name);
         const definition = findTool(tool.name);
@@ -68,7 +71,7 @@ describe('MCP server: tools and flags', function () {
     const served = await serve(['--root', base, '--read-only', '--no-history']);
     try {
       const { tools } = await served.client.listTools();
-      const reads = TOOLS.filter((tool) => tool.effect === 'read').map((tool) => tool.name);
+      const reads = TOOL_DEFINITIONS.filter((tool) => tool.effect === 'read').map((tool) => tool.name);
       assert.deepEqual(new Set(tools.map((tool) => tool.name)), new Set(reads));
       const before = snapshot(tmp);
       const { envelope } = await served.call('delete_file', { file_name: 'a.txt' });
@@ -258,7 +261,7 @@ describe('MCP server: the same envelopes as the runner', function () {
 
   it('every operation called once gives the runner\'s envelope (ids and times aside) and leaves the same disk', async function () {
     const covered = new Set(STEPS.map(([operation]) => operation));
-    assert.deepEqual([...TOOLS.map((tool) => tool.name)].filter((name) => !covered.has(name)), [], 'every operation has a step');
+    assert.deepEqual([...TOOL_DEFINITIONS.map((tool) => tool.name)].filter((name) => !covered.has(name)), [], 'every operation has a step');
 
     let { base, state } = fixture();
     const byRunner: Envelope[] = [];
@@ -286,7 +289,7 @@ describe('MCP server: the same envelopes as the runner', function () {
 
     const [runner, server] = [normalise(byRunner), normalise(byServer)];
     for (const [index, [operation]] of STEPS.entries()) assert.deepEqual(server[index], runner[index], `step ${index}: ${operation}`);
-    assert.ok(byServer.filter((envelope) => envelope.ok).length >= TOOLS.length, 'the steps succeed where they should');
+    assert.ok(byServer.filter((envelope) => envelope.ok).length >= TOOL_DEFINITIONS.length, 'the steps succeed where they should');
     expectError(byServer[STEPS.length - 1] as Envelope, 'DIRECTORY_NOT_EMPTY');
   });
 });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/readText';
-import { DEFAULT_POLICY } from '../../../src/core/tool';
+import { DEFAULT_POLICY } from '../../../src/core/settings';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../../src/node/session';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';

@@ -1,0 +1,110 @@
+/**
+ * The settings the core acts on: `Policy`, normalised once per call into a typed object (src/vscode/settings.ts from
+ * VS Code's configuration, src/node/session.ts from the runner's flags), and the one table of their defaults, which
+ * test/unit/manifest.test.ts checks against package.json's `contributes.configuration`.
+ */
+import { DEFAULT_HISTORY_LIMITS } from './history/store';
+
+/** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/cli.ts). */
+export interface Policy {
+  readonly readOnly: boolean;
+  readonly trusted: boolean;
+  readonly confirmDestructive: boolean;
+  /** Globs (policy.ts) every mutating tool refuses with SENSITIVE_PATH_REFUSED. */
+  readonly protectedPaths: readonly string[];
+  /** Globs (policy.ts) kept out of reads, listings and searches too. */
+  readonly hiddenPaths: readonly string[];
+  /** An edit adding plus removing more lines than this asks for confirmation with its diff. */
+  readonly confirmEditsOverLines: number;
+  /** agentFs.maxReadBytes: the most file bytes one read call returns (read_file, read_many_files). */
+  readonly maxReadBytes: number;
+  /**
+   * Globs (ignore.ts semantics) the listing and search tools skip unless `include_ignored`: VS Code's files.exclude
+   * (patterns whose value is true) plus agentFs.exclude. Unlike hiddenPaths they only tidy results; reads still work.
+   */
+  readonly exclude: readonly string[];
+  /** VS Code's search.exclude (patterns whose value is true): skipped by search_files and search_content only. */
+  readonly searchExclude: readonly string[];
+  /** How this host names the knobs its refusals point at. */
+  readonly knobs: PolicyKnobs;
+}
+
+/**
+ * What a person changes to lift a limit, in the host's own words: the editor names its settings, the runner and
+ * the MCP server their flags. Refusal messages point at these so the advice fits where the call came from; the
+ * machine-readable `details` keep the setting keys whatever the host.
+ */
+export interface PolicyKnobs {
+  /** Completes "Agent FS is read-only (…)". */
+  readonly readOnly: string;
+  /** Completes "above the cap of N bytes (…)". */
+  readonly maxReadBytes: string;
+  /** Completes "it matches PATTERN in …". */
+  readonly protectedPaths: string;
+  readonly hiddenPaths: string;
+  /** Completes "Ask the user to do this themselves; …". */
+  readonly pathRuleRemedy: string;
+}
+
+export const EDITOR_KNOBS: PolicyKnobs = {
+  readOnly: 'setting agentFs.readOnly',
+  maxReadBytes: 'setting agentFs.maxReadBytes',
+  protectedPaths: 'the setting agentFs.protectedPaths',
+  hiddenPaths: 'the setting agentFs.hiddenPaths',
+  pathRuleRemedy: 'only the user can change these settings, in their user settings',
+};
+
+/** Credential-shaped and editor-configuration paths no tool writes unless the user says otherwise (policy.ts). */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  '.env',
+  '.env.*',
+  '*.pem',
+  '*.key',
+  'id_rsa*',
+  'id_ed25519*',
+  '.ssh/**',
+  '.npmrc',
+  '.git/**',
+  '*.code-workspace',
+  '.vscode/*.json',
+];
+
+/** Secrets no tool reads, lists or searches either. */
+export const DEFAULT_HIDDEN_PATHS: readonly string[] = ['.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
+
+/**
+ * Edits that add plus remove more lines than this are confirmed with their diff. 20 lines is about one screen of
+ * diff in the confirmation dialog: small enough that a rewritten function is shown, large enough that routine
+ * one-line fixes run without a prompt.
+ */
+export const DEFAULT_CONFIRM_EDITS_OVER_LINES = 20;
+
+/** 256 KiB: a few thousand lines of code, a fair share of a model's context for one read. */
+export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
+
+export const DEFAULT_POLICY: Policy = {
+  readOnly: false,
+  trusted: true,
+  confirmDestructive: true,
+  protectedPaths: DEFAULT_PROTECTED_PATHS,
+  hiddenPaths: DEFAULT_HIDDEN_PATHS,
+  confirmEditsOverLines: DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  maxReadBytes: DEFAULT_MAX_READ_BYTES,
+  exclude: [],
+  searchExclude: [],
+  knobs: EDITOR_KNOBS,
+};
+
+/** The default of every `agentFs.*` setting, as package.json's `contributes.configuration` must declare it. */
+export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
+  'agentFs.baseDirectory': '',
+  'agentFs.readOnly': DEFAULT_POLICY.readOnly,
+  'agentFs.confirmDestructive': DEFAULT_POLICY.confirmDestructive,
+  'agentFs.protectedPaths': DEFAULT_PROTECTED_PATHS,
+  'agentFs.hiddenPaths': DEFAULT_HIDDEN_PATHS,
+  'agentFs.confirmEditsOverLines': DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  'agentFs.history.maxOperations': DEFAULT_HISTORY_LIMITS.maxOperations,
+  'agentFs.history.maxBytes': DEFAULT_HISTORY_LIMITS.maxBytes,
+  'agentFs.maxReadBytes': DEFAULT_MAX_READ_BYTES,
+  'agentFs.exclude': DEFAULT_POLICY.exclude,
+};

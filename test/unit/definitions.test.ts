@@ -1,0 +1,102 @@
+/**
+ * A tool's input type is derived from its schema (src/core/tool.ts), so that a definition whose code disagrees with
+ * its schema does not compile. The `@ts-expect-error` lines below are the proof: should the derivation stop catching
+ * one of these mistakes, the directive itself becomes an error and the type check fails.
+ */
+import * as assert from 'node:assert/strict';
+import { ToolError } from '../../src/core/errors';
+import { PathResolver } from '../../src/core/root';
+import { defineTool, type InputOf, type InputSchema, type ToolContext } from '../../src/core/tool';
+import { tempWorkspace } from './helpers';
+
+const inputSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', minLength: 1, description: 'A path.' },
+    count: { type: 'integer', minimum: 1, default: 3, description: 'How many.' },
+    mode: { type: 'string', enum: ['fast', 'careful'], description: 'How.' },
+    names: { type: 'array', items: { type: 'string' }, description: 'Names.' },
+  },
+  required: ['path'],
+  additionalProperties: false,
+} as const satisfies InputSchema;
+
+type Input = InputOf<typeof inputSchema>;
+
+// Required and defaulted parameters are present; the others are optional.
+const present: Input = { path: 'a', count: 1 };
+// @ts-expect-error `count` has a default, so validation always fills it in: the type says it is there.
+const withoutDefault: Input = { path: 'a' };
+// @ts-expect-error an enum parameter takes only its values.
+const wrongEnum: Input = { path: 'a', count: 1, mode: 'slow' };
+// @ts-expect-error an integer parameter is a number.
+const wrongType: Input = { path: 'a', count: '1' };
+
+defineTool({
+  name: 'misnamed',
+  title: 'Misnamed',
+  userDescription: 'A test tool.',
+  modelDescription: 'A tool whose path parameter is not in its schema.',
+  icon: 'beaker',
+  tags: [],
+  effect: 'read',
+  idempotent: true,
+  failureCode: 'READ_FAILED',
+  inputSchema,
+  // @ts-expect-error a path parameter must be a parameter of the schema.
+  pathParameters: { file_name: 'file' },
+  prepare: () => Promise.resolve({ invocationMessage: '' }),
+  run: () => Promise.resolve({}),
+});
+
+const probe = defineTool({
+  name: 'probe',
+  title: 'Probe',
+  userDescription: 'A test tool.',
+  modelDescription: 'A tool that exists only in this test, to show what its definition may and may not say.',
+  icon: 'beaker',
+  tags: [],
+  effect: 'read',
+  idempotent: true,
+  failureCode: 'READ_FAILED',
+  inputSchema,
+  pathParameters: { path: 'file' },
+  prepare(input) {
+    // @ts-expect-error a parameter the schema does not have.
+    void input.file_name;
+    // @ts-expect-error `mode` is optional: it may be undefined.
+    const mode: string = input.mode;
+    void mode;
+    return Promise.resolve({ invocationMessage: `Probing ${input.path}` });
+  },
+  run(input) {
+    const total: number = input.count + (input.names?.length ?? 0);
+    return Promise.resolve({ path: input.path, total, mode: input.mode ?? null });
+  },
+});
+
+describe('tool definitions: the input type comes from the schema', function () {
+  it('accept() validates against that schema, fills defaults in, and run() sees the typed input', async function () {
+    void [present, withoutDefault, wrongEnum, wrongType];
+    const ws = tempWorkspace();
+    try {
+      const workspace = await ws.session.workspace();
+      const context: ToolContext = { workspace, paths: new PathResolver(workspace), policy: ws.session.policy(), isCancelled: () => false };
+      const call = probe.accept({ path: 'x', names: ['a', 'b'] });
+      assert.deepEqual(call.input, { path: 'x', names: ['a', 'b'], count: 3 });
+      assert.equal(call.affects(context), undefined);
+      assert.deepEqual(await call.prepare(context), { invocationMessage: 'Probing x' });
+      assert.deepEqual(await call.run(context), { path: 'x', total: 5, mode: null });
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it('accept() refuses what the schema refuses, naming the field, and leaves the caller\'s object alone', function () {
+    const given = { path: 'x', count: 0 };
+    assert.throws(() => probe.accept(given), (error: unknown) => error instanceof ToolError && error.code === 'INVALID_INPUT' && error.details?.field === 'count');
+    assert.throws(() => probe.accept({ path: 'x', mode: 'slow' }), (error: unknown) => error instanceof ToolError && error.details?.field === 'mode');
+    assert.throws(() => probe.accept({}), (error: unknown) => error instanceof ToolError && error.details?.field === 'path');
+    assert.deepEqual(given, { path: 'x', count: 0 });
+  });
+});
