@@ -1,0 +1,446 @@
+/**
+ * What every bench section uses: the generated workspace, sessions configured as users run Agent FS (history
+ * recording on, ignore rules on), round-robin timing, peak memory, targets, and the report (a plain table on the
+ * terminal, the same as markdown in results.md and, with --readme, in the README's benchmark block).
+ *
+ * A section (one module per area, listed in run.ts) adds rows through `Bench.measure` and states its targets
+ * through `Bench.target`; every ratio is a median over a median measured in this run, so a machine busy with other
+ * work slows both sides of a ratio alike.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { invokeOperation, type Session } from '../src/core/invoke';
+import { findRipgrepOnPath } from '../src/node/ripgrep';
+import { createNodeSession } from '../src/node/session';
+import { type Generated, GENERATOR } from './generate';
+
+export interface Options {
+  readonly dir: string;
+  readonly reps: number;
+  /** Workload keys to run (each section names its keys); undefined: all. */
+  readonly only: readonly string[] | undefined;
+  readonly output: string | undefined;
+  /** Also write the markdown report into README.md between the bench markers. */
+  readonly readme: boolean;
+  /** Print the markdown report instead of the plain table. */
+  readonly markdown: boolean;
+}
+
+/** Where the generated workspace lives when neither --dir nor AGENTFS_BENCH_DIR says: the OS temp folder. */
+export function defaultDirectory(): string {
+  return process.env.AGENTFS_BENCH_DIR ? path.resolve(process.env.AGENTFS_BENCH_DIR) : path.join(os.tmpdir(), `afs-benchmark-v${GENERATOR.version}`);
+}
+
+export function parseOptions(argv: readonly string[]): Options {
+  let dir = defaultDirectory();
+  let reps = 5;
+  let only: string[] | undefined;
+  let output: string | undefined;
+  let readme = false;
+  let markdown = false;
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index];
+    if (argument === '--readme') readme = true;
+    else if (argument === '--markdown') markdown = true;
+    else {
+      const value = argv[++index];
+      if (value === undefined) throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b, --output FILE; flags: --readme, --markdown)`);
+      if (argument === '--dir') dir = path.resolve(value);
+      else if (argument === '--reps') reps = Math.max(1, parseInt(value, 10));
+      else if (argument === '--only') only = value.split(',');
+      else if (argument === '--output') output = path.resolve(value);
+      else throw new Error(`Unknown argument ${argument ?? ''}`);
+    }
+  }
+  return { dir, reps, only, output, readme, markdown };
+}
+
+interface Row {
+  readonly workload: string;
+  readonly tool: string;
+  readonly reference: boolean;
+  readonly times: number[];
+  /** What came back (matches, lines, entries): a check that the tools did comparable work. */
+  readonly result: string;
+  readonly memory?: Memory;
+  readonly skipped?: string;
+}
+
+/** Peak resident memory of one run: of the whole process (`peakKiB`) and, in-process, above what it held before. */
+export interface Memory {
+  readonly peakKiB: number;
+  readonly extraKiB?: number;
+}
+
+export interface Spec {
+  readonly tool: string;
+  readonly reference: boolean;
+  readonly run: () => Promise<string> | string;
+  /** One more, unmeasured run that reports its peak memory. */
+  readonly memory?: () => Promise<Memory | undefined>;
+}
+
+interface Target {
+  readonly label: string;
+  readonly workload: string;
+  /** Prefix of our row's tool name. */
+  readonly ours: string;
+  /** Prefix of the reference row's tool name; absent: `limit` is a time in ms. */
+  readonly reference?: string;
+  readonly limit: number;
+}
+
+/** Unmeasured runs first: they warm the page cache and, for the in-process core, the JIT. */
+const WARM_UPS = 3;
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let count = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count++;
+  return count;
+}
+
+/** Peak-memory bookkeeping through /proc (Linux): VmHWM is reset through clear_refs, then read after the call. */
+function memoryStatus(pid: number | 'self'): { rss: number; hwm: number } | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string): number => parseInt(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 'NaN', 10);
+    return { rss: field('VmRSS'), hwm: field('VmHWM') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The peak memory of `pid` while `run` runs, and how much of it is above what the process held before. */
+export async function peakOf(pid: number | 'self', run: () => Promise<unknown>): Promise<Memory | undefined> {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    return undefined;
+  }
+  const before = memoryStatus(pid);
+  await run();
+  const after = memoryStatus(pid);
+  return before && after ? { peakKiB: after.hwm, extraKiB: Math.max(0, after.hwm - before.rss) } : undefined;
+}
+
+const hasTimeTool = fs.existsSync('/usr/bin/time');
+
+/** The maximum resident size of one run of an external command (GNU time), the whole process. */
+export function commandPeak(executable: string, args: readonly string[]): () => Promise<Memory | undefined> {
+  return () => {
+    if (!hasTimeTool) return Promise.resolve(undefined);
+    const result = spawnSync('/usr/bin/time', ['-f', '%M', executable, ...args], { encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024 });
+    const kib = parseInt(result.stderr.trim().split('\n').pop() ?? '', 10);
+    return Promise.resolve(Number.isFinite(kib) ? { peakKiB: kib } : undefined);
+  };
+}
+
+/**
+ * An external command, its output piped to this process and read whole (never /dev/null, which ripgrep recognises
+ * and answers early). Describes the result by its line count.
+ */
+export function command(executable: string, args: readonly string[], cwd?: string): () => string {
+  return () => {
+    const child = spawnSync(executable, args, { cwd, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
+    if (child.error) throw child.error;
+    if (child.status !== 0 && child.status !== 1) throw new Error(`${executable} exited ${child.status}: ${child.stderr.toString()}`);
+    let lines = 0;
+    for (let index = child.stdout.indexOf(10); index !== -1; index = child.stdout.indexOf(10, index + 1)) lines++;
+    return `${lines} lines`;
+  };
+}
+
+export function available(executable: string): boolean {
+  return spawnSync(executable, ['--version'], { encoding: 'utf8' }).status === 0;
+}
+
+export function toolVersion(executable: string): string {
+  const result = spawnSync(executable, ['--version'], { encoding: 'utf8' });
+  return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
+}
+
+/** One call of an operation, in-process, through the pipeline every host uses; throws when it fails. */
+export async function ours(session: Session, operation: string, input: Record<string, unknown>, describe: (data: Record<string, unknown>) => string): Promise<string> {
+  const envelope = await invokeOperation(operation, input, session);
+  if (!envelope.ok) throw new Error(`${operation} failed: ${envelope.error.code} ${envelope.error.message}`);
+  return describe(envelope.data as Record<string, unknown>);
+}
+
+/** The MCP filesystem server as a child over stdio, driven by the MCP SDK: its times include the JSON-RPC trip. */
+export class McpServer {
+  private constructor(
+    readonly client: Client,
+    readonly transport: StdioClientTransport,
+  ) {}
+
+  static async start(allowed: readonly string[]): Promise<McpServer> {
+    const entry = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+    // The client's default 10 MiB message cap is below a directory_tree of this workspace: raised, so the server is
+    // measured doing the work rather than refused by its client.
+    const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...allowed], stderr: 'ignore', maxBufferSize: 1024 * 1024 * 1024 });
+    const client = new Client({ name: 'agentfs-bench', version: '1.0.0' });
+    await client.connect(transport);
+    return new McpServer(client, transport);
+  }
+
+  /** Whether the server still answers (a reference that crashed on one workload is restarted for the next). */
+  async answers(): Promise<boolean> {
+    if (this.transport.pid === null) return false;
+    try {
+      await this.client.listTools();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async call(name: string, args: Record<string, unknown>): Promise<string> {
+    const result = (await this.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as { content?: { type: string; text?: string }[]; isError?: boolean };
+    const text = (result.content ?? []).map((part) => part.text ?? '').join('');
+    if (result.isError) throw new Error(`MCP ${name} failed: ${text.slice(0, 300)}`);
+    return text;
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}
+
+/** What a section gets: the workspace, sessions, the reference tools, and the methods that add rows and targets. */
+export class Bench {
+  private readonly rows: Row[] = [];
+  private readonly targets: Target[] = [];
+  private mcpServer: McpServer | undefined;
+  readonly rg: string | undefined = findRipgrepOnPath();
+  readonly hasFd = available('fdfind');
+  /**
+   * Agent FS as the editor and the runner have it by default: history recorded (in a state folder outside the
+   * workspace), ignore rules on, ripgrep for content search where there is one.
+   */
+  readonly session: Session;
+  /** The same without ripgrep: search_content's pure scan. */
+  readonly scanSession: Session;
+  private readonly loadAtStart = os.loadavg();
+
+  constructor(
+    readonly options: Options,
+    readonly generated: Generated,
+  ) {
+    // History folders of earlier runs: every run starts with empty histories, as a new user would.
+    fs.rmSync(path.join(options.dir, 'state'), { recursive: true, force: true });
+    this.session = this.sessionFor(generated.tree, {});
+    this.scanSession = this.sessionFor(generated.tree, { ripgrep: false });
+  }
+
+  /** A session over `root` configured like a user's (history on), with its own history folder under the bench dir. */
+  sessionFor(root: string, options: { ripgrep?: false; history?: false }): Session {
+    const state = path.join(this.options.dir, 'state', `${path.basename(root)}-${Math.random().toString(36).slice(2, 8)}`);
+    return createNodeSession(root, {}, { ripgrep: options.ripgrep === false ? false : (this.rg ?? false), ...(options.history === false ? {} : { stateDirectory: state }) });
+  }
+
+  wants(key: string): boolean {
+    return this.options.only === undefined || this.options.only.includes(key);
+  }
+
+  /** The shared MCP filesystem server, started on first use and restarted if it died. */
+  async mcp(): Promise<McpServer> {
+    if (this.mcpServer && (await this.mcpServer.answers())) return this.mcpServer;
+    await this.mcpServer?.close().catch(() => undefined);
+    this.mcpServer = await McpServer.start([this.generated.tree, this.generated.logs, this.options.dir]);
+    return this.mcpServer;
+  }
+
+  skip(workload: string, tool: string, why: string): void {
+    this.rows.push({ workload, tool, reference: true, times: [], result: '', skipped: why });
+  }
+
+  /** A ratio target: our row's median over the reference row's must be at most `limit`. */
+  target(label: string, workload: string, ours: string, reference: string, limit: number): void {
+    this.targets.push({ label, workload, ours, reference, limit });
+  }
+
+  /** A time target: our row's median must be at most `limitMs`. */
+  timeTarget(label: string, workload: string, ours: string, limitMs: number): void {
+    this.targets.push({ label, workload, ours, limit: limitMs });
+  }
+
+  /**
+   * Times the tools of one workload round-robin (each repetition runs every tool once), so a burst of load from
+   * elsewhere on a shared machine falls on all of them rather than on whichever ran then.
+   */
+  async measure(workload: string, specs: readonly Spec[]): Promise<void> {
+    const { reps } = this.options;
+    const state = specs.map((spec) => ({ spec, times: [] as number[], result: '', failure: undefined as string | undefined }));
+    const failed = (error: unknown): string => (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
+    for (const each of state) {
+      process.stderr.write(`  ${workload}: ${each.spec.tool}…\n`);
+      try {
+        const first = Date.now();
+        each.result = await each.spec.run();
+        // A slow tool needs no JIT warm-up to speak of; one run warms its cache.
+        if (Date.now() - first < 2000) for (let index = 1; index < WARM_UPS; index++) each.result = await each.spec.run();
+      } catch (error) {
+        each.failure = failed(error);
+      }
+    }
+    for (let index = 0; index < reps; index++) {
+      for (const each of state) {
+        // A slow tool gets fewer repetitions, so one run of the whole bench stays within minutes.
+        if (each.failure !== undefined || (each.times.length >= 3 && each.times.reduce((sum, time) => sum + time, 0) > 30_000)) continue;
+        try {
+          const start = process.hrtime.bigint();
+          each.result = await each.spec.run();
+          each.times.push(Number(process.hrtime.bigint() - start) / 1e6);
+        } catch (error) {
+          each.failure = failed(error);
+        }
+      }
+    }
+    for (const { spec, times, result, failure } of state) {
+      if (failure !== undefined) {
+        this.rows.push({ workload, tool: spec.tool, reference: spec.reference, times: [], result: '', skipped: failure });
+        continue;
+      }
+      const memory = spec.memory ? await spec.memory().catch(() => undefined) : undefined;
+      this.rows.push({ workload, tool: spec.tool, reference: spec.reference, times, result, memory });
+    }
+  }
+
+  /**
+   * An in-process row: one operation with one input through `session` (default: the user-configured one). Its peak
+   * memory is measured in a fresh process (memoryProbe.ts) configured the same way.
+   */
+  ours(tool: string, operation: string, input: Record<string, unknown>, describe: (data: Record<string, unknown>) => string, session: Session = this.session): Spec {
+    const root = session.host?.workspaceFolders[0]?.path ?? this.generated.tree;
+    const probe = [path.join(__dirname, 'memoryProbe.js'), root, path.join(this.options.dir, 'state', 'probe'), operation, JSON.stringify(input), ...(session.contentSearcher ? [] : ['--no-ripgrep'])];
+    return {
+      tool,
+      reference: false,
+      run: () => ours(session, operation, input, describe),
+      memory: () => {
+        const result = spawnSync(process.execPath, probe, { encoding: 'utf8' });
+        return Promise.resolve(result.status === 0 ? (JSON.parse(result.stdout) as Memory) : undefined);
+      },
+    };
+  }
+
+  /** A reference row running an external command. */
+  command(tool: string, executable: string, args: readonly string[]): Spec {
+    return { tool, reference: true, run: command(executable, args), memory: commandPeak(executable, args) };
+  }
+
+  async close(): Promise<void> {
+    await this.mcpServer?.close().catch(() => undefined);
+  }
+
+  private medianOf(workload: string, tool: string): number | undefined {
+    const row = this.rows.find((each) => each.workload === workload && each.tool.startsWith(tool) && each.times.length > 0);
+    return row ? median(row.times) : undefined;
+  }
+
+  private machine(): string[] {
+    const load = (values: readonly number[]): string => values.map((value) => value.toFixed(1)).join(' ');
+    return [
+      `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}; load average ${load(this.loadAtStart)} at the start, ${load(os.loadavg())} at the end`,
+      `Node ${process.version}; ${this.rg ? toolVersion(this.rg) : 'rg not installed'}; ${toolVersion('fdfind')}; ${toolVersion('grep')}; find ${toolVersion('find').replace(/^find \(GNU findutils\) /, '')}`,
+      `workspace ${this.generated.tree}: ${GENERATOR.files} files in ${GENERATOR.directories} directories (${GENERATOR.ignoredFiles} in node_modules), log ${GENERATOR.logBytes / 2 ** 30} GiB; ${WARM_UPS} warm-up runs, then ${this.options.reps} repetitions, the tools of a workload taking turns; history recording on, ignore rules on`,
+    ];
+  }
+
+  private targetRows(): { label: string; measured: string; limit: string; met: boolean | undefined }[] {
+    return this.targets.map((target) => {
+      const mine = this.medianOf(target.workload, target.ours);
+      const theirs = target.reference === undefined ? undefined : this.medianOf(target.workload, target.reference);
+      const limit = target.reference === undefined ? `${target.limit} ms` : `${target.limit}×`;
+      if (mine === undefined || (target.reference !== undefined && theirs === undefined)) return { label: target.label, measured: 'not measured', limit, met: undefined };
+      const value = theirs === undefined ? mine : mine / theirs;
+      return { label: target.label, measured: theirs === undefined ? `${value.toFixed(1)} ms` : `${value.toFixed(2)}×`, limit, met: value <= target.limit };
+    });
+  }
+
+  /** The report: the plain table to the terminal (or markdown with --markdown), markdown to results.md (and README). */
+  report(): void {
+    const formatMemory = (memory: Memory | undefined): string => {
+      if (!memory) return '';
+      const mib = (kib: number): string => (kib < 1024 ? `${kib} KiB` : `${(kib / 1024).toFixed(1)} MiB`);
+      return memory.extraKiB === undefined ? mib(memory.peakKiB) : `${mib(memory.peakKiB)} (+${mib(memory.extraKiB)})`;
+    };
+    const header = ['workload', 'tool', 'min ms', 'median ms', '× fastest reference', 'peak RSS', 'result'];
+    const table: string[][] = [];
+    for (const workload of [...new Set(this.rows.map((row) => row.workload))]) {
+      const group = this.rows.filter((row) => row.workload === workload);
+      const references = group.filter((row) => row.reference && row.times.length > 0).map((row) => median(row.times));
+      const fastest = references.length > 0 ? Math.min(...references) : undefined;
+      for (const row of group) {
+        if (row.skipped !== undefined) {
+          table.push([workload, row.tool, '–', '–', '–', '–', `skipped: ${row.skipped}`]);
+          continue;
+        }
+        const med = median(row.times);
+        table.push([workload, row.tool, Math.min(...row.times).toFixed(1), med.toFixed(1), fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`, formatMemory(row.memory), row.result]);
+      }
+    }
+    const targets = this.targetRows();
+    const verdict = (met: boolean | undefined): string => (met === undefined ? '–' : met ? 'met' : 'NOT MET');
+    const targetTable = targets.map((target) => [target.label, target.measured, target.limit, verdict(target.met)]);
+    const targetHeader = ['target', 'measured', 'limit', 'verdict'];
+    const markdown = [
+      `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench\`:`,
+      '',
+      ...this.machine().map((line) => `- ${line}`),
+      '',
+      markdownTable(header, table, [false, false, true, true, true, true, false]),
+      '',
+      markdownTable(targetHeader, targetTable, [false, true, true, false]),
+      '',
+      'Peak RSS: of the whole process, for external tools by GNU time; for Agent FS one call in a fresh Node process (bench/memoryProbe.ts), in parentheses what the call added to what the process held before it.',
+    ].join('\n');
+    const plain = [...this.machine(), '', plainTable(header, table), '', plainTable(targetHeader, targetTable)].join('\n');
+    process.stdout.write(`${this.options.markdown ? markdown : plain}\n`);
+    const output = this.options.output ?? path.join(this.options.dir, 'results.md');
+    fs.writeFileSync(output, `${markdown}\n`);
+    process.stderr.write(`\nWritten to ${output}\n`);
+    if (this.options.readme) updateReadme(markdown);
+    const missed = targets.filter((target) => target.met === false).length;
+    process.stderr.write(`${targets.length - missed} of ${targets.length} targets met${missed > 0 ? `, ${missed} not` : ''}\n`);
+  }
+}
+
+function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  return [
+    `| ${header.map(cell).join(' | ')} |`,
+    `|${header.map((_, index) => (right[index] ? '---:' : '---')).join('|')}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
+}
+
+function plainTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)));
+  const line = (row: readonly string[]): string => row.map((text, index) => text.padEnd(widths[index] ?? 0)).join('  ').trimEnd();
+  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export const README_BEGIN = '<!-- bench:begin (npm run bench -- --readme rewrites this block) -->';
+export const README_END = '<!-- bench:end -->';
+
+/** Replaces the README's benchmark block with `markdown`; the block's markers must be there already. */
+export function updateReadme(markdown: string, readme = path.join(__dirname, '..', '..', 'README.md'), begin = README_BEGIN, end = README_END): void {
+  const text = fs.readFileSync(readme, 'utf8');
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from) throw new Error(`${readme} has no block between "${begin}" and "${end}"`);
+  fs.writeFileSync(readme, `${text.slice(0, from + begin.length)}\n${markdown}\n${text.slice(to)}`);
+  process.stderr.write(`Updated ${readme}\n`);
+}
