@@ -29,7 +29,7 @@ export interface DirEntry {
 }
 
 /** Why a port call failed, in terms the tools can map to their contract codes. */
-export type FsErrorKind = 'not-found' | 'exists' | 'not-a-directory' | 'is-a-directory' | 'not-empty' | 'cross-device' | 'permission' | 'other';
+export type FsErrorKind = 'not-found' | 'exists' | 'not-a-directory' | 'is-a-directory' | 'not-empty' | 'cross-device' | 'permission' | 'locked' | 'other';
 
 export class FsError extends Error {
   constructor(
@@ -45,10 +45,18 @@ export function isFsError(error: unknown, kind: FsErrorKind): boolean {
   return error instanceof FsError && error.kind === kind;
 }
 
+/** A lock taken with FileSystem.lock; releasing it twice is harmless. */
+export interface HeldLock {
+  release(): Promise<void>;
+}
+
 export interface FileSystem {
   /** Follows symbolic links (see FileStat); `undefined` when nothing exists at the path. */
   stat(path: string): Promise<FileStat | undefined>;
-  /** Entries in no particular order. */
+  /**
+   * Entries in no particular order, without Agent FS's own staging files (files.ts `isStagingName`): no listing,
+   * search or recorded state ever shows a half-written temporary of this or another process.
+   */
   readDirectory(path: string): Promise<DirEntry[]>;
   readFile(path: string): Promise<Uint8Array>;
   /** Creates or replaces a file; the parent must exist. */
@@ -78,4 +86,15 @@ export interface FileSystem {
    * without it the read tools read files whole and refuse those above a size cap (readText.ts).
    */
   readRange?(path: string, offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Excludes other processes from `paths` and everything below them until released: while another process holds
+   * an overlapping path this waits, up to a bound, then fails with FsError 'locked' (its message names the holder).
+   * A holder that died is detected and its lock taken over, after its staging files are cleaned up.
+   * Within one process it excludes nothing (a lock this process already holds over the paths is granted at once):
+   * callers in one process order themselves (locks.ts, HistoryStore.exclusive). Optional: without it, Agent FS's
+   * calls exclude each other only within one process.
+   */
+  lock?(paths: readonly string[]): Promise<HeldLock>;
+  /** Appends bytes to a file, creating it. Optional: the history store rewrites its journal whole without it. */
+  appendFile?(path: string, content: Uint8Array): Promise<void>;
 }

@@ -59,6 +59,12 @@ const URI = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//;
 
 export class PathResolver {
   private realRoots: Promise<readonly (string | undefined)[]> | undefined;
+  /**
+   * Answers already given, by slot and input. A resolver lives for one call (invoke.ts), whose steps (history's
+   * affected paths, the tool's plan and run, the record's summary) resolve the same inputs several times; checking
+   * once per call is what `resolve` promises anyway (see the header on the time of check and of use).
+   */
+  private readonly answers = new Map<string, Promise<ConfinedPath>>();
 
   constructor(private readonly workspace: Workspace) {}
 
@@ -67,10 +73,18 @@ export class PathResolver {
   }
 
   /** Confines `input` or throws a ToolError with the slot's outside-base code (or SYMLINK_OUTSIDE_BASE). */
-  async resolve(input: string, slot: PathSlot): Promise<ConfinedPath> {
-    const confined = this.resolveLexically(input, slot);
-    await this.checkRealPath(confined, input);
-    return confined;
+  resolve(input: string, slot: PathSlot): Promise<ConfinedPath> {
+    const key = `${slot}\0${input}`;
+    let answer = this.answers.get(key);
+    if (!answer) {
+      answer = (async () => {
+        const confined = this.resolveLexically(input, slot);
+        await this.checkRealPath(confined, input);
+        return confined;
+      })();
+      this.answers.set(key, answer);
+    }
+    return answer;
   }
 
   /**

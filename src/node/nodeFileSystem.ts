@@ -1,6 +1,17 @@
-/** The FileSystem port over node:fs, for the runner, the unit tests and the benchmark. */
-import { close, closeSync, constants, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
-import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind } from '../core/fs';
+/**
+ * The FileSystem port over node:fs, for the runner, the MCP server, the unit tests and the benchmark.
+ *
+ * Metadata calls and reads and writes of small files are synchronous: each is a few microseconds of system call,
+ * while a round trip through libuv's thread pool costs tens of microseconds more (and far more on a busy machine),
+ * and a recorded write makes a few dozen of them. Large reads, writes, copies and recursive deletes stay
+ * asynchronous so that they never hold the event loop for long.
+ */
+import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
+import * as fs from 'node:fs';
+import { isStagingName } from '../core/files';
+import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
+import { basename } from '../core/paths';
+import { type NodeLocks, trackStaging } from './locks';
 
 const ERRNO_KINDS: Readonly<Record<string, FsErrorKind>> = {
   ENOENT: 'not-found',
@@ -23,6 +34,20 @@ async function translated<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Runs a synchronous node:fs call as the port's promise, with its errno turned into an FsError. */
+function now<T>(call: () => T): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    if (error instanceof FsError) return Promise.reject(error);
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    return Promise.reject(new FsError(ERRNO_KINDS[code] ?? 'other', error instanceof Error ? error.message : String(error)));
+  }
+}
+
+/** Whole-file reads and writes up to this size are synchronous. */
+const SYNC_FILE_BYTES = 1024 * 1024;
+
 /** Reads up to this size are synchronous (see readRange). */
 const SYNC_READ_BYTES = 64 * 1024;
 /** Where synchronous reads land before they are copied out; safe to share, as nothing interleaves with them. */
@@ -39,19 +64,38 @@ function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
 }
 
+/** Announces a staging file to this process's cross-process claims before it is created (locks.ts). */
+function announce(path: string): void {
+  if (isStagingName(basename(path))) trackStaging(path);
+}
+
 export class NodeFileSystem implements FileSystem {
-  async stat(path: string): Promise<FileStat | undefined> {
-    let link: Stats;
+  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+
+  /** `locks`: the cross-process locks this port offers (absent: exclusion within this process only). */
+  constructor(locks?: NodeLocks) {
+    if (locks) this.lock = locks.lock;
+  }
+
+  stat(path: string): Promise<FileStat | undefined> {
+    let link: Stats | undefined;
     try {
-      link = await fsp.lstat(path);
+      link = fs.lstatSync(path, { throwIfNoEntry: false });
     } catch (error) {
-      if (isMissing(error)) return undefined;
-      throw new FsError('other', String(error));
+      if (isMissing(error)) return Promise.resolve(undefined);
+      return Promise.reject(new FsError('other', String(error)));
     }
+    if (!link) return Promise.resolve(undefined);
     let target: Stats | undefined = link;
-    if (link.isSymbolicLink()) target = await fsp.stat(path).catch(() => undefined);
+    if (link.isSymbolicLink()) {
+      try {
+        target = fs.statSync(path, { throwIfNoEntry: false });
+      } catch {
+        target = undefined;
+      }
+    }
     const stats = target ?? link;
-    return {
+    return Promise.resolve({
       kind: target ? kindOf(target) : 'other',
       isSymlink: link.isSymbolicLink(),
       size: stats.size,
@@ -59,7 +103,7 @@ export class NodeFileSystem implements FileSystem {
       ctimeMs: stats.birthtimeMs || stats.ctimeMs,
       readonly: (stats.mode & 0o222) === 0,
       mode: stats.mode & 0o7777,
-    };
+    });
   }
 
   async readDirectory(path: string): Promise<DirEntry[]> {
@@ -68,6 +112,8 @@ export class NodeFileSystem implements FileSystem {
     const result: DirEntry[] = [];
     const links: Promise<void>[] = [];
     for (const entry of entries) {
+      // Staging files of writes in flight, or of a process that died mid-write: never part of the workspace.
+      if (entry.name.includes('.agentfs-') && isStagingName(entry.name)) continue;
       if (!entry.isSymbolicLink()) {
         result.push({ name: entry.name, kind: kindOf(entry), isSymlink: false });
         continue;
@@ -87,6 +133,26 @@ export class NodeFileSystem implements FileSystem {
   }
 
   readFile(path: string): Promise<Uint8Array> {
+    let fd: number | undefined;
+    try {
+      fd = openSync(path, 'r');
+      const size = fstatSync(fd).size;
+      if (size <= SYNC_FILE_BYTES) {
+        const buffer = Buffer.allocUnsafe(size);
+        let filled = 0;
+        while (filled < size) {
+          const bytesRead = readSync(fd, buffer, filled, size - filled, filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        return Promise.resolve(buffer.subarray(0, filled));
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      return Promise.reject(new FsError(ERRNO_KINDS[code] ?? 'other', error instanceof Error ? error.message : String(error)));
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
     return translated(() => fsp.readFile(path));
   }
 
@@ -141,45 +207,54 @@ export class NodeFileSystem implements FileSystem {
   }
 
   writeFile(path: string, content: Uint8Array): Promise<void> {
+    announce(path);
+    if (content.length <= SYNC_FILE_BYTES) return now(() => fs.writeFileSync(path, content));
     return translated(() => fsp.writeFile(path, content));
   }
 
-  async createDirectory(path: string): Promise<void> {
-    await translated(() => fsp.mkdir(path, { recursive: true }));
+  appendFile(path: string, content: Uint8Array): Promise<void> {
+    return now(() => fs.appendFileSync(path, content));
+  }
+
+  createDirectory(path: string): Promise<void> {
+    announce(path);
+    return now(() => {
+      fs.mkdirSync(path, { recursive: true });
+    });
   }
 
   async delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void> {
     // Node has no trash; `rm` removes links as links and never follows them, even recursively.
-    const stat = await translated(() => fsp.lstat(path));
-    if (stat.isDirectory() && !options.recursive) await translated(() => fsp.rmdir(path));
-    else await translated(() => fsp.rm(path, { recursive: options.recursive, force: false }));
+    const stat = await now(() => fs.lstatSync(path));
+    if (stat.isDirectory() && !options.recursive) await now(() => fs.rmdirSync(path));
+    // Unlinking can take milliseconds on a busy disk (freeing blocks): done in the thread pool, not on the loop.
+    else if (!stat.isDirectory()) await translated(() => fsp.unlink(path));
+    else await translated(() => fsp.rm(path, { recursive: true, force: false }));
   }
 
-  async rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
-    if (!options.overwrite) {
-      const occupied = await fsp.lstat(to).then(
-        () => true,
-        () => false,
-      );
-      if (occupied) throw new FsError('exists', `Destination exists: ${to}`);
-    }
-    await translated(() => fsp.rename(from, to));
+  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    return now(() => {
+      if (!options.overwrite && fs.lstatSync(to, { throwIfNoEntry: false }) !== undefined) throw new FsError('exists', `Destination exists: ${to}`);
+      announce(to);
+      fs.renameSync(from, to);
+    });
   }
 
   copyFile(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    announce(to);
     return translated(() => fsp.copyFile(from, to, options.overwrite ? 0 : constants.COPYFILE_EXCL));
   }
 
   setMode(path: string, mode: number): Promise<void> {
-    return translated(() => fsp.chmod(path, mode));
+    return now(() => fs.chmodSync(path, mode));
   }
 
-  async realPath(path: string): Promise<string | undefined> {
+  realPath(path: string): Promise<string | undefined> {
     try {
-      return await fsp.realpath(path);
+      return Promise.resolve(fs.realpathSync.native(path));
     } catch (error) {
-      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') return undefined;
-      throw new FsError('other', String(error));
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ELOOP') return Promise.resolve(undefined);
+      return Promise.reject(new FsError('other', String(error)));
     }
   }
 }

@@ -6,8 +6,10 @@ import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../cor
 import type { Session } from '../core/invoke';
 import type { Root, Workspace } from '../core/root';
 import { DEFAULT_POLICY, type Policy } from '../core/settings';
+import { type NodeLockOptions, NodeLocks } from './locks';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
+import { defaultLockDirectory } from './stateDirectory';
 
 /** POSIX form of a native absolute path, as the core expects ("C:\\a" → "/C:/a" on Windows). */
 export function toPosixPath(nativePath: string): string {
@@ -28,6 +30,11 @@ export interface NodeSessionOptions {
   readonly ripgrep?: string | false;
   /** What workspace_info reports as the host: 'runner' (default) or 'mcp'. */
   readonly hostKind?: string;
+  /**
+   * The cross-process lock directory every cooperating process shares (default: the per-user one,
+   * stateDirectory.ts), with its wait and staleness bounds; false: exclusion within this process only.
+   */
+  readonly locks?: ({ readonly directory?: string } & NodeLockOptions) | false;
 }
 
 /**
@@ -49,7 +56,8 @@ function namedRoots(directories: readonly string[]): Root[] {
 export function createNodeSession(rootDirectories: string | readonly string[], policy: Partial<Policy> = {}, options: NodeSessionOptions = {}): Session {
   const directories = typeof rootDirectories === 'string' ? [rootDirectories] : rootDirectories;
   if (directories.length === 0) throw new Error('createNodeSession needs at least one root directory.');
-  const fs = new NodeFileSystem();
+  const locks = options.locks === false ? undefined : NodeLocks.shared(options.locks?.directory ?? defaultLockDirectory(), options.locks ?? {});
+  const fs = new NodeFileSystem(locks);
   const roots = namedRoots(directories);
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
   const history = options.history ?? (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));

@@ -34,3 +34,11 @@ export function defaultHistoryDirectory(roots: string | readonly string[], env: 
   const name = `${nodePath.basename(first) || 'root'}${reals.length > 1 ? `+${reals.length - 1}` : ''}`;
   return nodePath.join(userStateDirectory(env), 'history', `${name}-${digest}`);
 }
+
+/**
+ * Where every Agent FS process of this user keeps its cross-process locks (locks.ts): one place for all of them,
+ * whichever workspace, history folder or host (editor, runner, MCP server) they have.
+ */
+export function defaultLockDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return nodePath.join(userStateDirectory(env), 'locks');
+}

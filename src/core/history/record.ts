@@ -7,6 +7,7 @@
  */
 import { CancelledError, describeError, ToolError } from '../errors';
 import { dirname, isWithin } from '../paths';
+import { withProcessLocks } from '../locks';
 import type { ConfinedPath } from '../root';
 import type { Tool, ToolCall, ToolContext } from '../tool';
 import { planUndo } from './plan';
@@ -21,19 +22,29 @@ export interface HistoryFields {
   readonly undo_available: boolean;
 }
 
-/** Runs `tool` and records what it changed. Returns the tool's data with `operation_id` and `undo_available`. */
+/**
+ * Runs `tool` and records what it changed. Returns the tool's data with `operation_id` and `undo_available`.
+ * A mutating call runs holding the cross-process lock over the paths it may change (locks.ts), and, when it is
+ * recorded, over the history store too, so that its before state, its change and its record are one step for
+ * every other Agent FS process.
+ */
 export async function runRecorded(tool: Tool, call: ToolCall, context: ToolContext): Promise<unknown> {
   const run = (): Promise<unknown> => call.run(context);
   if (tool.effect === 'read') return run();
   const history = context.history;
-  if (!history || call.input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
+  if (call.input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
+  if (!history) {
+    const paths = await declaredPaths(tool, call, context).catch((error: unknown) => {
+      if (error instanceof ToolError) return [];
+      throw error;
+    });
+    const locks = [{ fs: context.workspace.fs, paths: paths.map((path) => path.absolute) }];
+    return withFields(await withProcessLocks(locks, tool.failureCode, run), { operation_id: null, undo_available: false });
+  }
   return history.exclusive(() => recordCall(tool, call, context, history, run));
 }
 
 async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, history: HistoryStore, run: () => Promise<unknown>): Promise<unknown> {
-  const { input } = call;
-  const { fs } = context.workspace;
-  const { maxBytes } = history.limits();
   let targets: ConfinedPath[];
   try {
     targets = await affectedPaths(tool, call, context);
@@ -42,6 +53,24 @@ async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, hist
     if (!(error instanceof ToolError)) throw error;
     return withFields(await run(), { operation_id: null, undo_available: false });
   }
+  const locks = [
+    { fs: context.workspace.fs, paths: targets.map((target) => target.absolute) },
+    { fs: history.fs, paths: [history.directory] },
+  ];
+  return withProcessLocks(locks, tool.failureCode, () => recordLocked(tool, call, context, history, run, targets));
+}
+
+async function recordLocked(
+  tool: Tool,
+  call: ToolCall,
+  context: ToolContext,
+  history: HistoryStore,
+  run: () => Promise<unknown>,
+  targets: readonly ConfinedPath[],
+): Promise<unknown> {
+  const { input } = call;
+  const { fs } = context.workspace;
+  const { maxBytes } = history.limits();
   // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
   const beforeReader = new StateReader(fs, context, maxBytes, true);
   const before: PathState[] = [];
@@ -53,8 +82,20 @@ async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, hist
     if (error instanceof CancelledError || error instanceof ToolError) throw error;
     return withFields(await run(), { operation_id: null, undo_available: false }, `The change was not recorded in the history: ${describeError(error)}`);
   }
+  // The bytes an undo needs are in the store before the call changes anything.
+  try {
+    await history.storeContent(beforeReader.contents);
+  } catch (error) {
+    return withFields(await run(), { operation_id: null, undo_available: false }, `The change was not recorded in the history: ${describeError(error)}`);
+  }
 
-  const data = await run();
+  let data: unknown;
+  try {
+    data = await run();
+  } catch (error) {
+    await history.discardContent().catch(() => undefined);
+    throw error;
+  }
 
   let record: OperationRecord | undefined;
   try {
@@ -68,7 +109,10 @@ async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, hist
         paths.push({ absolute: target.absolute, display: target.display, before: was, after });
       }
     }
-    if (paths.length === 0) return withFields(data, { operation_id: null, undo_available: false });
+    if (paths.length === 0) {
+      await history.discardContent();
+      return withFields(data, { operation_id: null, undo_available: false });
+    }
     const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
     const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
     record = buildRecord(history, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
@@ -133,7 +177,7 @@ function buildRecord(
  * call created. Paths inside another listed path are dropped (the outer one's state covers them).
  */
 async function affectedPaths(tool: Tool, call: ToolCall, context: ToolContext): Promise<ConfinedPath[]> {
-  const declared = (await call.affects(context)) ?? (await parameterPaths(tool, call.input, context));
+  const declared = await declaredPaths(tool, call, context);
   const { fs } = context.workspace;
   const widened: ConfinedPath[] = [];
   for (const path of declared) {
@@ -150,6 +194,11 @@ async function affectedPaths(tool: Tool, call: ToolCall, context: ToolContext): 
 }
 
 /** The paths a call's path parameters name, in the order the definition lists them. */
+/** The paths a call names as those it changes: the tool's own list, else its path parameters. */
+async function declaredPaths(tool: Tool, call: ToolCall, context: ToolContext): Promise<readonly ConfinedPath[]> {
+  return (await call.affects(context)) ?? parameterPaths(tool, call.input, context);
+}
+
 async function parameterPaths(tool: Tool, input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ConfinedPath[]> {
   const paths: ConfinedPath[] = [];
   for (const [name, slot] of Object.entries(tool.pathParameters)) {

@@ -1,8 +1,11 @@
 /**
- * The history store: one JSON file per operation and content-addressed blobs, in a state directory of its own.
+ * The history store: one JSON file per operation, content-addressed blobs, and a journal that indexes them, in a
+ * state directory of its own.
  *
- *   <directory>/operations/<operation id>.json   immutable once written
- *   <directory>/blobs/<sha-256 hex>               file bytes, written before the record that refers to them
+ *   <directory>/operations/<operation id>.json   written once, before its journal line; never changed
+ *   <directory>/blobs/<sha-256 hex>               file bytes, written before any record refers to them
+ *   <directory>/journal                           "+<id> <hex>:<size> …" when a record is added, "-<id>" when pruned
+ *   <directory>/trash/                            what pruning dropped, deleted in the background
  *
  * Why it bypasses the PathResolver: the directory is chosen by the host (the editor's `storageUri`, the runner's
  * `--state` or its per-user default), never by a tool's input, and lies outside every workspace root on purpose
@@ -10,9 +13,17 @@
  * operation id that matches OPERATION_ID_PATTERN or from a hex digest, so no string from a model can name a path
  * here. Workspace paths a record holds are re-confined through the PathResolver before an undo touches them.
  *
- * Records are immutable and one file each, so two processes sharing a directory (two runner calls at once) never
- * overwrite each other's records. Calls are serialised inside one process by `exclusive`; across processes the
- * before/after states of two overlapping calls can interleave, which an undo's conflict check then reports.
+ * The index (which records exist, which blobs each refers to, how many bytes they hold) lives in memory and is kept
+ * current from the journal: a stat of it per call, and a read of only the lines other processes appended since. So
+ * recording an operation costs its new blobs, its record and one appended line; deduplication needs no read (a blob
+ * any live record refers to is on disk), and pruning touches only what it drops.
+ *
+ * Several processes may share a directory (the editor, runners and MCP servers). Every change to it (add, prune,
+ * clear) happens while holding the port's cross-process lock over the directory (the call pipeline takes it with
+ * the call's own paths, record.ts), and within a process under `exclusive`. Readers need no lock: a journal line is
+ * appended only once the record and blobs it names are complete, and a line is used only once its newline is there.
+ * A process that dies mid-add leaves at most blobs and a record no journal line names: invisible, and removed
+ * when the journal is next compacted.
  */
 import { describeError } from '../errors';
 import type { FileSystem } from '../fs';
@@ -62,10 +73,13 @@ export interface OperationRecord {
 /** Operation ids: lower-case base-36 time, a counter and a random tail. Also the only names the store accepts. */
 export const OPERATION_ID_PATTERN = /^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/;
 
+
 const RECORD_FILE = /^([a-z0-9-]+)\.json$/;
 const BLOB_FILE = /^[0-9a-f]{64}$/;
-const TEMPORARY_FILE = /\.tmp-[a-z0-9]+$/;
-const STALE_BLOB_MS = 60 * 60 * 1000;
+/** Files no journal line names (left by a process that died mid-add) are removed once they are this old. */
+const ORPHAN_MS = 60 * 60 * 1000;
+const GENERATION_LENGTH = 12;
+const JOURNAL_HEADER = /^agentfs-history-journal 1 ([0-9a-z]{12})$/;
 
 let idCounter = 0;
 
@@ -73,13 +87,119 @@ function hexOf(hash: string): string {
   return hash.replace(/^sha256:/, '');
 }
 
-export class HistoryStore {
-  private readonly cache = new Map<string, OperationRecord>();
-  private tail: Promise<unknown> = Promise.resolve();
-  private collected = false;
+function randomToken(length: number): string {
+  let token = '';
+  while (token.length < length) token += Math.random().toString(36).slice(2);
+  return token.slice(0, length);
+}
+
+function journalHeader(generation: string): string {
+  return `agentfs-history-journal 1 ${generation}\n`;
+}
+
+const HEADER_BYTES = journalHeader(randomToken(GENERATION_LENGTH)).length;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function addLine(id: string, blobs: Readonly<Record<string, number>>): string {
+  return `+${id}${Object.entries(blobs).map(([hex, size]) => ` ${hex}:${size}`).join('')}\n`;
+}
+
+interface IndexEntry {
+  readonly blobs: Readonly<Record<string, number>>;
+  /** Loaded on first use. */
+  record?: OperationRecord;
+}
+
+/** What the store holds, as of the journal's first `offset` bytes. */
+class StoreIndex {
+  readonly entries = new Map<string, IndexEntry>();
+  /** Ascending, so oldest first. */
+  readonly ids: string[] = [];
+  /** Blob hex → how many records refer to it, and its size. */
+  readonly refs = new Map<string, { count: number; size: number }>();
+  bytes = 0;
+  /** Lines in the journal, for deciding when to compact it. */
+  lines = 0;
 
   constructor(
-    private readonly fs: FileSystem,
+    /** Empty while the directory has no journal yet (a new store, or one an older version wrote). */
+    public generation: string,
+    public offset: number,
+    /** The journal's stat `ctimeMs` when last read: with `offset`, what tells a changed journal from ours. */
+    public stamp: number,
+  ) {}
+
+  insert(id: string, blobs: Readonly<Record<string, number>>, record?: OperationRecord): void {
+    if (this.entries.has(id)) return;
+    this.entries.set(id, { blobs, ...(record ? { record } : {}) });
+    let index = this.ids.length;
+    while (index > 0 && (this.ids[index - 1] ?? '') > id) index--;
+    this.ids.splice(index, 0, id);
+    for (const [hex, size] of Object.entries(blobs)) {
+      const ref = this.refs.get(hex);
+      if (ref) ref.count++;
+      else {
+        this.refs.set(hex, { count: 1, size });
+        this.bytes += size;
+      }
+    }
+  }
+
+  /** Drops a record; returns the blobs no record refers to any more. */
+  remove(id: string): string[] {
+    const entry = this.entries.get(id);
+    if (!entry) return [];
+    this.entries.delete(id);
+    const at = this.ids.indexOf(id);
+    if (at >= 0) this.ids.splice(at, 1);
+    const freed: string[] = [];
+    for (const hex of Object.keys(entry.blobs)) {
+      const ref = this.refs.get(hex);
+      if (!ref) continue;
+      if (--ref.count === 0) {
+        this.refs.delete(hex);
+        this.bytes -= ref.size;
+        freed.push(hex);
+      }
+    }
+    return freed;
+  }
+
+  /** Applies journal text (complete lines only); returns how many bytes it consumed. */
+  apply(text: string): number {
+    let consumed = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', consumed)) {
+      const line = text.slice(consumed, end);
+      consumed = end + 1;
+      this.lines++;
+      const [head = '', ...parts] = line.split(' ');
+      const id = head.slice(1);
+      if (!OPERATION_ID_PATTERN.test(id)) continue;
+      if (head.startsWith('+')) {
+        const blobs: Record<string, number> = {};
+        for (const part of parts) {
+          const [hex = '', size = ''] = part.split(':');
+          if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
+        }
+        this.insert(id, blobs);
+      } else if (head.startsWith('-')) this.remove(id);
+    }
+    return encoder.encode(text.slice(0, consumed)).length;
+  }
+}
+
+export class HistoryStore {
+  private index: StoreIndex | undefined;
+  private tail: Promise<unknown> = Promise.resolve();
+  private directoriesMade = false;
+  private emptying: Promise<void> | undefined;
+  /** Blobs written ahead for the call being recorded (storeContent), not yet referred to by a record. */
+  private readonly pending = new Set<string>();
+
+  constructor(
+    /** The port the store is written through (its `lock` guards the directory against other processes). */
+    readonly fs: FileSystem,
     /** Absolute path (in `fs`'s path space) of the state directory; created on first write. */
     readonly directory: string,
     private readonly readLimits: () => HistoryLimits = () => DEFAULT_HISTORY_LIMITS,
@@ -106,26 +226,20 @@ export class HistoryStore {
     return `${now.toString(36).padStart(9, '0')}-${idCounter.toString(36).padStart(4, '0')}-${random.toString(36).padStart(4, '0')}`;
   }
 
-  /** Every record, newest first. Unreadable record files are skipped. */
+  /** Every record, newest first. Records whose file is unreadable are skipped. */
   async list(): Promise<OperationRecord[]> {
-    const names = await this.readNames(this.operationsDirectory, RECORD_FILE);
-    const ids = new Set(names.map((name) => name.slice(0, -'.json'.length)));
-    for (const id of this.cache.keys()) if (!ids.has(id)) this.cache.delete(id);
-    for (const id of ids) {
-      if (this.cache.has(id) || !OPERATION_ID_PATTERN.test(id)) continue;
-      const record = await this.readRecord(id);
-      if (record) this.cache.set(id, record);
+    const index = await this.current();
+    const records: OperationRecord[] = [];
+    for (let at = index.ids.length - 1; at >= 0; at--) {
+      const record = await this.load(index, index.ids[at] ?? '');
+      if (record) records.push(record);
     }
-    return [...this.cache.values()].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return records;
   }
 
   async get(id: string): Promise<OperationRecord | undefined> {
     if (!OPERATION_ID_PATTERN.test(id)) return undefined;
-    const cached = this.cache.get(id);
-    if (cached) return cached;
-    const record = await this.readRecord(id);
-    if (record) this.cache.set(id, record);
-    return record;
+    return this.load(await this.current(), id);
   }
 
   /** The stored bytes for a content hash, checked against it; `undefined` when absent or damaged. */
@@ -142,63 +256,120 @@ export class HistoryStore {
   }
 
   /**
-   * Writes the record's blobs (those not stored yet), then the record, then prunes to the limits. The newest
-   * record is never pruned: an operation over `maxBytes` was recorded without content in the first place.
+   * Writes content before the call that may replace it runs, so that the bytes an undo needs are in the store
+   * before the file changes. Content some live record already refers to is on disk and is not written again.
+   */
+  async storeContent(contents: ReadonlyMap<string, Uint8Array>): Promise<void> {
+    const index = await this.current();
+    for (const [hash, bytes] of contents) {
+      const hex = hexOf(hash);
+      if (!BLOB_FILE.test(hex) || index.refs.has(hex) || this.pending.has(hex)) continue;
+      await this.writeBlob(hex, bytes);
+    }
+  }
+
+  /** Forgets content written ahead for a call that then recorded nothing; what no record refers to is removed. */
+  async discardContent(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const index = await this.current();
+    for (const hex of this.pending) if (!index.refs.has(hex)) await this.removeQuietly(`${this.blobsDirectory}/${hex}`);
+    this.pending.clear();
+  }
+
+  /**
+   * Writes the record's blobs (those not stored yet), then the record, then its journal line, then prunes to the
+   * limits. The newest record is never pruned: an operation over `maxBytes` was recorded without content.
    */
   async add(record: OperationRecord, contents: ReadonlyMap<string, Uint8Array>): Promise<void> {
-    await this.fs.createDirectory(this.operationsDirectory);
-    await this.fs.createDirectory(this.blobsDirectory);
-    if (!this.collected) await this.collectOrphans();
-    for (const hex of Object.keys(record.blobs)) {
-      const bytes = contents.get(`sha256:${hex}`);
-      if (!bytes) throw new Error(`History content for sha256:${hex} was not read.`);
-      const target = `${this.blobsDirectory}/${hex}`;
-      if (await this.fs.stat(target)) continue;
-      await this.writeAtomically(target, bytes);
+    try {
+      const index = await this.current();
+      for (const hex of Object.keys(record.blobs)) {
+        if (index.refs.has(hex) || this.pending.has(hex)) continue;
+        const bytes = contents.get(`sha256:${hex}`);
+        if (!bytes) throw new Error(`History content for sha256:${hex} was not read.`);
+        await this.writeBlob(hex, bytes);
+      }
+      await this.makeDirectories();
+      await this.write(`${this.operationsDirectory}/${record.id}.json`, encoder.encode(JSON.stringify(record)));
+      await this.appendJournal(index, addLine(record.id, record.blobs));
+      index.insert(record.id, record.blobs, record);
+      // Written ahead but not kept (over the byte cap): nothing refers to it.
+      for (const hex of this.pending) if (!index.refs.has(hex)) await this.removeQuietly(`${this.blobsDirectory}/${hex}`);
+    } finally {
+      this.pending.clear();
     }
-    await this.writeAtomically(`${this.operationsDirectory}/${record.id}.json`, new TextEncoder().encode(JSON.stringify(record)));
-    this.cache.set(record.id, record);
     await this.prune(record.id);
   }
 
   /** Drops the oldest records beyond the limits and the blobs only they referred to. */
   async prune(keep?: string): Promise<void> {
     const { maxOperations, maxBytes } = this.limits();
-    const newestFirst = await this.list();
-    const kept = newestFirst.slice(0, maxOperations);
-    const dropped = newestFirst.slice(maxOperations);
-    const sizes = new Map<string, number>();
-    for (const record of kept) for (const [hex, size] of Object.entries(record.blobs)) sizes.set(hex, size);
-    let total = [...sizes.values()].reduce((sum, size) => sum + size, 0);
-    while (total > maxBytes && kept.length > 0) {
-      const oldest = kept[kept.length - 1];
-      if (!oldest || oldest.id === keep || kept.length === 1) break;
-      kept.pop();
+    const index = await this.current();
+    const dropped: string[] = [];
+    const overCount = (): boolean => index.ids.length > maxOperations;
+    const overBytes = (): boolean => index.bytes > maxBytes && index.ids.length > 1;
+    const freed: string[] = [];
+    while (overCount() || overBytes()) {
+      const oldest = index.ids[0];
+      if (oldest === undefined || oldest === keep) break;
+      freed.push(...index.remove(oldest));
       dropped.push(oldest);
-      const stillUsed = new Set(kept.flatMap((record) => Object.keys(record.blobs)));
-      for (const hex of Object.keys(oldest.blobs)) {
-        if (!stillUsed.has(hex) && sizes.has(hex)) {
-          total -= sizes.get(hex) ?? 0;
-          sizes.delete(hex);
-        }
-      }
     }
     if (dropped.length === 0) return;
-    const used = new Set(kept.flatMap((record) => Object.keys(record.blobs)));
-    for (const record of dropped) {
-      await this.removeQuietly(`${this.operationsDirectory}/${record.id}.json`);
-      this.cache.delete(record.id);
-    }
-    for (const hex of new Set(dropped.flatMap((record) => Object.keys(record.blobs)))) {
-      if (!used.has(hex)) await this.removeQuietly(`${this.blobsDirectory}/${hex}`);
+    // The journal first: from then on no process uses what is about to go.
+    await this.appendJournal(index, dropped.map((id) => `-${id}\n`).join(''));
+    index.lines += dropped.length;
+    for (const id of dropped) await this.discard(`${this.operationsDirectory}/${id}.json`);
+    for (const hex of freed) await this.discard(`${this.blobsDirectory}/${hex}`);
+    this.emptyTrash();
+    if (index.lines > 2 * index.ids.length + 256) await this.compact(index);
+  }
+
+  /**
+   * Takes a file out of the store at once (a rename), for deletion in the background: deleting costs far more than
+   * renaming on a busy disk, and a call should not wait for it.
+   */
+  private async discard(path: string): Promise<void> {
+    const target = `${this.trashDirectory}/${path.slice(path.lastIndexOf('/') + 1)}-${randomToken(8)}`;
+    try {
+      await this.fs.rename(path, target, { overwrite: false });
+    } catch {
+      try {
+        await this.fs.createDirectory(this.trashDirectory);
+        await this.fs.rename(path, target, { overwrite: false });
+      } catch {
+        await this.removeQuietly(path);
+      }
     }
   }
 
+  /** Deletes what `discard` set aside, without holding up the caller; one pass at a time. */
+  private emptyTrash(): void {
+    if (this.emptying) return;
+    this.emptying = (async () => {
+      for (const name of await this.readNames(this.trashDirectory)) await this.removeQuietly(`${this.trashDirectory}/${name}`);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.emptying = undefined;
+      });
+  }
+
   /** Removes every record and blob (the person's "clear history"). */
-  async clear(): Promise<void> {
-    for (const record of await this.list()) await this.removeQuietly(`${this.operationsDirectory}/${record.id}.json`);
-    this.cache.clear();
-    for (const name of await this.readNames(this.blobsDirectory, BLOB_FILE)) await this.removeQuietly(`${this.blobsDirectory}/${name}`);
+  clear(): Promise<void> {
+    return this.exclusive(async () => {
+      const held = await this.fs.lock?.([this.directory]);
+      try {
+        await this.makeDirectories();
+        await this.rewriteJournal(new StoreIndex(randomToken(GENERATION_LENGTH), 0, Number.NaN));
+        this.index = undefined;
+        for (const name of await this.readNames(this.operationsDirectory)) await this.discard(`${this.operationsDirectory}/${name}`);
+        for (const name of await this.readNames(this.blobsDirectory)) await this.discard(`${this.blobsDirectory}/${name}`);
+        this.emptyTrash();
+      } finally {
+        await held?.release();
+      }
+    });
   }
 
   private get operationsDirectory(): string {
@@ -209,15 +380,176 @@ export class HistoryStore {
     return `${this.directory}/blobs`;
   }
 
-  private async readNames(directory: string, pattern: RegExp): Promise<string[]> {
+  private get trashDirectory(): string {
+    return `${this.directory}/trash`;
+  }
+
+  private get journalPath(): string {
+    return `${this.directory}/journal`;
+  }
+
+  /**
+   * The index, brought up to date with the journal: one stat when nothing changed; the lines appended since
+   * otherwise; a full read when the journal was rewritten (compacted, cleared) or is read for the first time.
+   */
+  private async current(): Promise<StoreIndex> {
+    const stat = await this.fs.stat(this.journalPath);
+    let index = this.index;
+    if (!stat) {
+      // No journal: a new store, or one written before there was a journal. Its records are the index.
+      this.index = index = await this.fromRecordFiles();
+      return index;
+    }
+    if (index && index.generation !== '' && stat.size === index.offset && stat.ctimeMs === index.stamp) return index;
+    if (index && index.generation !== '' && stat.size >= index.offset) {
+      const header = decoder.decode(await this.readJournal(0, HEADER_BYTES));
+      if (header === journalHeader(index.generation)) {
+        const text = decoder.decode(await this.readJournal(index.offset, stat.size - index.offset));
+        index.offset += index.apply(text);
+        index.stamp = stat.ctimeMs;
+        return index;
+      }
+    }
+    const text = decoder.decode(await this.fs.readFile(this.journalPath).catch(() => new Uint8Array()));
+    const match = JOURNAL_HEADER.exec(text.slice(0, HEADER_BYTES - 1));
+    if (!match?.[1]) {
+      this.index = index = await this.fromRecordFiles();
+      return index;
+    }
+    const fresh = new StoreIndex(match[1], HEADER_BYTES, stat.ctimeMs);
+    fresh.offset += fresh.apply(text.slice(HEADER_BYTES));
+    // Records already loaded stay loaded: they never change.
+    if (index) for (const [id, entry] of fresh.entries) entry.record ??= index.entries.get(id)?.record;
+    this.index = fresh;
+    return fresh;
+  }
+
+  private async readJournal(offset: number, length: number): Promise<Uint8Array> {
+    if (length <= 0) return new Uint8Array();
+    if (this.fs.readRange) return this.fs.readRange(this.journalPath, offset, length);
+    return (await this.fs.readFile(this.journalPath)).subarray(offset, offset + length);
+  }
+
+  /** The index of a store without a journal, from its record files. */
+  private async fromRecordFiles(): Promise<StoreIndex> {
+    const index = new StoreIndex('', 0, Number.NaN);
+    for (const name of await this.readNames(this.operationsDirectory)) {
+      const id = RECORD_FILE.exec(name)?.[1];
+      if (id === undefined || !OPERATION_ID_PATTERN.test(id)) continue;
+      const record = this.index?.entries.get(id)?.record ?? (await this.readRecord(id));
+      if (record) index.insert(id, record.blobs, record);
+    }
+    return index;
+  }
+
+  private async load(index: StoreIndex, id: string): Promise<OperationRecord | undefined> {
+    const entry = index.entries.get(id);
+    if (!entry) return undefined;
+    entry.record ??= await this.readRecord(id);
+    return entry.record;
+  }
+
+  private async appendJournal(index: StoreIndex, text: string): Promise<void> {
+    if (index.generation === '') {
+      // The first line this store's journal gets: the journal is written whole, with every record there is.
+      await this.makeDirectories();
+      index.generation = randomToken(GENERATION_LENGTH);
+      await this.rewriteJournal(index, text);
+      return;
+    }
+    const bytes = encoder.encode(text);
+    if (this.fs.appendFile) await this.fs.appendFile(this.journalPath, bytes);
+    else {
+      const old = await this.fs.readFile(this.journalPath);
+      const joined = new Uint8Array(old.length + bytes.length);
+      joined.set(old);
+      joined.set(bytes, old.length);
+      await this.write(this.journalPath, joined);
+    }
+    index.offset += bytes.length;
+    index.stamp = (await this.fs.stat(this.journalPath))?.ctimeMs ?? Number.NaN;
+  }
+
+  /** Writes a journal listing `index`'s records (plus `extra` lines) under its generation. */
+  private async rewriteJournal(index: StoreIndex, extra = ''): Promise<void> {
+    const lines = index.ids.map((id) => addLine(id, index.entries.get(id)?.blobs ?? {})).join('');
+    const bytes = encoder.encode(journalHeader(index.generation) + lines + extra);
+    const temporary = `${this.journalPath}.tmp-${randomToken(8)}`;
+    try {
+      await this.fs.writeFile(temporary, bytes);
+      await this.fs.rename(temporary, this.journalPath, { overwrite: true });
+    } catch (error) {
+      await this.removeQuietly(temporary);
+      throw new Error(`Could not write history to ${this.journalPath}: ${describeError(error)}`);
+    }
+    index.lines = index.ids.length;
+    index.offset = bytes.length;
+    index.stamp = (await this.fs.stat(this.journalPath))?.ctimeMs ?? Number.NaN;
+  }
+  /**
+   * Rewrites the journal with only the live records, and removes files no record names that are old enough that no
+   * other process can still be about to name them (a record or blob of a process that died mid-add).
+   */
+  private async compact(index: StoreIndex): Promise<void> {
+    const fresh = new StoreIndex(randomToken(GENERATION_LENGTH), 0, Number.NaN);
+    for (const id of index.ids) {
+      const entry = index.entries.get(id);
+      if (entry) fresh.insert(id, entry.blobs, entry.record);
+    }
+    await this.rewriteJournal(fresh);
+    this.index = fresh;
+    const now = Date.now();
+    const old = async (path: string): Promise<void> => {
+      const stat = await this.fs.stat(path).catch(() => undefined);
+      if (stat && now - stat.mtimeMs > ORPHAN_MS) await this.removeQuietly(path);
+    };
+    for (const name of await this.readNames(this.operationsDirectory)) {
+      const id = RECORD_FILE.exec(name)?.[1];
+      if (id === undefined || !fresh.entries.has(id)) await old(`${this.operationsDirectory}/${name}`);
+    }
+    for (const name of await this.readNames(this.blobsDirectory)) if (!fresh.refs.has(name)) await old(`${this.blobsDirectory}/${name}`);
+    this.emptyTrash();
+  }
+
+  private async writeBlob(hex: string, bytes: Uint8Array): Promise<void> {
+    await this.makeDirectories();
+    // Written in place: until a journal line names a record that refers to it, no reader looks at it, and a
+    // blob no live record refers to is written again in full whenever it is needed.
+    await this.write(`${this.blobsDirectory}/${hex}`, bytes);
+    this.pending.add(hex);
+  }
+
+  private async makeDirectories(): Promise<void> {
+    if (this.directoriesMade) return;
+    await this.fs.createDirectory(this.operationsDirectory);
+    await this.fs.createDirectory(this.blobsDirectory);
+    this.directoriesMade = true;
+  }
+
+  private async write(path: string, bytes: Uint8Array): Promise<void> {
+    try {
+      await this.fs.writeFile(path, bytes);
+    } catch (error) {
+      // Another process cleared the store meanwhile (its folders are gone): make them again, once.
+      this.directoriesMade = false;
+      try {
+        await this.makeDirectories();
+        await this.fs.writeFile(path, bytes);
+      } catch {
+        throw new Error(`Could not write history to ${path}: ${describeError(error)}`);
+      }
+    }
+  }
+
+  private async readNames(directory: string): Promise<string[]> {
     if (!(await this.fs.stat(directory))) return [];
     const entries = await this.fs.readDirectory(directory);
-    return entries.filter((entry) => entry.kind === 'file' && pattern.test(entry.name)).map((entry) => entry.name);
+    return entries.filter((entry) => entry.kind === 'file').map((entry) => entry.name);
   }
 
   private async readRecord(id: string): Promise<OperationRecord | undefined> {
     try {
-      const parsed = JSON.parse(new TextDecoder().decode(await this.fs.readFile(`${this.operationsDirectory}/${id}.json`))) as unknown;
+      const parsed = JSON.parse(decoder.decode(await this.fs.readFile(`${this.operationsDirectory}/${id}.json`))) as unknown;
       if (typeof parsed !== 'object' || parsed === null || (parsed as { version?: unknown }).version !== 1 || (parsed as { id?: unknown }).id !== id) return undefined;
       return parsed as OperationRecord;
     } catch {
@@ -225,41 +557,11 @@ export class HistoryStore {
     }
   }
 
-  /**
-   * Blobs no record refers to are left behind when a process dies between writing content and its record. They
-   * are removed once per store, when old enough that no other process can still be about to write that record.
-   */
-  private async collectOrphans(): Promise<void> {
-    this.collected = true;
-    const used = new Set((await this.list()).flatMap((record) => Object.keys(record.blobs)));
-    const now = Date.now();
-    const stale = async (path: string): Promise<void> => {
-      const stat = await this.fs.stat(path).catch(() => undefined);
-      if (stat && now - stat.mtimeMs > STALE_BLOB_MS) await this.removeQuietly(path);
-    };
-    for (const name of await this.readNames(this.blobsDirectory, BLOB_FILE)) if (!used.has(name)) await stale(`${this.blobsDirectory}/${name}`);
-    // Temporary files of writes that a dying process never finished.
-    for (const directory of [this.blobsDirectory, this.operationsDirectory]) {
-      for (const name of await this.readNames(directory, TEMPORARY_FILE)) await stale(`${directory}/${name}`);
-    }
-  }
-
-  private async writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
-    const temporary = `${target}.tmp-${Math.random().toString(36).slice(2, 10)}`;
-    try {
-      await this.fs.writeFile(temporary, bytes);
-      await this.fs.rename(temporary, target, { overwrite: true });
-    } catch (error) {
-      await this.removeQuietly(temporary);
-      throw new Error(`Could not write history to ${target}: ${describeError(error)}`);
-    }
-  }
-
   private async removeQuietly(path: string): Promise<void> {
     try {
-      if (await this.fs.stat(path)) await this.fs.delete(path, { recursive: false, useTrash: false });
+      await this.fs.delete(path, { recursive: false, useTrash: false });
     } catch {
-      // A file another process already removed, or one that cannot be removed now, is tried again next prune.
+      // A file another process already removed, or one that cannot be removed now, is left for the next compaction.
     }
   }
 }
