@@ -40,11 +40,26 @@ export interface TextFile {
   readonly newline: NewlineStyle;
 }
 
+/** A content hash as the tools give it ("sha256:<hex>"), or the bare 64-hex digest `sha256sum` prints. */
+const CONTENT_HASH = /^(?:sha256:)?[0-9a-f]{64}$/i;
+
+/**
+ * INVALID_INPUT unless `expected` (an expected_hash parameter) has the form of a content hash. Checked here, not by
+ * the schema, to keep the definitions short; every tool that takes expected_hash checks it before anything else
+ * that could ask the user or write.
+ */
+export function checkHashFormat(expected: string | undefined): void {
+  if (expected !== undefined && !CONTENT_HASH.test(expected)) {
+    throw new ToolError('INVALID_INPUT', `Parameter "expected_hash" must be a content_hash as the tools return it ("sha256:" and 64 hex digits), not ${JSON.stringify(expected.slice(0, 80))}.`, { field: 'expected_hash' });
+  }
+}
+
 /**
  * CONTENT_CONFLICT unless the file's current hash is `expected`, compared case-insensitively; a bare 64-hex digest
- * (as `sha256sum` prints it) is the same hash as "sha256:<hex>".
+ * (as `sha256sum` prints it) is the same hash as "sha256:<hex>". INVALID_INPUT when `expected` is no hash at all.
  */
 export function checkExpectedHash(display: string, actual: string | undefined, expected: string | undefined): void {
+  checkHashFormat(expected);
   if (expected === undefined || actual?.toLowerCase() === expected.toLowerCase().replace(/^(?:sha256:)?/, 'sha256:')) return;
   const now = actual === undefined ? 'it does not exist now' : `its content_hash is now ${actual}`;
   throw new ToolError(
@@ -203,6 +218,7 @@ export interface EditOptions {
 
 /** The edit options every text-editing tool takes, from its input's parameter names. */
 export function editOptionsOf(input: { encoding?: TextEncodingName; expected_hash?: string; dry_run: boolean }): EditOptions & { dryRun: boolean } {
+  checkHashFormat(input.expected_hash);
   return { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run };
 }
 

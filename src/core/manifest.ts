@@ -45,6 +45,14 @@ export function operationOf(toolName: string): string {
   return toolName.startsWith(TOOL_NAME_PREFIX) ? toolName.slice(TOOL_NAME_PREFIX.length) : toolName;
 }
 
+/**
+ * What one tool's definition costs a model, in bytes: its name, model description and input schema as JSON, the
+ * part of a tool list every request carries (the editor's languageModelTools and MCP's tools/list alike).
+ */
+export function definitionBytes(tool: { readonly name: string; readonly modelDescription: string; readonly inputSchema: unknown }): number {
+  return new TextEncoder().encode(JSON.stringify({ name: toolNameOf(tool.name), description: tool.modelDescription, inputSchema: tool.inputSchema })).length;
+}
+
 /** One manifest entry, in the key order package.json keeps. */
 export function manifestEntry(tool: Tool): ManifestTool {
   const name = toolNameOf(tool.name);

@@ -35,6 +35,9 @@ export interface Workspace {
 /** Which parameter a path came from; it decides the outside-base code, as seed 000 names them per parameter. */
 export type PathSlot = 'file' | 'directory' | 'path' | 'source' | 'destination';
 
+/** Longer paths are refused (INVALID_INPUT) before anything else: no file system takes them, no model needs one. */
+export const MAX_PATH_LENGTH = 4096;
+
 const OUTSIDE_CODE: Readonly<Record<PathSlot, ErrorCode>> = {
   file: 'FILE_PATH_OUTSIDE_BASE',
   directory: 'DIRECTORY_PATH_OUTSIDE_BASE',
@@ -115,6 +118,7 @@ export class PathResolver {
         OUTSIDE_CODE[slot],
         `Path is outside the base directory: ${JSON.stringify(input)} (${why}). Use a path relative to the base directory ${this.describeRoots()}.`,
       );
+    if (input.length > MAX_PATH_LENGTH) throw new ToolError('INVALID_INPUT', `Path is ${input.length} characters long; a path has at most ${MAX_PATH_LENGTH}.`);
     if (input.includes('\0')) throw new ToolError('INVALID_INPUT', `Path contains a NUL byte: ${JSON.stringify(input)}.`);
 
     let path = input.trim() === '' ? '.' : input;

@@ -206,6 +206,7 @@ const CASES: readonly PathCase[] = [
   invalid('\0../outside/secret.txt'),
   invalid('file://{base}/a%00.txt'),
   invalid('file://{base}/%E0%A4%A'),
+  invalid(`${'d/'.repeat(2048)}x`, 'one character over the 4096 a path may have'),
 ];
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -603,7 +604,7 @@ function expand(template: string, tmp: string, root: string): string {
 }
 
 function caseTitle(testCase: PathCase): string {
-  const shown = JSON.stringify(testCase.path);
+  const shown = testCase.path.length > 80 ? `${JSON.stringify(testCase.path.slice(0, 20))}… (${testCase.path.length} characters)` : JSON.stringify(testCase.path);
   if (testCase.name !== undefined) return `${shown} (${testCase.name})`;
   return 'refused' in testCase ? `${shown} → ${testCase.refused}` : `${shown} → ${testCase.kind} ${testCase.display}`;
 }

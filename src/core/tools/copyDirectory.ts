@@ -3,27 +3,14 @@ import { dirname, relativeTo } from '../paths';
 import { defineTool, reportProgress, throwIfCancelled, type InputSchema } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
 import { walkTree } from '../walk';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    source_path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the directory to take, relative to the base directory.',
-    },
-    destination_path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path the directory should have afterwards, relative to the base directory. Missing parent directories are created.',
-    },
-    overwrite: {
-      type: 'boolean',
-      default: false,
-      description: 'Replace an existing destination. Default false: an existing destination is refused with DESTINATION_EXISTS.',
-    },
+    source_path: pathParameter('Directory to copy.'),
+    destination_path: pathParameter('Where the copy goes.'),
+    overwrite: { type: 'boolean', default: false, description: 'Replace an existing destination.' },
   },
   required: ['source_path', 'destination_path'],
   additionalProperties: false,
@@ -33,7 +20,7 @@ export const copyDirectory = defineTool({
   name: 'copy_directory',
   title: 'Copy Directory',
   userDescription: 'Copy a directory tree inside the workspace.',
-  modelDescription: 'Copy a directory and everything inside it to a new path inside the base directory, creating missing parents of the destination. The destination may not be inside the source. An existing destination is kept unless overwrite is true, which replaces it entirely (the user is asked to confirm and told what is replaced). Symbolic links inside the source are not followed; they are skipped and counted in skipped_symlinks. Returns data {source_path, destination_path, copied: true, overwritten, files, directories, skipped_symlinks}. Errors: SOURCE_DIRECTORY_NOT_FOUND, SOURCE_NOT_DIRECTORY, SOURCE_EQUALS_DESTINATION, DESTINATION_INSIDE_SOURCE, DESTINATION_EXISTS, DESTINATION_NOT_DIRECTORY, SOURCE_PATH_OUTSIDE_BASE, DESTINATION_PATH_OUTSIDE_BASE, SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (the source holds a hidden path, or something would land on or replace a protected path: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR, READ_ONLY_MODE, COPY_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Copy a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms). Links inside are skipped.',
   icon: 'files',
   tags: ['write'],
   effect: 'write',

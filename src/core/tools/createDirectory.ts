@@ -2,16 +2,12 @@ import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair } from '../files';
 import { assertMayWrite } from '../policy';
 import { defineTool, type InputSchema } from '../tool';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    directory_name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the directory to create, relative to the base directory.',
-    },
+    directory_name: pathParameter('Directory to create.'),
   },
   required: ['directory_name'],
   additionalProperties: false,
@@ -21,7 +17,7 @@ export const createDirectory = defineTool({
   name: 'create_directory',
   title: 'Create Directory',
   userDescription: 'Create a directory (and its parents) in the workspace.',
-  modelDescription: 'Create a directory inside the base directory, with any missing parents. An existing directory is not an error: created is false then. Returns data {directory_name, relative_path, created}. Errors: DIRECTORY_NOT_DIRECTORY (a file is in the way), DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (a protected path such as .git/ or .ssh/: setting agentFs.protectedPaths), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Create a directory and its missing parents; one that exists is fine (created false).',
   icon: 'new-folder',
   tags: ['write'],
   effect: 'write',

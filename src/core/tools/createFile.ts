@@ -7,27 +7,15 @@ import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash, countLines, detectNewline, type TextEncodingName } from '../text';
 import { defineTool, throwIfCancelled, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import { DRY_RUN, ENCODINGS, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the new file, relative to the base directory. Missing parent directories are created.',
-    },
-    content: { type: 'string', description: 'The whole content of the new file.' },
-    dry_run: {
-      type: 'boolean',
-      default: false,
-      description: 'Check everything and return what would be created, writing nothing. Default false.',
-    },
-    encoding: {
-      type: 'string',
-      enum: ['utf-8', 'utf-16le', 'utf-16be', 'latin1'],
-      description: 'Encoding to write. Default utf-8 (without byte-order mark unless content starts with U+FEFF); utf-16 always gets a byte-order mark.',
-    },
+    path: pathParameter('Path of the new file.'),
+    content: { type: 'string', description: 'Its content.' },
+    dry_run: DRY_RUN,
+    encoding: { type: 'string', enum: ENCODINGS, description: 'Encoding (default UTF-8).' },
   },
   required: ['path', 'content'],
   additionalProperties: false,
@@ -62,7 +50,7 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription: 'Create a new text file inside the base directory, with any missing parent directories. It never replaces anything: an existing file, directory or link at the path is refused with ALREADY_EXISTS (use agentfs_write_file to replace a whole file, agentfs_edit_file to change part of one). The write is atomic. Content is written as given (UTF-8 unless encoding is named; a leading U+FEFF becomes the byte-order mark). Returns data {path, created, dry_run, size_bytes, total_lines, content_hash, encoding, bom, newline} plus diff when dry_run. Errors: ALREADY_EXISTS, DIRECTORY_NOT_DIRECTORY (a parent is a file), INVALID_INPUT (a character the encoding cannot hold), FILE_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR (the file has unsaved changes in an editor), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use agentfs_write_file.',
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',

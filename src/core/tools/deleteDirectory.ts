@@ -5,21 +5,13 @@ import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
 import { defineTool, type ToolContext, type InputOf, type InputSchema } from '../tool';
 import { countTree, describeCounts } from '../walk';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    directory_path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the directory to delete, relative to the base directory.',
-    },
-    recursive: {
-      type: 'boolean',
-      default: false,
-      description: 'Delete the directory with everything inside it. Default false: a non-empty directory is refused with DIRECTORY_NOT_EMPTY.',
-    },
+    directory_path: pathParameter('Directory to delete.'),
+    recursive: { type: 'boolean', default: false, description: 'Also delete everything inside.' },
   },
   required: ['directory_path'],
   additionalProperties: false,
@@ -59,7 +51,7 @@ export const deleteDirectory = defineTool({
   name: 'delete_directory',
   title: 'Delete Directory',
   userDescription: 'Delete a directory in the workspace.',
-  modelDescription: 'Delete a directory inside the base directory (moved to the trash where the file system has one; the user is asked to confirm and told how many entries go). A non-empty directory is only deleted with recursive true. Symbolic links inside are removed as links, never followed. The base directory itself cannot be deleted. Returns data {directory_name, relative_path, deleted: true, recursive}. Errors: DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY (the path is a file), DIRECTORY_NOT_EMPTY (set recursive true), DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (the directory is, or holds, a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths; nothing is deleted), FILE_DIRTY_IN_EDITOR (a file inside has unsaved changes), READ_ONLY_MODE, DELETE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Delete a directory (to the trash where possible; the user confirms). A non-empty one needs recursive. Links inside are removed, never followed.',
   icon: 'trash',
   tags: ['delete'],
   effect: 'destructive',

@@ -2,33 +2,17 @@ import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../e
 import { replaceLineRange } from '../lines';
 import { countLines } from '../text';
 import { defineTool, type InputOf, type InputSchema } from '../tool';
+import { DRY_RUN, EDIT_ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the file to edit, relative to the base directory.',
-    },
-    start_line: { type: 'integer', minimum: 1, description: 'First line to delete, 1-based.' },
-    end_line: { type: 'integer', minimum: 1, description: 'Last line to delete, 1-based and inclusive.' },
-    expected_hash: {
-      type: 'string',
-      pattern: '^(sha256:)?[0-9a-fA-F]{64}$',
-      description: 'Optional guard: the content_hash you last read (agentfs_read_file, agentfs_file_info, or a previous edit\'s result). If the file\'s current hash differs, nothing is written and the call fails with CONTENT_CONFLICT.',
-    },
-    dry_run: {
-      type: 'boolean',
-      default: false,
-      description: 'Check everything and return the unified diff of what would change (data.diff), writing nothing. Default false.',
-    },
-    encoding: {
-      type: 'string',
-      enum: ['utf-8', 'utf-16le', 'utf-16be', 'latin1'],
-      description: 'The file\'s encoding, only needed for a file without a byte-order mark that is not UTF-8 (e.g. latin1). Default: from the byte-order mark, else UTF-8.',
-    },
+    path: pathParameter('File to edit.'),
+    start_line: { type: 'integer', minimum: 1, description: 'First line.' },
+    end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
+    expected_hash: EXPECTED_HASH,
+    dry_run: DRY_RUN,
+    encoding: EDIT_ENCODING,
   },
   required: ['path', 'start_line', 'end_line'],
   additionalProperties: false,
@@ -47,7 +31,7 @@ export const deleteLines = defineTool({
   name: 'delete_lines',
   title: 'Delete Lines',
   userDescription: 'Delete a range of lines from a workspace file.',
-  modelDescription: 'Delete an inclusive, 1-based range of lines (start_line..end_line) from an existing file, with their line endings. Out-of-range line numbers are refused with INVALID_INPUT (never clamped). The file\'s line endings, encoding and byte-order mark are otherwise kept, and a file without a trailing newline keeps having none. Returns data {path, dry_run, changed, ..., lines_added, lines_removed, previous_hash, content_hash (pass it as expected_hash to the next edit), encoding, bom, newline} plus diff and diff_truncated when dry_run, with start_line, end_line and total_lines (after the edit). Errors: INVALID_INPUT, FILE_NOT_FOUND, FILE_NOT_FILE, CONTENT_CONFLICT (expected_hash differs), BINARY_CONTENT_REFUSED (binary, or not valid text in its encoding: name the encoding), LIMIT_EXCEEDED (file above 10 MiB), FILE_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR (the file has unsaved changes in an editor), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); out of range is refused.',
   icon: 'remove',
   tags: ['write', 'edit'],
   effect: 'write',

@@ -1,35 +1,21 @@
 import { compareCodePoints, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
+import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
+
+/** Lines of tree in one reply; past this the tree is cut and says how much it left out. */
+export const DIRECTORY_TREE_MAX_ENTRIES = 1000;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Directory to draw, relative to the base directory. Default: the base directory.',
-    },
-    max_depth: {
-      type: 'integer',
-      minimum: 1,
-      default: 3,
-      description: 'Levels to draw below the directory. Default 3.',
-    },
-    include_hidden: { type: 'boolean', default: false, description: 'Include names starting with ".". Default false.' },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also draw what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
+    path: pathParameter('Directory (default: the base).'),
+    max_depth: { type: 'integer', minimum: 1, default: 3, description: 'Levels to draw.' },
+    include_hidden: INCLUDE_HIDDEN,
+    include_ignored: INCLUDE_IGNORED,
   },
-  required: [],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-/** Lines of tree in one reply; past this the tree is cut and says how much it left out. */
-export const DIRECTORY_TREE_MAX_ENTRIES = 1000;
 
 function isDirectory(entry: VisibleEntry): boolean {
   return entry.kind === 'directory' && !entry.isSymlink;
@@ -44,7 +30,7 @@ export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Directory Tree',
   userDescription: 'Show the directory tree of a workspace folder.',
-  modelDescription: 'Draw the tree of a directory inside the base directory as text with box-drawing characters (├──, └──; directories end with "/", directories first then by name), down to max_depth levels (default 3). Skips names starting with "." unless include_hidden, and ignored paths (.git, .gitignore matches, VS Code\'s files.exclude, agentFs.exclude) unless include_ignored. At most 1000 entries are drawn: a bigger tree ends with a line saying how many were left out, and truncated is true; draw a subdirectory or a smaller max_depth. Returns data {path, max_depth, tree, directories, files, entries_shown, truncated, ignored_count}. Errors: DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED, LIST_FAILED.',
+  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries. For sizes use agentfs_list_directory.`,
   icon: 'list-tree',
   tags: ['read'],
   effect: 'read',

@@ -4,16 +4,12 @@ import { extname } from '../paths';
 import { assertMayRead } from '../policy';
 import { describeText, humanSize, WHOLE_READ_BYTES } from '../readText';
 import { defineTool, type InputSchema } from '../tool';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the file or directory, relative to the base directory.',
-    },
+    path: pathParameter('File or directory.'),
   },
   required: ['path'],
   additionalProperties: false,
@@ -28,7 +24,7 @@ export const fileInfo = defineTool({
   name: 'file_info',
   title: 'File Info',
   userDescription: 'Show size, dates, hash and text details of a workspace path.',
-  modelDescription: 'Report metadata for one path inside the base directory without returning its content. Returns data {name, relative_path, type ("file", "directory" or "other"), is_symlink, size_bytes, size_human, modified, created (ISO 8601), extension, readonly} and, for files, {is_text, content_hash ("sha256:<hex>", what guarded writes accept as expected_hash), encoding, bom, newline ("lf", "crlf", "mixed" or "none"), line_count}. Files above 10 MiB are not read whole: content_hash and line_count are null and a note says so. For a symbolic link (only followed inside the base) type, size and times describe its target. Errors: FILE_NOT_FOUND (nothing at the path), PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED, READ_FAILED.',
+  modelDescription: 'Metadata of a file or directory, without content: type, size, times; for text files also content_hash, encoding, newline style and line count.',
   icon: 'info',
   tags: ['read'],
   effect: 'read',

@@ -4,33 +4,20 @@ import { basename } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
 import { walkVisible } from '../listing';
 import { compareCodePoints } from './listFiles';
+import { INCLUDE_IGNORED } from './parameters';
+
+export const FIND_FILE_CAP = 200;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    file_name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'The file name or part of it, e.g. "report_2026" or "package.json". Spaces are fine.',
-    },
-    max_results: {
-      type: 'integer',
-      minimum: 1,
-      default: 20,
-      description: 'Most matches to return (default 20, at most 200; more is refused with LIMIT_EXCEEDED).',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also search what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and search.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
+    file_name: { type: 'string', minLength: 1, maxLength: 1024, description: 'Name or part of it.' },
+    max_results: { type: 'integer', minimum: 1, default: 20, description: `At most ${FIND_FILE_CAP}.` },
+    include_ignored: INCLUDE_IGNORED,
   },
   required: ['file_name'],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-export const FIND_FILE_CAP = 200;
 
 interface Candidate {
   readonly file_name: string;
@@ -70,14 +57,14 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find File',
   userDescription: 'Find files by name anywhere in the workspace.',
-  modelDescription: 'Find files by name anywhere under the base directory. An exact, case-insensitive match of the whole file name comes first (score 1, match_type "exact"); otherwise a fuzzy ranking of file names tolerant of separators, partial words and typos (0 < score < 1, match_type "lax"); nothing found is ok with match_type "none" and matches []. Matches the file name only, not directory names. Use it when you know roughly what a file is called but not where it is. Skips .git, paths matched by .gitignore files, VS Code\'s files.exclude and agentFs.exclude unless include_ignored is true. Returns data {query, match_type, count, matches: [{file_name, relative_path, score}], truncated, ignored_count}. Errors: INVALID_INPUT, LIMIT_EXCEEDED (max_results above 200), LIST_FAILED.',
+  modelDescription: 'Find files by name anywhere: exact (case-insensitive) matches, else a fuzzy ranking that tolerates typos and partial words (match_type exact, lax or none). For globs use agentfs_search_files.',
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',
   failureCode: 'LIST_FAILED',
   idempotent: true,
   inputSchema,
-  pathParameters: {  },
+  pathParameters: {},
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
   },

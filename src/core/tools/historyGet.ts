@@ -7,12 +7,7 @@ import { describeRecord } from './historyList';
 const inputSchema = {
   type: 'object',
   properties: {
-    operation_id: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 64,
-      description: 'The operation\'s id, as operation_id in a changing tool\'s result or in agentfs_history_list.',
-    },
+    operation_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' },
   },
   required: ['operation_id'],
   additionalProperties: false,
@@ -25,14 +20,14 @@ export const historyGet = defineTool({
   name: 'history_get',
   title: 'Show Recorded Change',
   userDescription: 'Show one recorded change with its diff.',
-  modelDescription: 'Show one recorded operation in full: its input (file content left out), each affected path\'s state before and after, and every changed file with a unified diff (git style, a/ and b/ names) where both sides are text the history kept; is_binary is true for binary content, content_recorded is false where the content was over the history\'s size cap. Use it to review exactly what a change did before undoing it. Read-only. Returns data {operation_id, time, operation, summary, paths, undo_available, unavailable_reason?, undone, undone_by?, undo_of?, input, affected: [{path, before, after}], changes: [{path, change: added|deleted|modified|type_changed, before: {type, hash, size}, after, is_binary, content_recorded, diff?, diff_omitted?}], truncated}. Diffs beyond 256 KiB in all are left out (truncated true). Errors: OPERATION_NOT_FOUND (unknown or pruned id), INVALID_INPUT, HISTORY_UNAVAILABLE (no history in this session), READ_FAILED.',
+  modelDescription: 'One recorded change in full: input, each path before and after, and a diff per text file.',
   icon: 'diff',
   tags: ['read', 'history'],
   effect: 'read',
   failureCode: 'READ_FAILED',
   idempotent: true,
   inputSchema,
-  pathParameters: {  },
+  pathParameters: {},
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Showing recorded operation ${input.operation_id}` });
   },

@@ -3,27 +3,18 @@ import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../history/undo';
 import { isWithin } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
+import { pathParameter } from './parameters';
+
+export const HISTORY_LIST_CAP = 200;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Only operations that touched this path (relative to the base directory): the file itself, anything inside this directory, or a directory containing it. Omit for all.',
-    },
-    limit: {
-      type: 'integer',
-      minimum: 1,
-      default: 50,
-      description: 'Most operations to return (default 50, at most 200; more is refused with LIMIT_EXCEEDED). total says how many match.',
-    },
+    path: pathParameter('Only changes touching this path.'),
+    limit: { type: 'integer', minimum: 1, default: 50, description: `At most ${HISTORY_LIST_CAP}.` },
   },
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-export const HISTORY_LIST_CAP = 200;
 
 /** How history_list and the editor's views describe one record. */
 export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>): Record<string, unknown> {
@@ -46,7 +37,7 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription: 'List the changes Agent FS tools made in this workspace, newest first: every successful write, edit, patch, copy, move, delete and undo is recorded as one operation. Use it to review what was changed and to find the operation_id to inspect with agentfs_history_get or to undo with agentfs_undo_operation. path narrows the list to operations that touched that file or directory, something inside it, or a directory containing it. Read-only. Returns data {count, total, truncated, operations: [{operation_id, time, operation, summary, paths, undo_available, unavailable_reason?, undone, undone_by?, undo_of?}]}: undone is true once an undo is in force for it; undo_of names the operation an undo undid. Errors: LIMIT_EXCEEDED (limit above 200), PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE (path leaves the base directory), HISTORY_UNAVAILABLE (this session keeps no history), READ_FAILED.',
+  modelDescription: 'The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with agentfs_history_get.',
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',

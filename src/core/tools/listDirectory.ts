@@ -2,49 +2,23 @@ import { ToolError } from '../errors';
 import { compareCodePoints, entryType, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
+import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
+
+/** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */
+export const LIST_DIRECTORY_CAP = 1000;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Directory to list, relative to the base directory. Default: the base directory.',
-    },
-    recursive: {
-      type: 'boolean',
-      default: false,
-      description: 'Also list everything below subdirectories. Default false.',
-    },
-    max_depth: {
-      type: 'integer',
-      minimum: 1,
-      description: 'With recursive: deepest level to list (1 = the directory\'s own entries). Default: no limit. depth_limited in the result says whether deeper entries exist.',
-    },
-    include_hidden: {
-      type: 'boolean',
-      default: false,
-      description: 'Include names starting with "." (dot files and dot directories). Default false.',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also list what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
-    max_entries: {
-      type: 'integer',
-      minimum: 1,
-      default: 200,
-      description: 'Most entries to return (default 200, at most 1000; more is refused with LIMIT_EXCEEDED).',
-    },
+    path: pathParameter('Directory (default: the base).'),
+    recursive: { type: 'boolean', default: false, description: 'Include subdirectories.' },
+    max_depth: { type: 'integer', minimum: 1, description: 'Deepest level, with recursive.' },
+    include_hidden: INCLUDE_HIDDEN,
+    include_ignored: INCLUDE_IGNORED,
+    max_entries: { type: 'integer', minimum: 1, default: 200, description: `At most ${LIST_DIRECTORY_CAP}.` },
   },
-  required: [],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-/** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */
-export const LIST_DIRECTORY_CAP = 1000;
 
 interface Listed {
   readonly entry: VisibleEntry;
@@ -64,7 +38,7 @@ export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
   userDescription: 'List a workspace directory with types and sizes.',
-  modelDescription: 'List the entries of a directory inside the base directory, with their type and size: directories first, then by name; with recursive, shallow levels come before deeper ones so a cut list still shows the overview. Skips names starting with "." unless include_hidden, and ignored paths (.git, .gitignore matches, VS Code\'s files.exclude, agentFs.exclude) unless include_ignored; ignored_count says how many entries were skipped that way. Symbolic links are listed as type "symlink" (with target_type) only when they stay inside the base, and never descended. Returns data {path, recursive, count, total, truncated, depth_limited, ignored_count, entries: [{name, relative_path, type ("file", "directory", "symlink" or "other"), size (files, bytes)}]}. truncated means more than max_entries entries exist (total says how many): list a subdirectory or lower max_depth. Use agentfs_directory_tree for a quick picture, agentfs_search_files to find paths by glob. Errors: DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, LIMIT_EXCEEDED (max_entries above 1000), SENSITIVE_PATH_REFUSED, LIST_FAILED.',
+  modelDescription: 'List a directory\'s entries with type and size, directories first; recursive lists shallow levels first, so a cut list still gives the overview. For a picture use agentfs_directory_tree.',
   icon: 'folder-opened',
   tags: ['read'],
   effect: 'read',

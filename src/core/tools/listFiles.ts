@@ -1,41 +1,27 @@
 import { ToolError } from '../errors';
 import { defineTool, type InputSchema } from '../tool';
 import { walkVisible } from '../listing';
+import { INCLUDE_IGNORED, pathParameter } from './parameters';
+
+/** Above this a single reply would flood a model's context; ask for a narrower path instead. */
+export const LIST_FILES_CAP = 5000;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Directory to list, relative to the base directory. Default: the base directory itself.',
-    },
-    recursive: { type: 'boolean', default: true, description: 'Include files in subdirectories. Default true.' },
-    max_results: {
-      type: 'integer',
-      minimum: 1,
-      default: 1000,
-      description: 'Most paths to return (default 1000, at most 5000; more is refused with LIMIT_EXCEEDED).',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also list what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
+    path: pathParameter('Directory (default: the base).'),
+    recursive: { type: 'boolean', default: true, description: 'Include subdirectories.' },
+    max_results: { type: 'integer', minimum: 1, default: 1000, description: `At most ${LIST_FILES_CAP}.` },
+    include_ignored: INCLUDE_IGNORED,
   },
-  required: [],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-/** Above this a single reply would flood a model's context; ask for a narrower path instead. */
-export const LIST_FILES_CAP = 5000;
 
 export const listFiles = defineTool({
   name: 'list_files',
   title: 'List Files',
   userDescription: 'List the files in a workspace directory.',
-  modelDescription: 'List the files (not directories) under a directory of the base directory, as sorted paths relative to the base directory; recursive by default. Use it to see what exists; use agentfs_find_file to look for a file by name. Output is bounded by max_results: a cut list says truncated true and gives total; narrow the path or raise max_results (at most 5000) to see more. Symbolic links to directories are not descended. Skips .git, paths matched by .gitignore files, VS Code\'s files.exclude and agentFs.exclude unless include_ignored is true. Returns data {count, recursive, files, truncated, total, ignored_count}. Errors: DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, LIMIT_EXCEEDED, LIST_FAILED.',
+  modelDescription: 'List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total. To find a file by name use agentfs_find_file.',
   icon: 'list-flat',
   tags: ['read', 'search'],
   effect: 'read',

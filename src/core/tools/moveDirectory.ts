@@ -1,27 +1,14 @@
 import { dirname } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    source_path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the directory to take, relative to the base directory.',
-    },
-    destination_path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path the directory should have afterwards, relative to the base directory. Missing parent directories are created.',
-    },
-    overwrite: {
-      type: 'boolean',
-      default: false,
-      description: 'Replace an existing destination. Default false: an existing destination is refused with DESTINATION_EXISTS.',
-    },
+    source_path: pathParameter('Directory to move.'),
+    destination_path: pathParameter('The new path.'),
+    overwrite: { type: 'boolean', default: false, description: 'Replace an existing destination.' },
   },
   required: ['source_path', 'destination_path'],
   additionalProperties: false,
@@ -31,7 +18,7 @@ export const moveDirectory = defineTool({
   name: 'move_directory',
   title: 'Move Directory',
   userDescription: 'Move or rename a directory inside the workspace.',
-  modelDescription: 'Move or rename a directory inside the base directory, creating missing parents of the destination. The destination may not be the source or inside it. An existing destination is kept unless overwrite is true, which replaces it entirely (the user is asked to confirm and told what is replaced). Returns data {source_path, destination_path, moved: true, overwritten}. Errors: SOURCE_DIRECTORY_NOT_FOUND, SOURCE_NOT_DIRECTORY, SOURCE_EQUALS_DESTINATION, DESTINATION_INSIDE_SOURCE, DESTINATION_EXISTS, DESTINATION_NOT_DIRECTORY, SOURCE_PATH_OUTSIDE_BASE, DESTINATION_PATH_OUTSIDE_BASE, SYMLINK_OUTSIDE_BASE, CROSS_DEVICE_MOVE_UNSUPPORTED, SENSITIVE_PATH_REFUSED (the source holds a protected or hidden path, or something would land on or replace one: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR, READ_ONLY_MODE, MOVE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms).',
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',

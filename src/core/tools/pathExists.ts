@@ -1,15 +1,11 @@
 import { assertMayRead } from '../policy';
 import { defineTool, type InputSchema } from '../tool';
+import { pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path to check, relative to the base directory.',
-    },
+    path: pathParameter('Path to check.'),
   },
   required: ['path'],
   additionalProperties: false,
@@ -19,7 +15,7 @@ export const pathExists = defineTool({
   name: 'path_exists',
   title: 'Path Exists',
   userDescription: 'Check whether a path exists in the workspace.',
-  modelDescription: 'Check whether a path inside the base directory exists and whether it is a file or a directory. A missing path is not an error. Returns data {path, exists, path_type} where path_type is "file", "directory" or "missing". Errors: PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE (the path leaves the base directory).',
+  modelDescription: 'Whether a path exists, and if it is a file or a directory (path_type file, directory or missing).',
   icon: 'question',
   tags: ['read'],
   effect: 'read',

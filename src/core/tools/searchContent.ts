@@ -9,51 +9,26 @@ import { scanContent } from '../search/scan';
 import type { ContentSearchRequest, LineMatch } from '../search/searcher';
 import { defineTool, reportProgress, type ToolContext, type InputOf, type InputSchema } from '../tool';
 import { compileGlob } from './searchFiles';
+import { INCLUDE_IGNORED, pathParameter } from './parameters';
+
+export const SEARCH_CONTENT_CAP = 200;
+
+export const CONTEXT_LINES_CAP = 5;
+
+/** Longer lines are shown as a window around the match, so one minified file cannot flood the reply. */
+export const LINE_TEXT_MAX = 400;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    query: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'Text to find, or a JavaScript regular expression when is_regex is true (e.g. TODO\\(\\w+\\) or ^import .* from).',
-    },
-    is_regex: {
-      type: 'boolean',
-      default: false,
-      description: 'Treat query as a JavaScript regular expression. Default false: literal text.',
-    },
-    case_sensitive: { type: 'boolean', default: false, description: 'Match case exactly. Default false.' },
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Directory to search under, relative to the base directory. Default: the whole base directory (every workspace folder).',
-    },
-    file_pattern: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'Only search files whose path matches this glob (as in agentfs_search_files: "*.ts" any depth, "src/**/*.py").',
-    },
-    max_results: {
-      type: 'integer',
-      minimum: 1,
-      default: 50,
-      description: 'Most matching lines to return (default 50, at most 200; more is refused with LIMIT_EXCEEDED).',
-    },
-    context_lines: {
-      type: 'integer',
-      minimum: 0,
-      default: 0,
-      description: 'Lines of context before and after each match (default 0, at most 5; more is refused with LIMIT_EXCEEDED).',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also search what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and search.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
+    query: { type: 'string', minLength: 1, maxLength: 1024, description: 'Text or regex.' },
+    is_regex: { type: 'boolean', default: false, description: 'query is a regex.' },
+    case_sensitive: { type: 'boolean', default: false, description: 'Match case.' },
+    path: pathParameter('Directory (default: all).'),
+    file_pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'Only matching files (glob).' },
+    max_results: { type: 'integer', minimum: 1, default: 50, description: `At most ${SEARCH_CONTENT_CAP}.` },
+    context_lines: { type: 'integer', minimum: 0, default: 0, description: `At most ${CONTEXT_LINES_CAP}.` },
+    include_ignored: INCLUDE_IGNORED,
   },
   required: ['query'],
   additionalProperties: false,
@@ -61,10 +36,6 @@ const inputSchema = {
 
 type Input = InputOf<typeof inputSchema>;
 
-export const SEARCH_CONTENT_CAP = 200;
-export const CONTEXT_LINES_CAP = 5;
-/** Longer lines are shown as a window around the match, so one minified file cannot flood the reply. */
-export const LINE_TEXT_MAX = 400;
 /** How much of that window comes before the match. */
 const LINE_TEXT_BEFORE = 120;
 
@@ -180,7 +151,7 @@ export const searchContent = defineTool({
   name: 'search_content',
   title: 'Search Content',
   userDescription: 'Search the text of workspace files.',
-  modelDescription: 'Search inside text files for a literal string (default) or a JavaScript regular expression (is_regex), one line at a time. Matches come sorted by path and line, each {path, line (1-based), column (1-based, in characters), text (the whole line; lines over 400 characters are cut to a window around the match, text_truncated true)} plus before/after context lines when context_lines is set. Case-insensitive unless case_sensitive. Binary files are skipped; a .pdf with a sibling .pdf.txt (extracted text) is searched through it and its matches carry via. Skips .git, .gitignore matches and VS Code\'s files.exclude / search.exclude and agentFs.exclude unless include_ignored. Returns data {query, is_regex, case_sensitive, path, file_pattern, count, truncated, engine ("ripgrep" or "scan"), ignored_count (null with ripgrep, which does not count), matches}. truncated means more than max_results lines matched; which ones are shown is then not fixed: narrow the query, path or file_pattern. Errors: INVALID_PATTERN (bad regular expression or glob, or a line break in a literal query), LIMIT_EXCEEDED (max_results above 200, context_lines above 5), DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED, READ_FAILED.',
+  modelDescription: 'Search file contents line by line for text or a JavaScript regex, sorted by path and line. Skips binary files; reads a .pdf via its .pdf.txt.',
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',

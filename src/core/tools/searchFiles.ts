@@ -3,39 +3,21 @@ import { ToolError } from '../errors';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
 import { relativeTo } from '../paths';
 import { defineTool, type InputSchema } from '../tool';
+import { INCLUDE_IGNORED, pathParameter } from './parameters';
+
+export const SEARCH_FILES_CAP = 200;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    pattern: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1024,
-      description: 'Glob such as "**/*.md", "src/**/*.test.ts" or "*.json" (no "/": any depth).',
-    },
-    path: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Directory to search under, relative to the base directory. Default: the whole base directory (every workspace folder).',
-    },
-    max_results: {
-      type: 'integer',
-      minimum: 1,
-      default: 100,
-      description: 'Most paths to return (default 100, at most 200; more is refused with LIMIT_EXCEEDED).',
-    },
-    include_ignored: {
-      type: 'boolean',
-      default: false,
-      description: 'Also search what is normally skipped: .git, paths matched by .gitignore files, VS Code\'s files.exclude and search.exclude and the setting agentFs.exclude. Default false; the result\'s ignored_count says how much was skipped. Paths in agentFs.hiddenPaths stay hidden either way.',
-    },
+    pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'The glob.' },
+    path: pathParameter('Directory (default: all).'),
+    max_results: { type: 'integer', minimum: 1, default: 100, description: `At most ${SEARCH_FILES_CAP}.` },
+    include_ignored: INCLUDE_IGNORED,
   },
   required: ['pattern'],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-export const SEARCH_FILES_CAP = 200;
 
 /**
  * The pattern as search_files and search_content's file_pattern read it: a minimatch glob against the path relative
@@ -71,7 +53,7 @@ export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search Files',
   userDescription: 'Find workspace paths matching a glob pattern.',
-  modelDescription: 'Find files and directories whose path matches a glob, under one directory or the whole base directory. The glob is matched against the path relative to the base directory ("src/**/*.ts", "**/*.md", "docs/*"); a glob without "/" matches the name at any depth ("*.md", "package.json"); it ignores case unless it has an upper-case letter. Skips .git, .gitignore matches and VS Code\'s files.exclude / search.exclude and agentFs.exclude unless include_ignored (ignored_count says how many entries were skipped). Returns data {pattern, path, count, total, truncated, ignored_count, matches: [{relative_path, type}]} sorted by path; truncated means more than max_results matched (total says how many): narrow the pattern or path. Use agentfs_find_file when you only know roughly what a file is called, agentfs_search_content to search inside files. Errors: INVALID_PATTERN, LIMIT_EXCEEDED (max_results above 200), DIRECTORY_NOT_FOUND, DIRECTORY_NOT_DIRECTORY, DIRECTORY_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED, LIST_FAILED.',
+  modelDescription: 'Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Sorted, with total. To search inside files use agentfs_search_content.',
   icon: 'filter',
   tags: ['read', 'search'],
   effect: 'read',

@@ -4,7 +4,11 @@ import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../hi
 import { defineTool, type InputSchema } from '../tool';
 import { describeUndo } from './undoOperation';
 
-const inputSchema = { type: 'object', properties: {  }, additionalProperties: false } as const satisfies InputSchema;
+const inputSchema = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const satisfies InputSchema;
 
 /** The operation undo_last would undo now, or the refusal it would give. */
 export async function undoLastTarget(store: HistoryStore): Promise<{ target: OperationRecord; skipped: OperationRecord[] }> {
@@ -22,14 +26,14 @@ export const undoLast = defineTool({
   name: 'undo_last',
   title: 'Undo Last Change',
   userDescription: 'Undo the most recent change Agent FS tools made.',
-  modelDescription: 'Undo the most recent recorded operation that is not undone yet; calling it again undoes the one before (undos themselves are never picked: undo one with agentfs_undo_operation to redo). Same rules as agentfs_undo_operation: every path must still be as the operation left it, else UNDO_CONFLICT names the paths and nothing changes; the undo is recorded; the user is asked to confirm. Newer operations whose content was over the history\'s size cap cannot be undone and are passed over, listed in history_skipped. Returns data {undone_operation_id, undone_operation, summary, restored: [{path, action, state}], history_skipped: [{operation_id, summary, reason}], operation_id, undo_available}. Errors: OPERATION_NOT_FOUND (nothing left to undo), UNDO_CONFLICT, HISTORY_UNAVAILABLE (only operations over the cap are left, or no history in this session), SENSITIVE_PATH_REFUSED, FILE_DIRTY_IN_EDITOR, READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED.',
+  modelDescription: 'Undo the latest change not yet undone; again for the one before. Rules as agentfs_undo_operation.',
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'destructive',
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,
-  pathParameters: {  },
+  pathParameters: {},
   async prepare(_input, context) {
     return describeUndo((await undoLastTarget(requireHistory(context))).target);
   },

@@ -6,12 +6,7 @@ import { defineTool, type InputSchema } from '../tool';
 const inputSchema = {
   type: 'object',
   properties: {
-    operation_id: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 64,
-      description: 'The id of the operation to undo, from a changing tool\'s operation_id or agentfs_history_list.',
-    },
+    operation_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' },
   },
   required: ['operation_id'],
   additionalProperties: false,
@@ -33,14 +28,14 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: 'Undo one recorded operation: every path it changed is put back exactly as it was before, byte for byte: overwritten or edited files get their old content, deleted files and directory trees are recreated, moved things are moved back, and what it created is removed. Before anything is written, every path is compared with the state the operation left: if any changed since, the whole undo is refused with UNDO_CONFLICT naming the paths, and nothing changes (undo the later operations first). The undo is itself recorded, so undoing the undo redoes the operation. The user is asked to confirm. Returns data {undone_operation_id, undone_operation, summary, restored: [{path, action, state}], operation_id, undo_available} (operation_id is the undo\'s own). Errors: OPERATION_NOT_FOUND, UNDO_CONFLICT (changed since, or already undone), HISTORY_UNAVAILABLE (its content was over the history\'s size cap, or no history in this session), SENSITIVE_PATH_REFUSED, FILE_DIRTY_IN_EDITOR, PATH_OUTSIDE_BASE (the base directory changed since), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED.',
+  modelDescription: 'Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too. The user confirms.',
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'destructive',
   failureCode: 'WRITE_FAILED',
   idempotent: true,
   inputSchema,
-  pathParameters: {  },
+  pathParameters: {},
   async prepare(input, context) {
     return describeUndo(await requireRecord(requireHistory(context), input.operation_id));
   },

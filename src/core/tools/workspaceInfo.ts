@@ -9,20 +9,24 @@ import { READ_MANY_FILES_CAP } from './readManyFiles';
 import { CONTEXT_LINES_CAP, SEARCH_CONTENT_CAP } from './searchContent';
 import { SEARCH_FILES_CAP } from './searchFiles';
 
-const inputSchema = { type: 'object', properties: {  }, required: [], additionalProperties: false } as const satisfies InputSchema;
+const inputSchema = {
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+} as const satisfies InputSchema;
 
 export const workspaceInfo = defineTool({
   name: 'workspace_info',
   title: 'Workspace Info',
   userDescription: 'Show the base directory, folders, limits and settings Agent FS works with.',
-  modelDescription: 'Describe where the tools work and the rules in force, before exploring: the base directory (absolute, and as the user gave it), every workspace folder (multi-root workspaces have several; a relative path may start with a folder name), whether Agent FS is read-only and the workspace trusted (when either is off only the read tools work), the limits of every tool (max_read_bytes, result caps), the exclude patterns, the content-search engine (ripgrep or scan) and the extension version. Takes no parameters. Returns data {base_directory, base_directory_as_given, roots, workspace_folders, multi_root, read_only, trusted, limits, exclude, search_exclude, hidden_paths, protected_paths, ranged_reads, content_search_engine, host, host_version, extension_version}. Errors: DIR_NOT_SET (no folder is open: ask the user to open one or run "Agent FS: Select Base Directory…"), DIR_NOT_AVAILABLE.',
+  modelDescription: 'Where the tools work: base directory and workspace folders (a path may start with a folder\'s name), read-only and trust state, limits, exclude and protected patterns.',
   icon: 'root-folder',
   tags: ['read'],
   effect: 'read',
   failureCode: 'READ_FAILED',
   idempotent: true,
   inputSchema,
-  pathParameters: {  },
+  pathParameters: {},
   prepare() {
     return Promise.resolve({ invocationMessage: 'Describing the workspace' });
   },

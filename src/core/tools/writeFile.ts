@@ -1,4 +1,4 @@
-import { checkExpectedHash, decodeForEdit, describeChange, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
+import { checkExpectedHash, checkHashFormat, decodeForEdit, describeChange, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair, writeFileAtomic } from '../files';
 import type { FileStat } from '../fs';
@@ -7,40 +7,17 @@ import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash, detectNewline, type NewlineStyle, type TextEncodingName } from '../text';
 import { defineTool, throwIfCancelled, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import { DRY_RUN, ENCODINGS, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    file_name: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 4096,
-      description: 'Path of the file to write, relative to the base directory.',
-    },
-    content: {
-      type: 'string',
-      description: 'The complete new content of the file. A leading U+FEFF is taken as the byte-order mark, never doubled.',
-    },
-    expected_hash: {
-      type: 'string',
-      pattern: '^(sha256:)?[0-9a-fA-F]{64}$',
-      description: 'Optional guard: the content_hash you last read (agentfs_read_file, agentfs_file_info, or a previous write\'s result). If the file\'s current hash differs, or the file no longer exists, nothing is written and the call fails with CONTENT_CONFLICT.',
-    },
-    dry_run: {
-      type: 'boolean',
-      default: false,
-      description: 'Check everything and return what would change and its unified diff (data.diff), writing nothing. Default false.',
-    },
-    encoding: {
-      type: 'string',
-      enum: ['utf-8', 'utf-16le', 'utf-16be', 'latin1'],
-      description: 'Encoding to write. Default: the existing file\'s (from its byte-order mark, else UTF-8); UTF-8 for a new file.',
-    },
-    newline: {
-      type: 'string',
-      enum: ['lf', 'crlf'],
-      description: 'Line endings to write. Default: an existing file\'s style when it uses one consistently (content\'s line endings are converted to it), otherwise content\'s as given.',
-    },
+    file_name: pathParameter('File path.'),
+    content: { type: 'string', description: 'The new content.' },
+    expected_hash: EXPECTED_HASH,
+    dry_run: DRY_RUN,
+    encoding: { type: 'string', enum: ENCODINGS, description: 'Encoding (default: the file\'s, else UTF-8).' },
+    newline: { type: 'string', enum: ['lf', 'crlf'], description: 'Line endings (default: the file\'s).' },
   },
   required: ['file_name', 'content'],
   additionalProperties: false,
@@ -76,6 +53,7 @@ function existingText(path: ConfinedPath, bytes: Uint8Array): { text: string; en
  * as the same bytes. A leading U+FEFF in content is the BOM, never a second one.
  */
 async function planWrite(input: Input, context: ToolContext): Promise<WritePlan> {
+  checkHashFormat(input.expected_hash);
   const path = await context.paths.resolve(input.file_name, 'file');
   await assertMayWrite(context, path, 'file');
   const { fs } = context.workspace;
@@ -110,7 +88,7 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: 'Write a text file inside the base directory, creating it and any missing parent directories, or replacing the whole content of an existing file (the user is asked to confirm a replacement and shown the diff). Use it to create new files or to rewrite a file completely; for changes to part of a file agentfs_edit_file is cheaper and safer. The write is atomic: a failure leaves the old content whole. An existing file keeps its encoding, byte-order mark and line-ending style unless encoding or newline is given, so content read with agentfs_read_file writes back byte for byte. Pass expected_hash (the content_hash you read) so a file that changed meanwhile is not overwritten. Returns data {file_name, relative_path, created, updated, dry_run, size_bytes, content_hash, previous_hash, encoding, bom, newline}: created is true for a new file, updated is true when an existing file was replaced; with dry_run nothing is written, created and updated are false, would_create / would_update say what would happen and diff is the unified diff. Errors: CONTENT_CONFLICT (expected_hash differs, or the file does not exist), FILE_NOT_FILE (the path is a directory), DIRECTORY_NOT_DIRECTORY (a parent is a file), INVALID_INPUT (a character the encoding cannot hold), FILE_PATH_OUTSIDE_BASE or SYMLINK_OUTSIDE_BASE, SENSITIVE_PATH_REFUSED (a protected or hidden path: settings agentFs.protectedPaths / agentFs.hiddenPaths), FILE_DIRTY_IN_EDITOR (unsaved changes in an editor), READ_ONLY_MODE, WORKSPACE_UNTRUSTED, WRITE_FAILED. Every change is recorded: data also has operation_id and undo_available, for agentfs_history_get and agentfs_undo_operation (operation_id is null for a dry run or when nothing changed).',
+  modelDescription: 'Create a file or replace all its content, creating parent directories; a replacement is confirmed with its diff. Keeps the file\'s encoding and line endings. For part of a file use agentfs_edit_file.',
   icon: 'edit',
   tags: ['write'],
   effect: 'destructive',

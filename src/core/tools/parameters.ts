@@ -1,0 +1,35 @@
+/**
+ * Parameters several tools take with the same meaning, so that each is described once. A tool's schema (in its own
+ * file) lists them by name; a parameter only one tool takes is written out there.
+ */
+
+/**
+ * A path in the workspace, relative to the base directory (or absolute inside it). Its length limit is the
+ * resolver's (MAX_PATH_LENGTH in root.ts), which every path passes through, so the schema need not repeat it.
+ */
+export function pathParameter<const Description extends string>(description: Description) {
+  return { type: 'string', minLength: 1, description } as const;
+}
+
+/** Its form is checked by the tools (checkHashFormat in editing.ts), which keeps this definition short. */
+export const EXPECTED_HASH = {
+  type: 'string',
+  description: 'Only if content_hash is still this.',
+} as const;
+
+export const DRY_RUN = { type: 'boolean', default: false, description: 'Only show the diff.' } as const;
+
+export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'latin1'] as const;
+
+/** For the tools that edit an existing file, whose encoding the byte-order mark (or UTF-8) normally tells. */
+export const EDIT_ENCODING = { type: 'string', enum: ENCODINGS, description: 'Encoding if not UTF-8.' } as const;
+
+export const READ_ENCODING = { type: 'string', enum: ENCODINGS, description: 'Encoding (default: by BOM, else UTF-8).' } as const;
+
+export const INCLUDE_IGNORED = {
+  type: 'boolean',
+  default: false,
+  description: 'Include ignored paths.',
+} as const;
+
+export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
