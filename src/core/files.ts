@@ -101,6 +101,16 @@ export function stagingNameInfo(name: string): { purpose: StagingPurpose; origin
   return { original: match[1] ?? '', purpose: (match[2] ?? 'write') as StagingPurpose };
 }
 
+/**
+ * The directories from `directory` up to (not including) `root` that do not exist yet, deepest first: what a call
+ * that creates `directory` must remove again, while they are still empty, to leave no trace when it fails.
+ */
+export async function missingDirectories(fs: FileSystem, directory: string, root: string): Promise<string[]> {
+  const missing: string[] = [];
+  for (let path = directory; path !== root && isWithin(root, path) && !(await fs.stat(path)); path = dirname(path)) missing.push(path);
+  return missing;
+}
+
 /** Deletes `path` if it exists, swallowing errors: for cleaning up after a failure already being reported. */
 export async function removeQuietly(fs: FileSystem, path: string, recursive = false): Promise<void> {
   try {

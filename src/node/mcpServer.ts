@@ -21,6 +21,7 @@ import {
   ListToolsRequestSchema,
   McpError,
   RequestSchema,
+  ResultSchema,
   RootsListChangedNotificationSchema,
   type ServerNotification,
   type ServerRequest,
@@ -144,9 +145,12 @@ class RootsState {
 
   private async load(): Promise<Session> {
     if (!this.server.getClientCapabilities()?.roots) return this.base;
-    let offered: ClientRoot[] | undefined;
+    let offered: ClientRoot[];
     try {
-      offered = (await this.server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots;
+      // Read leniently: the SDK's schema rejects the whole list for one root that is not a file: URI, and that
+      // root is to be ignored, not the list.
+      const result = await this.server.request({ method: 'roots/list' }, ResultSchema, { timeout: ROOTS_TIMEOUT_MS });
+      offered = rootsIn(result);
     } catch (error) {
       this.options.log(`The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.options.roots.directories.join(', ')}.`);
       return this.base;
@@ -170,6 +174,17 @@ class RootsState {
   private key(directories: readonly string[]): string {
     return directories.join('\0');
   }
+}
+
+/** The entries of a roots/list result that name a URI; anything else there is not a root. */
+function rootsIn(result: Record<string, unknown>): ClientRoot[] {
+  const { roots } = result;
+  if (!Array.isArray(roots)) throw new Error('the result has no roots list');
+  return roots.flatMap((root: unknown) => {
+    if (typeof root !== 'object' || root === null || typeof (root as { uri?: unknown }).uri !== 'string') return [];
+    const { uri, name } = root as { uri: string; name?: unknown };
+    return [typeof name === 'string' ? { uri, name } : { uri }];
+  });
 }
 
 /** Turns the core's per-phase progress into MCP's one rising number, throttled, with the phase in the message. */

@@ -1,4 +1,4 @@
-import { removeQuietly, siblingPath } from '../files';
+import { missingDirectories, removeQuietly, siblingPath } from '../files';
 import { dirname, relativeTo } from '../paths';
 import { defineTool, reportProgress, throwIfCancelled, type InputSchema } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
@@ -53,8 +53,10 @@ export const copyDirectory = defineTool({
       else if (entry.kind === 'file') files.push(relative);
     });
 
-    // Build the copy in a hidden sibling, then swap it in: a failure part-way leaves the destination untouched.
+    // Build the copy in a hidden sibling, then swap it in: a failure part-way (a cancellation too) leaves the
+    // destination untouched, and removes the parents it created for it.
     const staged = siblingPath(plan.destination.absolute, 'copy');
+    const parents = await missingDirectories(fs, dirname(plan.destination.absolute), plan.destination.root.path);
     try {
       await fs.createDirectory(dirname(plan.destination.absolute));
       await fs.createDirectory(staged);
@@ -68,6 +70,7 @@ export const copyDirectory = defineTool({
       await swapIntoDestination(plan, staged, context);
     } catch (error) {
       await removeQuietly(fs, staged, true);
+      for (const parent of parents) await removeQuietly(fs, parent);
       throw error;
     }
     return {

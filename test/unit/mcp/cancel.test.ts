@@ -1,0 +1,117 @@
+/**
+ * Cancellation and progress over real stdio: a client that aborts a request sends notifications/cancelled; the
+ * server stops the call between steps with the editor's guarantees (a cancelled copy leaves no destination and no
+ * staging directory) and goes on serving. A request with a progress token gets rising progress notifications.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { assertTree, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
+import { buildOnce, serve, type Served, waitForLog } from './serve';
+
+const DIRECTORIES = 200;
+const FILES_PER_DIRECTORY = 50;
+
+/** Every path below `root` whose name marks an Agent FS staging or temporary file. */
+function stagingLeftovers(root: string): string[] {
+  const found: string[] = [];
+  const visit = (directory: string): void => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      const full = path.join(directory, entry.name);
+      if (entry.name.includes('.agentfs-')) found.push(full);
+      if (entry.isDirectory()) visit(full);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+describe('MCP server: cancellation and progress', function () {
+  this.timeout(120000);
+  let tmp = '';
+  let base = '';
+  let state = '';
+  let served: Served | undefined;
+
+  before(function () {
+    buildOnce();
+    tmp = makeTempDir('agentfs-mcp-cancel-');
+    base = path.join(tmp, 'base');
+    state = path.join(tmp, 'state');
+    // 10,000 files: enough that a search or a copy takes far longer than a cancellation's round trip.
+    const line = 'an ordinary line of text that matches nothing in particular\n';
+    for (let directory = 0; directory < DIRECTORIES; directory++) {
+      const dir = path.join(base, 'tree', `d${String(directory).padStart(3, '0')}`);
+      fs.mkdirSync(dir, { recursive: true });
+      for (let file = 0; file < FILES_PER_DIRECTORY; file++) fs.writeFileSync(path.join(dir, `f${file}.txt`), `needle ${directory}-${file}\n${line.repeat(30)}`);
+    }
+  });
+  after(function () {
+    removeTree(tmp);
+  });
+  afterEach(async function () {
+    await served?.close();
+    served = undefined;
+  });
+
+  /** The scan engine (no ripgrep on PATH), whose steps the core controls, so a cancelled search stops mid-way. */
+  async function start(): Promise<Served> {
+    const noTools = path.join(tmp, 'no-tools');
+    fs.mkdirSync(noTools, { recursive: true });
+    served = await serve(['--root', base, '--state', state], { env: { PATH: noTools } });
+    return served;
+  }
+
+  it('cancelling mid-search stops the search between steps; the server answers the next call', async function () {
+    const server = await start();
+    const controller = new AbortController();
+    const progress: number[] = [];
+    const call = server.call('search_content', { query: 'needle \\d+-\\d+$', is_regex: true, max_results: 200, context_lines: 2 }, {
+      signal: controller.signal,
+      onprogress: (update) => {
+        progress.push(update.progress);
+        controller.abort();
+      },
+    });
+    await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
+    assert.ok(progress.length >= 1, 'a progress notification came before the cancellation');
+    await waitForLog(server, (log) => /search_content cancelled after \d+ ms/.test(log), 'the search cancelled');
+    assert.doesNotMatch(server.log(), /search_content ok/);
+    const data = expectOk((await server.call('search_content', { query: '^needle 7-3$', is_regex: true, max_results: 5 })).envelope, 'search_content');
+    assert.equal(data.engine, 'scan');
+    assert.equal(data.count, 1);
+  });
+
+  it('cancelling mid-copy leaves no destination and no staging directory; the source and the history are untouched', async function () {
+    const server = await start();
+    const before = snapshot(tmp);
+    const controller = new AbortController();
+    const messages: string[] = [];
+    const call = server.call('copy_directory', { source_path: 'tree', destination_path: 'copy/of/tree' }, {
+      signal: controller.signal,
+      onprogress: (update) => {
+        messages.push(update.message ?? '');
+        if (/files copied/.test(update.message ?? '')) controller.abort();
+      },
+    });
+    await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
+    await waitForLog(server, (log) => /copy_directory cancelled after \d+ ms/.test(log), 'the copy cancelled');
+    assert.ok(messages.some((message) => /^copy_directory: \d+ of 10000 files copied$/.test(message)), `progress named the files copied: ${messages.join(' | ')}`);
+    assert.ok(!fs.existsSync(path.join(base, 'copy')), 'no destination, nor the parents made for it');
+    assert.deepEqual(stagingLeftovers(tmp), [], 'no staging directory or temporary file left');
+    assertTree(snapshot(tmp), before, 'the source and everything else are as they were');
+    assert.equal(expectOk((await server.call('history_list', {})).envelope).count, 0, 'a cancelled call records nothing');
+    expectOk((await server.call('path_exists', { path: 'tree/d000/f0.txt' })).envelope, 'path_exists');
+  });
+
+  it('a request with a progress token gets notifications whose progress only rises, each naming the phase', async function () {
+    const server = await start();
+    const updates: { progress: number; message?: string }[] = [];
+    const { envelope } = await server.call('copy_directory', { source_path: 'tree/d001', destination_path: 'copied' }, { onprogress: (update) => updates.push(update) });
+    assert.equal(expectOk(envelope, 'copy_directory').files, FILES_PER_DIRECTORY);
+    assert.ok(updates.length >= 2, `progress notifications: ${JSON.stringify(updates)}`);
+    for (let index = 1; index < updates.length; index++) assert.ok((updates[index]?.progress ?? 0) > (updates[index - 1]?.progress ?? 0), 'progress rises');
+    for (const update of updates) assert.match(update.message ?? '', /^copy_directory: \d+( of \d+)? (directories read|files copied)$/);
+    assert.equal(fs.readdirSync(path.join(base, 'copied')).length, FILES_PER_DIRECTORY);
+  });
+});
