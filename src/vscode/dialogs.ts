@@ -18,6 +18,13 @@ export interface OperationChoice {
   readonly detail: string;
 }
 
+/** One client "Connect Another Agent…" can configure. */
+export interface ConnectionChoice {
+  readonly id: string;
+  readonly label: string;
+  readonly description: string;
+}
+
 export interface Dialogs {
   pickFolder(defaultUri: vscode.Uri | undefined): Promise<vscode.Uri | undefined>;
   pickTool(choices: readonly ToolChoice[]): Promise<string | undefined>;
@@ -29,6 +36,8 @@ export interface Dialogs {
   confirm(message: string, action: string): Promise<boolean>;
   /** Picks one recorded operation; its id, or `undefined` when cancelled. */
   pickOperation(choices: readonly OperationChoice[]): Promise<string | undefined>;
+  /** Picks the client to configure; its id, or `undefined` when cancelled. */
+  pickConnection(choices: readonly ConnectionChoice[]): Promise<string | undefined>;
 }
 
 export const defaultDialogs: Dialogs = {
@@ -73,6 +82,13 @@ export const defaultDialogs: Dialogs = {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
       { title: 'Agent FS: Change History', placeHolder: 'Pick a change to see its diff', matchOnDescription: true, matchOnDetail: true },
+    );
+    return picked?.id;
+  },
+  async pickConnection(choices) {
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({ label: choice.label, detail: choice.description, id: choice.id })),
+      { title: 'Agent FS: Connect Another Agent', placeHolder: 'Which agent should get the Agent FS tools, with this window\'s base directory and history?', matchOnDetail: true },
     );
     return picked?.id;
   },

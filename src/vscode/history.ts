@@ -270,7 +270,48 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
  */
 export function createHistoryStore(context: vscode.ExtensionContext): HistoryStore {
   const base = context.storageUri ?? context.globalStorageUri;
-  return new HistoryStore(new VscodeFileSystem([base]), vscode.Uri.joinPath(base, 'history').path, () => readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri));
+  return new HistoryStore(new VscodeFileSystem([base]), historyDirectory(context).path, () => readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri));
+}
+
+/** The history store's folder: other processes (the runner, MCP servers started with --state) may share it. */
+export function historyDirectory(context: vscode.ExtensionContext): vscode.Uri {
+  return vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'history');
+}
+
+/** Refreshes coalesce: one burst of records (a patch, a series of calls) redraws the view once. */
+const REFRESH_DELAY_MS = 200;
+
+/**
+ * Refreshes the Activity view when a record appears in or leaves the store, whoever wrote it: another agent's MCP
+ * server or the runner working with `--state` on this folder records there too, and its changes are then listed
+ * and undoable here. The folder is created first, since a watcher on a folder that does not exist yet may never fire.
+ */
+export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vscode.Disposable {
+  const operations = vscode.Uri.joinPath(directory, 'operations');
+  const disposables: vscode.Disposable[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+  const refresh = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      view.refresh();
+    }, REFRESH_DELAY_MS);
+  };
+  const watch = (): void => {
+    if (disposed) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(operations, '*.json'));
+    disposables.push(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), watcher.onDidChange(refresh));
+  };
+  // A store that cannot be created (a read-only storage folder) is still watched: the view then refreshes if it appears.
+  Promise.resolve(vscode.workspace.fs.createDirectory(operations)).then(watch, watch);
+  return {
+    dispose() {
+      disposed = true;
+      if (timer !== undefined) clearTimeout(timer);
+      for (const disposable of disposables.splice(0)) disposable.dispose();
+    },
+  };
 }
 
 export interface HistoryUi {
