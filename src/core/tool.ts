@@ -147,6 +147,11 @@ export interface ToolDefinition<Schema extends InputSchema = InputSchema> {
    * idempotentHint). Read tools are idempotent.
    */
   readonly idempotent: boolean;
+  /**
+   * The tool only adds: it refuses or leaves whatever already exists, so no call replaces or removes anything (MCP's
+   * destructiveHint false). Absent: a tool that changes files may replace or remove what exists.
+   */
+  readonly additive?: boolean;
   readonly icon: Codicon;
   /** Manifest tags beyond the `agentfs` and `filesystem` every tool has. */
   readonly tags: readonly string[];

@@ -25,14 +25,14 @@ import {
   RootsListChangedNotificationSchema,
   type ServerNotification,
   type ServerRequest,
-  type Tool,
+  type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Envelope, type FailureEnvelope, failure } from '../core/envelope';
 import { CancelledError, ToolError } from '../core/errors';
 import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
-import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
+import { EXTENSION_VERSION } from '../core/manifest';
 import type { Policy } from '../core/settings';
-import type { Preparation, Progress, ToolEffect } from '../core/tool';
+import type { Preparation, Progress, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
 import { createNodeSession } from './session';
@@ -52,35 +52,18 @@ export interface McpServerOptions {
   readonly ripgrep?: string | false;
 }
 
-/** One tool as every host presents it: what the MCP tool list is built from. */
-export interface ToolDescription {
-  readonly name: string;
-  readonly title: string;
-  readonly modelDescription: string;
-  readonly inputSchema: JsonSchema;
-  readonly effect: ToolEffect;
-  readonly idempotent: boolean;
-}
-
-/** The only tools that never replace or remove anything: they refuse (or leave) whatever already exists. */
-const ADDITIVE = new Set(['create_file', 'create_directory']);
-
-/** The tool list, from the definitions the editor's manifest is generated from. */
-export function toolDescriptions(): readonly ToolDescription[] {
-  return TOOL_DEFINITIONS.map(({ name, title, modelDescription, inputSchema, effect, idempotent }) => ({ name, title, modelDescription, inputSchema, effect, idempotent }));
-}
-
-export function mcpTool(description: ToolDescription): Tool {
+/** A tool as MCP lists it, from its one definition: annotations true to its effect. */
+export function mcpTool(tool: Tool): McpTool {
   return {
-    name: description.name,
-    title: description.title,
-    description: description.modelDescription,
-    inputSchema: description.inputSchema as Tool['inputSchema'],
+    name: tool.name,
+    title: tool.title,
+    description: tool.modelDescription,
+    inputSchema: tool.inputSchema as McpTool['inputSchema'],
     annotations: {
-      title: description.title,
-      readOnlyHint: description.effect === 'read',
-      destructiveHint: description.effect !== 'read' && !ADDITIVE.has(description.name),
-      idempotentHint: description.idempotent,
+      title: tool.title,
+      readOnlyHint: tool.effect === 'read',
+      destructiveHint: tool.effect !== 'read' && tool.additive !== true,
+      idempotentHint: tool.idempotent,
       openWorldHint: false,
     },
   };
@@ -210,9 +193,9 @@ function progressReporter(extra: Extra, operation: string): ((progress: Progress
 
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server({ name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION }, { capabilities: { tools: { listChanged: false } } });
-  const descriptions = new Map(toolDescriptions().map((description) => [description.name, description]));
+  const tools = new Map(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
   // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
-  const listed = [...descriptions.values()].filter((description) => options.policy.readOnly !== true || description.effect === 'read').map(mcpTool);
+  const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map(mcpTool);
   const roots = new RootsState(server, options);
 
   server.oninitialized = () => {
@@ -227,14 +210,14 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(AnyCallToolRequestSchema, async (raw, extra): Promise<CallToolResult> => {
     const request = CallToolRequestSchema.parse(raw);
     const { name } = request.params;
-    const description = descriptions.get(name);
-    if (!description) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
+    const tool = tools.get(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
     const input = request.params.arguments ?? {};
     const startedAt = performance.now();
     const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
     try {
       const session = await roots.session();
-      if (description.effect !== 'read' && options.confirm !== 'never') {
+      if (tool.effect !== 'read' && options.confirm !== 'never') {
         const refusal = await confirm(server, options.confirm, name, await prepareOperation(name, input, session), extra);
         if (refusal) {
           options.log(`${name} ${refusal.error.code} in ${elapsed()}`);

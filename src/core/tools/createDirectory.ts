@@ -23,6 +23,7 @@ export const createDirectory = defineTool({
   effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: true,
+  additive: true,
   inputSchema,
   pathParameters: { directory_name: 'directory' },
   async prepare(input, context) {

@@ -56,6 +56,7 @@ export const createFile = defineTool({
   effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: true,
+  additive: true,
   inputSchema,
   pathParameters: { path: 'file' },
   async prepare(input, context) {

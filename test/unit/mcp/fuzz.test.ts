@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { MANIFEST_TOOLS, operationOf, type JsonSchema } from '../../../src/core/manifest';
+import type { JsonSchema } from '../../../src/core/manifest';
+import { TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, makeTempDir, removeTree, snapshot } from '../helpers';
 import { buildOnce, serve } from './serve';
 
@@ -106,13 +107,13 @@ describe('MCP server: 1,000 random calls', function () {
     try {
       for (let call = 0; call < CALLS; call++) {
         if (call % 100 === 99) populate();
-        const tool = pick(MANIFEST_TOOLS);
-        const name = next() < 0.04 ? pick(['agentfs_read_file', 'rm_rf', '', 'read_file ']) : operationOf(tool.name);
+        const tool = pick(TOOL_DEFINITIONS);
+        const name = next() < 0.04 ? pick(['agentfs_read_file', 'rm_rf', '', 'read_file ']) : tool.name;
         let args: unknown;
         if (next() < 0.03) args = pick(['text', 7, [1, 2], null]);
         else {
           const object: Record<string, unknown> = {};
-          for (const [property, schema] of Object.entries(tool.inputSchema.properties ?? {})) if (tool.inputSchema.required?.includes(property) ? next() < 0.95 : next() < 0.5) object[property] = value(property, schema);
+          for (const [property, schema] of Object.entries((tool.inputSchema as JsonSchema).properties ?? {})) if ((tool.inputSchema as JsonSchema).required?.includes(property) ? next() < 0.95 : next() < 0.5) object[property] = value(property, schema);
           if (next() < 0.05) object.unexpected = 'extra';
           args = object;
         }

@@ -54,14 +54,15 @@ describe('MCP server: tools and flags', function () {
         assert.equal(annotations.title, manifest.displayName);
         assert.equal(annotations.openWorldHint, false, `${tool.name}: openWorldHint`);
         assert.equal(annotations.readOnlyHint, definition.effect === 'read', `${tool.name}: readOnlyHint`);
-        // Destructive: may replace or remove what exists. Only the two create tools never do (they refuse what exists).
-        const additive = tool.name === 'create_file' || tool.name === 'create_directory';
-        assert.equal(annotations.destructiveHint, definition.effect !== 'read' && !additive, `${tool.name}: destructiveHint`);
-        assert.equal(typeof annotations.idempotentHint, 'boolean', `${tool.name}: idempotentHint`);
+        // Destructive: may replace or remove what exists; only a tool that merely adds is not.
+        assert.equal(annotations.destructiveHint, definition.effect !== 'read' && definition.additive !== true, `${tool.name}: destructiveHint`);
+        assert.equal(annotations.idempotentHint, definition.idempotent, `${tool.name}: idempotentHint`);
         if (definition.effect === 'read') assert.equal(annotations.idempotentHint, true, `${tool.name}: a read is idempotent`);
       }
       for (const name of ['edit_file', 'insert_lines', 'undo_last']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.idempotentHint, false, name);
-      for (const name of ['delete_file', 'write_file']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, true, name);
+      for (const name of ['delete_file', 'write_file', 'edit_file', 'move_file']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, true, name);
+      const additive = tools.filter((tool) => tool.annotations?.readOnlyHint === false && tool.annotations.destructiveHint === false).map((tool) => tool.name);
+      assert.deepEqual(new Set(additive), new Set(['create_file', 'create_directory']));
     } finally {
       await served.close();
     }
