@@ -38,7 +38,8 @@ export type PathSlot = 'file' | 'directory' | 'path' | 'source' | 'destination';
 /** Longer paths are refused (INVALID_INPUT) before anything else: no file system takes them, no model needs one. */
 export const MAX_PATH_LENGTH = 4096;
 
-const OUTSIDE_CODE: Readonly<Record<PathSlot, ErrorCode>> = {
+/** The code a path outside the base is refused with, by the parameter slot it was given in (seed 000's codes). */
+export const OUTSIDE_CODE: Readonly<Record<PathSlot, ErrorCode>> = {
   file: 'FILE_PATH_OUTSIDE_BASE',
   directory: 'DIRECTORY_PATH_OUTSIDE_BASE',
   path: 'PATH_OUTSIDE_BASE',

@@ -1,6 +1,7 @@
 /**
  * The path-case table, in the style of Go's os.Root tests (src/os/root_test.go): every case is run through every
- * path-taking slot of every seed-000 operation, and after each call the whole temporary tree (base, the `outside`
+ * path parameter of every tool (the list comes from the definitions: a tool with a path parameter that has no slot
+ * here fails the first test), and after each call the whole temporary tree (base, the `outside`
  * sibling, the prefix sibling `base2`) is compared with what it must be: unchanged for a refusal, changed exactly
  * as the operation says for a success. The table runs twice: with the base given by its real path, and with the
  * base reached through a symbolic link (`baselink => base`), where everything inside must still work.
@@ -26,8 +27,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Envelope } from '../../src/core/envelope';
+import type { Envelope, FailureEnvelope } from '../../src/core/envelope';
 import type { Session } from '../../src/core/invoke';
+import { OUTSIDE_CODE } from '../../src/core/root';
+import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { createNodeSession } from '../../src/node/session';
 import { assertFields, call, describeSnapshot, edit, makeTempDir, nodeSession, removeTree, sameTree, type Snapshot, snapshot } from './helpers';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -286,7 +290,7 @@ function restoreFixture(tmp: string, pristine: Snapshot, now: Snapshot): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The slots: every path-taking parameter of every seed-000 operation, with what each kind of path must give.
+// The slots: every path parameter of every tool, with what each kind of path must give.
 
 interface Env {
   readonly tmp: string;
@@ -295,14 +299,27 @@ interface Env {
   readonly before: Snapshot;
 }
 
-type Expectation = { readonly code: string } | { readonly data: Record<string, unknown>; readonly after: Snapshot };
+type Expectation =
+  | { readonly code: string }
+  | {
+      readonly data: Record<string, unknown>;
+      readonly after: Snapshot;
+      /** More to check in the data than equal fields: a problem, or undefined. */
+      readonly check?: (data: Record<string, unknown>) => string | undefined;
+    };
 
 interface Slot {
   readonly name: string;
   readonly operation: string;
-  readonly outsideCode: string;
-  input(path: string): Record<string, unknown>;
+  /** The path parameter the case goes into; its definition's slot names the *_OUTSIDE_BASE code. */
+  readonly parameter: string;
+  /** Run with a session that keeps a history (the history tools need one). */
+  readonly history?: boolean;
+  /** The input; `testCase` is undefined for a path that must be refused. */
+  input(path: string, testCase: InsideCase | undefined, env: Env): Record<string, unknown>;
   expect(testCase: InsideCase, env: Env): Expectation;
+  /** For tools whose result holds one entry per path (read_many_files): that entry, as an envelope of its own. */
+  unwrap?(data: Record<string, unknown>): Envelope;
 }
 
 /** Snapshot key of a path relative to base. */
@@ -354,7 +371,7 @@ function fileTransferSlots(operation: 'copy_file' | 'move_file'): Slot[] {
   const sourceSlot: Slot = {
     name: `${operation}.source_path`,
     operation,
-    outsideCode: 'SOURCE_PATH_OUTSIDE_BASE',
+    parameter: 'source_path',
     input: (p) => ({ source_path: p, destination_path: 'slot-out/target.txt' }),
     expect(c, env) {
       switch (c.kind) {
@@ -377,7 +394,7 @@ function fileTransferSlots(operation: 'copy_file' | 'move_file'): Slot[] {
   const destinationSlot = (overwrite: boolean): Slot => ({
     name: `${operation}.destination_path${overwrite ? ' (overwrite)' : ''}`,
     operation,
-    outsideCode: 'DESTINATION_PATH_OUTSIDE_BASE',
+    parameter: 'destination_path',
     input: (p) => ({ source_path: TRANSFER_FILE, destination_path: p, ...(overwrite ? { overwrite: true } : {}) }),
     expect(c, env) {
       switch (c.kind) {
@@ -410,7 +427,7 @@ function directoryTransferSlots(operation: 'copy_directory' | 'move_directory'):
   const sourceSlot: Slot = {
     name: `${operation}.source_path`,
     operation,
-    outsideCode: 'SOURCE_PATH_OUTSIDE_BASE',
+    parameter: 'source_path',
     input: (p) => ({ source_path: p, destination_path: 'slot-out/target-dir' }),
     expect(c, env) {
       switch (c.kind) {
@@ -436,7 +453,7 @@ function directoryTransferSlots(operation: 'copy_directory' | 'move_directory'):
   const destinationSlot = (overwrite: boolean): Slot => ({
     name: `${operation}.destination_path${overwrite ? ' (overwrite)' : ''}`,
     operation,
-    outsideCode: 'DESTINATION_PATH_OUTSIDE_BASE',
+    parameter: 'destination_path',
     input: (p) => ({ source_path: TRANSFER_DIR, destination_path: p, ...(overwrite ? { overwrite: true } : {}) }),
     expect(c, env) {
       switch (c.kind) {
@@ -471,7 +488,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'read_file.file_name',
     operation: 'read_file',
-    outsideCode: 'FILE_PATH_OUTSIDE_BASE',
+    parameter: 'file_name',
     input: (p) => ({ file_name: p }),
     expect(c, env) {
       if (c.kind === 'file') {
@@ -486,7 +503,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'write_file.file_name',
     operation: 'write_file',
-    outsideCode: 'FILE_PATH_OUTSIDE_BASE',
+    parameter: 'file_name',
     input: (p) => ({ file_name: p, content: NEW_CONTENT }),
     expect(c, env) {
       switch (c.kind) {
@@ -511,7 +528,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'delete_file.file_name',
     operation: 'delete_file',
-    outsideCode: 'FILE_PATH_OUTSIDE_BASE',
+    parameter: 'file_name',
     input: (p) => ({ file_name: p }),
     expect(c, env) {
       if (c.kind === 'file') {
@@ -526,7 +543,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'create_directory.directory_name',
     operation: 'create_directory',
-    outsideCode: 'DIRECTORY_PATH_OUTSIDE_BASE',
+    parameter: 'directory_name',
     input: (p) => ({ directory_name: p }),
     expect(c, env) {
       const data = (created: boolean): Record<string, unknown> => ({ directory_name: baseName(c.display, env), relative_path: c.display, created });
@@ -544,7 +561,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'delete_directory.directory_path (recursive)',
     operation: 'delete_directory',
-    outsideCode: 'DIRECTORY_PATH_OUTSIDE_BASE',
+    parameter: 'directory_path',
     input: (p) => ({ directory_path: p, recursive: true }),
     expect(c, env) {
       switch (c.kind) {
@@ -568,7 +585,7 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'list_files.path',
     operation: 'list_files',
-    outsideCode: 'DIRECTORY_PATH_OUTSIDE_BASE',
+    parameter: 'path',
     input: (p) => ({ path: p }),
     expect(c, env) {
       switch (c.kind) {
@@ -587,14 +604,160 @@ const SLOTS: readonly Slot[] = [
   {
     name: 'path_exists.path',
     operation: 'path_exists',
-    outsideCode: 'PATH_OUTSIDE_BASE',
+    parameter: 'path',
     input: (p) => ({ path: p }),
     expect(c, env) {
       const type = c.kind === 'file' ? 'file' : c.kind === 'dir' || c.kind === 'base' ? 'directory' : 'missing';
       return { data: { path: c.display, exists: type !== 'missing', path_type: type }, after: unchanged(env) };
     },
   },
+  ...readManyFilesSlots(),
+  ...directoryReadSlots(),
+  {
+    name: 'file_info.path',
+    operation: 'file_info',
+    parameter: 'path',
+    input: (p) => ({ path: p }),
+    expect(c, env) {
+      if (c.kind === 'missing' || c.kind === 'underfile') return { code: 'FILE_NOT_FOUND' };
+      // Through a link inside the base, the link's target is described (type and size), under the link's name.
+      return { data: { relative_path: c.display, type: c.kind === 'file' ? 'file' : 'directory' }, after: unchanged(env) };
+    },
+  },
+  {
+    name: 'history_list.path',
+    operation: 'history_list',
+    parameter: 'path',
+    history: true,
+    input: (p) => ({ path: p }),
+    // Nothing is recorded in this session, and any path inside the base may be asked about, existing or not.
+    expect: (_c, env) => ({ data: { count: 0, total: 0, operations: [] }, after: unchanged(env) }),
+  },
+  {
+    name: 'create_file.path',
+    operation: 'create_file',
+    parameter: 'path',
+    input: (p) => ({ path: p, content: NEW_CONTENT }),
+    expect(c, env) {
+      switch (c.kind) {
+        case 'missing':
+          return { data: { path: c.display, created: true }, after: changed(env, (s) => edit.setFile(s, B(c.loc), NEW_CONTENT)) };
+        case 'underfile':
+          return { code: 'DIRECTORY_NOT_DIRECTORY' };
+        default:
+          // Whatever is there (a file, a directory, a link to either) stays: create_file never replaces.
+          return { code: 'ALREADY_EXISTS' };
+      }
+    },
+  },
+  ...lineEditSlots(),
 ];
+
+/** The fixture's content of an inside file case, as the editing tools' inputs need it. */
+function contentOf(testCase: InsideCase | undefined, env: Env): string {
+  if (testCase?.kind !== 'file') return 'x';
+  const entry = entryAt(env, B(realOf(testCase)));
+  return entry.type === 'file' ? Buffer.from(entry.bytes, 'base64').toString('utf8') : 'x';
+}
+
+/**
+ * The tools that edit an existing text file, each with an edit whose result is known for the fixture's one-line
+ * files: through a link inside the base, the link's target is edited and the link stays.
+ */
+function lineEditSlots(): Slot[] {
+  const edits: readonly {
+    readonly operation: string;
+    readonly input: (p: string, testCase: InsideCase | undefined, env: Env) => Record<string, unknown>;
+    readonly result: (before: string) => string;
+  }[] = [
+    { operation: 'edit_file', input: (p, c, env) => ({ path: p, old_string: contentOf(c, env), new_string: NEW_CONTENT }), result: () => NEW_CONTENT },
+    // The replaced line keeps its line ending (or its lack of one).
+    { operation: 'replace_lines', input: (p) => ({ path: p, start_line: 1, end_line: 1, content: 'NEW' }), result: (before) => (before.endsWith('\n') ? 'NEW\n' : 'NEW') },
+    { operation: 'insert_lines', input: (p) => ({ path: p, position: 'before', line: 1, content: NEW_CONTENT }), result: (before) => NEW_CONTENT + before },
+    { operation: 'delete_lines', input: (p) => ({ path: p, start_line: 1, end_line: 1 }), result: () => '' },
+  ];
+  return edits.map(
+    ({ operation, input, result }): Slot => ({
+      name: `${operation}.path`,
+      operation,
+      parameter: 'path',
+      input,
+      expect(c, env) {
+        switch (c.kind) {
+          case 'file':
+            return { data: { path: c.display, changed: true }, after: changed(env, (s) => edit.setFile(s, B(realOf(c)), result(contentOf(c, env)))) };
+          case 'dir':
+          case 'base':
+            return { code: 'FILE_NOT_FILE' };
+          default:
+            return { code: 'FILE_NOT_FOUND' };
+        }
+      },
+    }),
+  );
+}
+
+function readManyFilesSlots(): Slot[] {
+  return [
+    {
+      name: 'read_many_files.paths',
+      operation: 'read_many_files',
+      parameter: 'paths',
+      input: (p) => ({ paths: [p] }),
+      // The call succeeds; the one entry says what read_file would.
+      unwrap(data) {
+        const [entry] = data.files as { readonly ok: boolean; readonly data?: unknown; readonly error?: FailureEnvelope['error'] }[];
+        if (entry?.ok === true) return { ok: true, operation: 'read_many_files', data: entry.data };
+        return { ok: false, operation: 'read_many_files', error: entry?.error ?? { code: 'READ_FAILED', message: `no entry with an error: ${JSON.stringify(data).slice(0, 300)}` } };
+      },
+      expect(c, env) {
+        if (c.kind === 'file') {
+          return { data: { file_name: baseName(c.display, env), relative_path: c.display, content: contentOf(c, env) }, after: unchanged(env) };
+        }
+        return { code: c.kind === 'dir' || c.kind === 'base' ? 'FILE_NOT_FILE' : 'FILE_NOT_FOUND' };
+      },
+    },
+  ];
+}
+
+/** Paths a listing or search result shows must be the directory's own, under the name it was given by. */
+function under(display: string, paths: readonly unknown[]): string | undefined {
+  const outside = paths.filter((each) => typeof each !== 'string' || (display !== '.' && each !== display && !each.startsWith(`${display}/`)));
+  return outside.length === 0 ? undefined : `paths not under ${display}: ${JSON.stringify(outside.slice(0, 5))}`;
+}
+
+/** The tools that list or search one directory: a directory (or the base) is listed, anything else refused. */
+function directoryReadSlots(): Slot[] {
+  const tools: readonly {
+    readonly operation: string;
+    readonly input: (p: string) => Record<string, unknown>;
+    readonly shown: (data: Record<string, unknown>) => readonly unknown[];
+  }[] = [
+    { operation: 'list_directory', input: (p) => ({ path: p, recursive: true }), shown: (data) => (data.entries as { relative_path: unknown }[]).map((entry) => entry.relative_path) },
+    { operation: 'directory_tree', input: (p) => ({ path: p }), shown: () => [] },
+    { operation: 'search_files', input: (p) => ({ path: p, pattern: '*.txt' }), shown: (data) => (data.matches as { relative_path: unknown }[]).map((match) => match.relative_path) },
+    { operation: 'search_content', input: (p) => ({ path: p, query: 'a' }), shown: (data) => (data.matches as { path: unknown }[]).map((match) => match.path) },
+  ];
+  return tools.map(
+    ({ operation, input, shown }): Slot => ({
+      name: `${operation}.path`,
+      operation,
+      parameter: 'path',
+      input,
+      expect(c, env) {
+        switch (c.kind) {
+          case 'dir':
+          case 'base':
+            return { data: { path: c.display }, after: unchanged(env), check: (data) => under(c.display, shown(data)) };
+          case 'file':
+            return { code: 'DIRECTORY_NOT_DIRECTORY' };
+          default:
+            return { code: 'DIRECTORY_NOT_FOUND' };
+        }
+      },
+    }),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // The runner
@@ -621,19 +784,20 @@ async function runSlot(
   slot: Slot,
   testCase: InsideCase | RefusedCase,
   env: Env,
-  session: Session,
+  sessions: { readonly plain: Session; readonly withHistory: Session },
   checkTree: boolean,
 ): Promise<{ problem: string | undefined; tree: Snapshot | undefined }> {
-  const input = slot.input(expand(testCase.path, env.tmp, env.root));
+  const input = slot.input(expand(testCase.path, env.tmp, env.root), 'refused' in testCase ? undefined : testCase, env);
   let envelope: Envelope;
   try {
-    envelope = await call(session, slot.operation, input);
+    envelope = await call(slot.history === true ? sessions.withHistory : sessions.plain, slot.operation, input);
+    if (slot.unwrap && envelope.ok) envelope = slot.unwrap(envelope.data as Record<string, unknown>);
   } catch (error) {
     return { problem: `${slot.name}: threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, tree: snapshot(env.tmp) };
   }
   const expectation: Expectation =
     'refused' in testCase
-      ? { code: testCase.refused === 'outside' ? slot.outsideCode : testCase.refused === 'symlink' ? 'SYMLINK_OUTSIDE_BASE' : 'INVALID_INPUT' }
+      ? { code: testCase.refused === 'outside' ? outsideCodeOf(slot) : testCase.refused === 'symlink' ? 'SYMLINK_OUTSIDE_BASE' : 'INVALID_INPUT' }
       : slot.expect(testCase, env);
   const problems: string[] = [];
   if (envelope.operation !== slot.operation) problems.push(`operation is ${envelope.operation}`);
@@ -648,6 +812,8 @@ async function runSlot(
     else {
       try {
         assertFields(envelope.data as Record<string, unknown>, expectation.data);
+        const problem = expectation.check?.(envelope.data as Record<string, unknown>);
+        if (problem !== undefined) problems.push(`data: ${problem}`);
       } catch (error) {
         problems.push(`data: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -656,6 +822,13 @@ async function runSlot(
   const actual = checkTree || problems.length > 0 ? snapshot(env.tmp) : undefined;
   if (actual && !sameTree(actual, expectedTree)) problems.push(`disk differs: ${treeDifference(expectedTree, actual)}`);
   return { problem: problems.length === 0 ? undefined : `${slot.name}: ${problems.join(' | ')}`, tree: actual };
+}
+
+/** The code the slot's definition gives for a path outside the base. */
+function outsideCodeOf(slot: Slot): string {
+  const pathSlot = TOOL_DEFINITIONS.find((tool) => tool.name === slot.operation)?.pathParameters[slot.parameter];
+  assert.ok(pathSlot, `${slot.name}: ${slot.operation} has no path parameter ${slot.parameter}`);
+  return OUTSIDE_CODE[pathSlot];
 }
 
 function treeDifference(expected: Snapshot, actual: Snapshot): string {
@@ -670,24 +843,30 @@ for (const mode of ['base given by its real path', 'base reached through a symbo
     let tmp = '';
     let root = '';
     let pristine: Snapshot = new Map();
-    let session: Session;
+    let sessions: { plain: Session; withHistory: Session };
+    let state = '';
 
     before(function () {
       tmp = makeTempDir('agentfs-paths-');
+      state = makeTempDir('agentfs-paths-state-');
       buildFixture(tmp);
       pristine = snapshot(tmp);
       root = path.join(tmp, mode === 'base given by its real path' ? 'base' : 'baselink');
-      session = nodeSession(root);
+      sessions = { plain: nodeSession(root), withHistory: createNodeSession(root, {}, { stateDirectory: state }) };
     });
     after(function () {
       removeTree(tmp);
+      removeTree(state);
     });
 
-    it('has a table of at least 60 cases and runs every slot of every seed operation', function () {
+    it('has a table of at least 60 cases and a slot for every path parameter of every tool', function () {
       assert.ok(CASES.length >= 60, `only ${CASES.length} cases`);
-      const operations = new Set(SLOTS.map((slot) => slot.operation));
+      const parameters = TOOL_DEFINITIONS.flatMap((tool) => Object.keys(tool.pathParameters).map((parameter) => `${tool.name}.${parameter}`));
+      const covered = new Set(SLOTS.map((slot) => `${slot.operation}.${slot.parameter}`));
+      assert.deepEqual(parameters.filter((each) => !covered.has(each)), [], 'path parameters without a slot');
+      for (const slot of SLOTS) outsideCodeOf(slot);
       for (const operation of ['read_file', 'write_file', 'delete_file', 'copy_file', 'move_file', 'create_directory', 'delete_directory', 'copy_directory', 'move_directory', 'list_files', 'path_exists']) {
-        assert.ok(operations.has(operation), operation);
+        assert.ok(covered.has(`${operation}.${Object.keys(TOOL_DEFINITIONS.find((tool) => tool.name === operation)?.pathParameters ?? {})[0] ?? ''}`), operation);
       }
     });
 
@@ -700,7 +879,7 @@ for (const mode of ['base given by its real path', 'base reached through a symbo
         const run = async (checkEachTree: boolean): Promise<string[]> => {
           const failures: string[] = [];
           for (const slot of SLOTS) {
-            const { problem, tree } = await runSlot(slot, testCase, env, session, checkEachTree);
+            const { problem, tree } = await runSlot(slot, testCase, env, sessions, checkEachTree);
             if (problem !== undefined) failures.push(problem);
             // Put the fixture back whenever the call changed it (successes, or a failure that wrote something).
             if (tree && !sameTree(tree, pristine)) restoreFixture(tmp, pristine, tree);
