@@ -14,7 +14,9 @@ import { withPathLocks } from './locks';
 import { assertMayWrite } from './policy';
 import type { ConfinedPath } from './root';
 import { contentHash, decodeText, detectNewline, encodeText, looksBinary, type NewlineStyle, type TextEncodingName } from './text';
-import { throwIfCancelled, type Preparation, type ToolContext } from './tool';
+import type { ToolContext } from './context';
+import { throwIfCancelled } from './signals';
+import type { Preparation } from './tool';
 
 /** Files above this are not edited in memory (LIMIT_EXCEEDED); whole-file write_file has no such cap. */
 export const EDIT_MAX_BYTES = 10 * 1024 * 1024;

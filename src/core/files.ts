@@ -3,7 +3,8 @@ import { type ErrorCode, ToolError } from './errors';
 import type { FileStat, FileSystem } from './fs';
 import { basename, dirname, isWithin } from './paths';
 import type { ConfinedPath } from './root';
-import { throwIfCancelled, type ToolContext } from './tool';
+import type { ToolContext } from './context';
+import { throwIfCancelled } from './signals';
 
 export const textEncoder = new TextEncoder();
 

@@ -23,7 +23,7 @@ import type { DirEntry } from './fs';
 import { dirname, isWithin, relativeTo } from './paths';
 import { isHidden } from './policy';
 import type { Root } from './root';
-import type { ToolContext } from './tool';
+import type { ToolContext } from './context';
 
 /** Glob patterns compiled for fast checks of walk entries, with policy.ts's pattern semantics. */
 export class GlobList {

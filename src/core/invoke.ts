@@ -10,7 +10,9 @@ import type { HistoryStore } from './history/store';
 import { PathResolver, type Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
-import type { EditorState, HostInfo, Preparation, Progress, Tool, ToolCall, ToolContext } from './tool';
+import type { EditorState, HostInfo, ToolContext } from './context';
+import type { Progress } from './signals';
+import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */

@@ -4,7 +4,7 @@ import type { EntryKind } from './fs';
 import { IgnoreRules } from './ignore';
 import { assertMayRead } from './policy';
 import type { ConfinedPath } from './root';
-import type { ToolContext } from './tool';
+import type { ToolContext } from './context';
 import { walkTree } from './walk';
 
 export interface VisibleEntry {

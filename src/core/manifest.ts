@@ -5,19 +5,12 @@
  * definitions the one place a tool is written, and test/unit/manifest.test.ts fails while the committed file is stale.
  */
 import manifest from '../../package.json';
+import type { JsonSchema } from './schema';
 import type { Tool } from './tool';
 
-export const TOOL_NAME_PREFIX = 'agentfs_';
+export type { JsonSchema } from './schema';
 
-export interface JsonSchema {
-  readonly type?: string;
-  readonly description?: string;
-  readonly properties?: Readonly<Record<string, JsonSchema>>;
-  readonly required?: readonly string[];
-  readonly additionalProperties?: boolean;
-  readonly default?: unknown;
-  readonly [keyword: string]: unknown;
-}
+export const TOOL_NAME_PREFIX = 'agentfs_';
 
 export interface ManifestTool {
   readonly name: string;

@@ -17,7 +17,8 @@ import type { FileStat } from './fs';
 import { assertMayWrite } from './policy';
 import type { ConfinedPath } from './root';
 import { contentHash, type TextEncodingName } from './text';
-import { reportProgress, throwIfCancelled, type ToolContext } from './tool';
+import type { ToolContext } from './context';
+import { reportProgress, throwIfCancelled } from './signals';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 

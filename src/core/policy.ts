@@ -20,7 +20,7 @@ import type { EntryKind } from './fs';
 import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
 import type { ConfinedPath, Root } from './root';
 import type { Policy, PolicyKnobs } from './settings';
-import type { ToolContext } from './tool';
+import type { ToolContext } from './context';
 import { walkTree } from './walk';
 
 

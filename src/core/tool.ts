@@ -1,68 +1,15 @@
-import { CancelledError, type ErrorCode } from './errors';
-import type { HistoryStore } from './history/store';
-import type { ConfinedPath, PathResolver, PathSlot, Workspace } from './root';
-import type { ContentSearcher } from './search/searcher';
-import type { Policy } from './settings';
+/**
+ * The tool contract: what a definition in src/core/tools/ holds (ToolDefinition), and the erased `Tool` the
+ * pipeline and the hosts handle, which validates an input against the definition's schema before binding a call.
+ */
+import type { ToolContext } from './context';
+import type { ErrorCode } from './errors';
+import type { ConfinedPath, PathSlot } from './root';
+import type { InputOf, InputSchema } from './schema';
 import { inputValidator } from './validation';
 
 /** How much a tool can change: decides read-only/untrusted refusals and whether confirmation is considered. */
 export type ToolEffect = 'read' | 'write' | 'destructive';
-
-/**
- * What the editor knows about open documents. Optional: the runner has no editors. Paths are the core's absolute
- * paths (the adapter's URI path).
- */
-export interface EditorState {
-  /** Whether a document for this path is open with unsaved changes. */
-  isDirty(absolutePath: string): boolean;
-}
-
-/** Facts about the host that only it knows, reported by workspace_info. */
-export interface HostInfo {
-  /** 'vscode' or 'runner'. */
-  readonly kind: string;
-  /** The host's own version (VS Code's, or Node's for the runner). */
-  readonly version?: string;
-  /** The base directory as the user gave it (agentFs.baseDirectory, the picked folder, --root); '' for the whole folder. */
-  readonly baseDirectoryAsGiven: string;
-  /** The open workspace folders, before agentFs.baseDirectory narrows them. */
-  readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
-}
-
-/** Everything one call may use. Built per call; tools keep no state between calls. */
-export interface ToolContext {
-  readonly workspace: Workspace;
-  readonly paths: PathResolver;
-  readonly policy: Policy;
-  /** Open editors, where there are any; mutating tools refuse a dirty one (FILE_DIRTY_IN_EDITOR). */
-  readonly editors?: EditorState;
-  /** A fast searcher over the local disk (ripgrep), where there is one; search_content falls back to a scan. */
-  readonly contentSearcher?: ContentSearcher;
-  /** Where the tools run, for workspace_info. */
-  readonly host?: HostInfo;
-  /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */
-  readonly history?: HistoryStore;
-  /** True once the caller cancelled; tools check it between steps via `throwIfCancelled`. */
-  readonly isCancelled: () => boolean;
-  /** Told how far a long call has got, where the host shows progress (the MCP server); absent elsewhere. */
-  readonly progress?: (progress: Progress) => void;
-}
-
-export function throwIfCancelled(context: Pick<ToolContext, 'isCancelled'>): void {
-  if (context.isCancelled()) throw new CancelledError();
-}
-
-/** How far one phase of a long call has got: `done` of `total` (when known) `unit` ("files copied"). */
-export interface Progress {
-  readonly done: number;
-  readonly total?: number;
-  readonly unit: string;
-}
-
-/** Reports progress where the host listens; cheap enough to call at every step (the host throttles). */
-export function reportProgress(context: Pick<ToolContext, 'progress'>, done: number, total: number | undefined, unit: string): void {
-  context.progress?.(total === undefined ? { done, unit } : { done, total, unit });
-}
 
 /** What the editor shows before and while a tool runs (`prepareInvocation`). */
 export interface Preparation {
@@ -74,58 +21,6 @@ export interface Preparation {
 
 /** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */
 export type Codicon = string;
-
-/** The JSON Schema keywords a tool parameter uses; ajv (strict) rejects any keyword it does not know. */
-export interface ParameterSchema {
-  readonly type?: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
-  readonly description?: string;
-  readonly enum?: readonly (string | number | boolean)[];
-  readonly items?: ParameterSchema;
-  readonly default?: unknown;
-  readonly [keyword: string]: unknown;
-}
-
-/**
- * A tool's input schema: a JSON Schema object written as a `const` literal, so that `InputOf` derives the input type
- * from it and a run() that reads a parameter the schema lacks, or with another type, fails the type check.
- */
-export interface InputSchema {
-  readonly type: 'object';
-  readonly properties: Readonly<Record<string, ParameterSchema>>;
-  readonly required?: readonly string[];
-  readonly additionalProperties: false;
-  readonly [keyword: string]: unknown;
-}
-
-/** The TypeScript type of one parameter's value. */
-export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (infer Value)[] }
-  ? Value
-  : Parameter extends { readonly type: 'string' }
-    ? string
-    : Parameter extends { readonly type: 'integer' | 'number' }
-      ? number
-      : Parameter extends { readonly type: 'boolean' }
-        ? boolean
-        : Parameter extends { readonly type: 'array'; readonly items: infer Item }
-          ? ValueOf<Item>[]
-          : unknown;
-
-/**
- * The parameters always present once validated: the required ones, and those with a `default` (validation fills
- * defaults in, ajv's `useDefaults`).
- */
-type PresentOf<Schema extends InputSchema> =
-  | (Schema['required'] extends readonly (infer Name)[] ? Name : never)
-  | { [Name in keyof Schema['properties']]: Schema['properties'][Name] extends { readonly default: unknown } ? Name : never }[keyof Schema['properties']];
-
-type Flatten<T> = { [Key in keyof T]: T[Key] };
-
-/** The input `prepare` and `run` receive: validated against the schema, defaults filled in. */
-export type InputOf<Schema extends InputSchema> = Flatten<
-  { [Name in keyof Schema['properties'] & PresentOf<Schema>]: ValueOf<Schema['properties'][Name]> } & {
-    [Name in Exclude<keyof Schema['properties'], PresentOf<Schema>>]?: ValueOf<Schema['properties'][Name]>;
-  }
->;
 
 /**
  * Everything about one tool, written once in its file under src/core/tools/: the manifest entry

@@ -8,7 +8,7 @@ import { basename, dirname, isWithin, joinPath } from './paths';
 import type { ConfinedPath } from './root';
 import { siblingPath } from './files';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
-import type { ToolContext } from './tool';
+import type { ToolContext } from './context';
 import { countTree, describeCounts } from './walk';
 
 /** The parameters the four transfer tools share (each tool's schema declares them). */

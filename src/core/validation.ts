@@ -4,7 +4,7 @@
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ToolError } from './errors';
-import type { JsonSchema } from './manifest';
+import type { JsonSchema } from './schema';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
 

@@ -3,7 +3,7 @@
  * (inside or out of the base) can neither lead a recursive list, copy or delete outside the base nor loop.
  */
 import type { DirEntry, FileSystem } from './fs';
-import { reportProgress, throwIfCancelled, type ToolContext } from './tool';
+import { type CallSignals, reportProgress, throwIfCancelled } from './signals';
 
 export interface WalkEntry extends DirEntry {
   readonly absolute: string;
@@ -27,7 +27,7 @@ export interface WalkOptions {
 export async function walkTree(
   fs: FileSystem,
   start: string,
-  context: Pick<ToolContext, 'isCancelled' | 'progress'>,
+  context: CallSignals,
   visit: (entry: WalkEntry) => boolean | void,
   options: WalkOptions = {},
 ): Promise<void> {
@@ -88,7 +88,7 @@ export interface TreeCounts {
 }
 
 /** Counts everything below `start` (links counted, not followed). */
-export async function countTree(fs: FileSystem, start: string, context: Pick<ToolContext, 'isCancelled' | 'progress'>): Promise<TreeCounts> {
+export async function countTree(fs: FileSystem, start: string, context: CallSignals): Promise<TreeCounts> {
   const counts: TreeCounts = { files: 0, directories: 0, symlinks: 0, others: 0 };
   await walkTree(fs, start, context, (entry) => {
     if (entry.isSymlink) counts.symlinks++;

@@ -4,7 +4,7 @@
  * VS Code reloads it when the file changes on disk.
  */
 import * as vscode from 'vscode';
-import type { EditorState } from '../core/tool';
+import type { EditorState } from '../core/context';
 
 /** Case-insensitive where the platform's disks usually are; a false match only refuses a write, never allows one. */
 const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';

@@ -10,7 +10,7 @@ import { basename, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/root';
 import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
-import type { HostInfo } from '../core/tool';
+import type { HostInfo } from '../core/context';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';

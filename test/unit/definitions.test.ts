@@ -6,7 +6,9 @@
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
 import { PathResolver } from '../../src/core/root';
-import { defineTool, type InputOf, type InputSchema, type ToolContext } from '../../src/core/tool';
+import type { ToolContext } from '../../src/core/context';
+import type { InputOf, InputSchema } from '../../src/core/schema';
+import { defineTool } from '../../src/core/tool';
 import { tempWorkspace } from './helpers';
 
 const inputSchema = {

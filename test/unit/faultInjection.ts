@@ -7,7 +7,7 @@ import * as nodePath from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
-import type { EditorState } from '../../src/core/tool';
+import type { EditorState } from '../../src/core/context';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/session';
 

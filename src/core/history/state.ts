@@ -6,7 +6,7 @@
 import type { FileSystem } from '../fs';
 import { relativeTo } from '../paths';
 import { contentHash } from '../text';
-import { throwIfCancelled, type ToolContext } from '../tool';
+import { type CallSignals, throwIfCancelled } from '../signals';
 import { walkTree } from '../walk';
 
 export interface MissingState {
@@ -110,7 +110,7 @@ export class StateReader {
 
   constructor(
     private readonly fs: FileSystem,
-    private readonly context: Pick<ToolContext, 'isCancelled'>,
+    private readonly context: Pick<CallSignals, 'isCancelled'>,
     /** Bytes this reader may read in all; `Infinity` for an undo's check. */
     private readonly readBudget: number,
     /** Whether to keep read bytes in `contents`. */

@@ -12,7 +12,8 @@ import type { IgnoreRules } from '../ignore';
 import { walkVisible } from '../listing';
 import type { ConfinedPath } from '../root';
 import { decodeText, detectBom } from '../text';
-import { reportProgress, throwIfCancelled, type ToolContext } from '../tool';
+import type { ToolContext } from '../context';
+import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
 import type { LineMatch } from './searcher';
 

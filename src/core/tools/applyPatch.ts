@@ -1,7 +1,8 @@
 import { fencedDiff } from '../editing';
 import { withPathLocks } from '../locks';
 import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../patch';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { plural } from '../walk';
 import { DRY_RUN } from './parameters';
 

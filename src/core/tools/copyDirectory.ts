@@ -1,6 +1,8 @@
 import { missingDirectories, removeQuietly, siblingPath } from '../files';
 import { dirname, relativeTo } from '../paths';
-import { defineTool, reportProgress, throwIfCancelled, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { reportProgress, throwIfCancelled } from '../signals';
+import { defineTool } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
 import { walkTree } from '../walk';
 import { pathParameter } from './parameters';

@@ -1,6 +1,8 @@
 import { removeQuietly, siblingPath } from '../files';
 import { dirname } from '../paths';
-import { defineTool, throwIfCancelled, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { throwIfCancelled } from '../signals';
+import { defineTool } from '../tool';
 import { describeReplacement, planTransfer } from '../transfer';
 import { pathParameter } from './parameters';
 

@@ -1,7 +1,8 @@
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair } from '../files';
 import { assertMayWrite } from '../policy';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

@@ -3,7 +3,9 @@ import { namePair } from '../files';
 import type { FileStat } from '../fs';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
-import { defineTool, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import type { ToolContext } from '../context';
+import type { InputOf, InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { countTree, describeCounts } from '../walk';
 import { pathParameter } from './parameters';
 

@@ -5,7 +5,9 @@ import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash } from '../text';
-import { defineTool, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import type { ToolContext } from '../context';
+import type { InputOf, InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {

@@ -1,6 +1,7 @@
 import { compareCodePoints, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
 
 /** Lines of tree in one reply; past this the tree is cut and says how much it left out. */

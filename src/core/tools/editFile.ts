@@ -1,7 +1,8 @@
 import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
 import { ToolError } from '../errors';
 import { applyRegions, findMatches, type MatchStage } from '../match';
-import { defineTool, type InputOf, type InputSchema } from '../tool';
+import type { InputOf, InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { DRY_RUN, EDIT_ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {

@@ -2,8 +2,11 @@ import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { extname } from '../paths';
 import { assertMayRead } from '../policy';
-import { describeText, humanSize, WHOLE_READ_BYTES } from '../readText';
-import { defineTool, type InputSchema } from '../tool';
+import { humanSize } from '../read/bytes';
+import { describeText } from '../read/facts';
+import { WHOLE_READ_BYTES } from '../read/limits';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

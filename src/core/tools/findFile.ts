@@ -1,9 +1,9 @@
 import Fuse from 'fuse.js';
 import { ToolError } from '../errors';
 import { basename } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
-import { walkVisible } from '../listing';
-import { compareCodePoints } from './listFiles';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
+import { compareCodePoints, walkVisible } from '../listing';
 import { INCLUDE_IGNORED } from './parameters';
 
 export const FIND_FILE_CAP = 200;

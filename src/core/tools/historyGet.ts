@@ -1,7 +1,8 @@
 import { diffOf, fileChanges } from '../history/changes';
 import { describeState } from '../history/state';
 import { requireHistory, requireRecord, undoneBy } from '../history/undo';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { describeRecord } from './historyList';
 
 const inputSchema = {

@@ -2,7 +2,8 @@ import { ToolError } from '../errors';
 import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../history/undo';
 import { isWithin } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 
 export const HISTORY_LIST_CAP = 200;

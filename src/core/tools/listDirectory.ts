@@ -1,7 +1,8 @@
 import { ToolError } from '../errors';
 import { compareCodePoints, entryType, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
 
 /** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors';
-import { defineTool, type InputSchema } from '../tool';
-import { walkVisible } from '../listing';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
+import { compareCodePoints, walkVisible } from '../listing';
 import { INCLUDE_IGNORED, pathParameter } from './parameters';
 
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
@@ -65,7 +66,3 @@ export const listFiles = defineTool({
     return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: files.length, ignored_count: rules.ignoredCount };
   },
 });
-
-export function compareCodePoints(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,5 +1,6 @@
 import { dirname } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
 import { pathParameter } from './parameters';
 

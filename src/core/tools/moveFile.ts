@@ -1,4 +1,5 @@
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { describeReplacement, planTransfer } from '../transfer';
 import { dirname } from '../paths';
 import { pathParameter } from './parameters';

@@ -1,5 +1,6 @@
 import { assertMayRead } from '../policy';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

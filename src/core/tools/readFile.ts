@@ -1,9 +1,12 @@
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { assertMayRead } from '../policy';
-import { lineRequest, readLines } from '../readText';
+import { readLines } from '../read/lines';
+import { lineRequest } from '../read/request';
 import type { ConfinedPath } from '../root';
-import { defineTool, type ToolContext, type InputSchema } from '../tool';
+import type { ToolContext } from '../context';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { pathParameter, READ_ENCODING } from './parameters';
 
 const inputSchema = {

@@ -1,7 +1,9 @@
 import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
-import { lineRequest, readLines } from '../readText';
-import { defineTool, type InputSchema } from '../tool';
+import { readLines } from '../read/lines';
+import { lineRequest } from '../read/request';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { statReadableFile } from './readFile';
 import { READ_ENCODING } from './parameters';
 

@@ -7,7 +7,10 @@ import type { ConfinedPath } from '../root';
 import { compileQuery, type CompiledQuery } from '../search/query';
 import { scanContent } from '../search/scan';
 import type { ContentSearchRequest, LineMatch } from '../search/searcher';
-import { defineTool, reportProgress, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import type { ToolContext } from '../context';
+import type { InputOf, InputSchema } from '../schema';
+import { reportProgress } from '../signals';
+import { defineTool } from '../tool';
 import { compileGlob } from './searchFiles';
 import { INCLUDE_IGNORED, pathParameter } from './parameters';
 

@@ -2,7 +2,8 @@ import { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
 import { relativeTo } from '../paths';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { INCLUDE_IGNORED, pathParameter } from './parameters';
 
 export const SEARCH_FILES_CAP = 200;

@@ -1,7 +1,8 @@
 import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
 import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../history/undo';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { describeUndo } from './undoOperation';
 
 const inputSchema = {

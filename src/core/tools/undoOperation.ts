@@ -1,7 +1,8 @@
 import type { OperationRecord } from '../history/store';
 import { confinedPathsOf, requireHistory, requireRecord, undoRecord } from '../history/undo';
 import type { Preparation } from '../tool';
-import { defineTool, type InputSchema } from '../tool';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 
 const inputSchema = {
   type: 'object',

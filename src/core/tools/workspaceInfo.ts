@@ -1,6 +1,7 @@
 import { EXTENSION_VERSION } from '../manifest';
-import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../readText';
-import { defineTool, type InputSchema } from '../tool';
+import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
+import type { InputSchema } from '../schema';
+import { defineTool } from '../tool';
 import { DIRECTORY_TREE_MAX_ENTRIES } from './directoryTree';
 import { FIND_FILE_CAP } from './findFile';
 import { LIST_DIRECTORY_CAP } from './listDirectory';

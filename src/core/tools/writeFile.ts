@@ -6,7 +6,10 @@ import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash, detectNewline, type NewlineStyle, type TextEncodingName } from '../text';
-import { defineTool, throwIfCancelled, type ToolContext, type InputOf, type InputSchema } from '../tool';
+import type { ToolContext } from '../context';
+import type { InputOf, InputSchema } from '../schema';
+import { throwIfCancelled } from '../signals';
+import { defineTool } from '../tool';
 import { DRY_RUN, ENCODINGS, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
-import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/readText';
+import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/read/limits';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../../src/node/session';

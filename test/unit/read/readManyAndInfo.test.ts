@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { WHOLE_READ_BYTES } from '../../../src/core/readText';
+import { WHOLE_READ_BYTES } from '../../../src/core/read/limits';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
 import { createNodeSession } from '../../../src/node/session';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';

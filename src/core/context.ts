@@ -1,0 +1,42 @@
+/** Everything a tool call may use, built per call by the pipeline (invoke.ts) from the host's session. */
+import type { HistoryStore } from './history/store';
+import type { PathResolver, Workspace } from './root';
+import type { ContentSearcher } from './search/searcher';
+import type { Policy } from './settings';
+import type { CallSignals } from './signals';
+
+/**
+ * What the editor knows about open documents. Optional: the runner has no editors. Paths are the core's absolute
+ * paths (the adapter's URI path).
+ */
+export interface EditorState {
+  /** Whether a document for this path is open with unsaved changes. */
+  isDirty(absolutePath: string): boolean;
+}
+
+/** Facts about the host that only it knows, reported by workspace_info. */
+export interface HostInfo {
+  /** 'vscode' or 'runner'. */
+  readonly kind: string;
+  /** The host's own version (VS Code's, or Node's for the runner). */
+  readonly version?: string;
+  /** The base directory as the user gave it (agentFs.baseDirectory, the picked folder, --root); '' for the whole folder. */
+  readonly baseDirectoryAsGiven: string;
+  /** The open workspace folders, before agentFs.baseDirectory narrows them. */
+  readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
+}
+
+/** Everything one call may use. Built per call; tools keep no state between calls. */
+export interface ToolContext extends CallSignals {
+  readonly workspace: Workspace;
+  readonly paths: PathResolver;
+  readonly policy: Policy;
+  /** Open editors, where there are any; mutating tools refuse a dirty one (FILE_DIRTY_IN_EDITOR). */
+  readonly editors?: EditorState;
+  /** A fast searcher over the local disk (ripgrep), where there is one; search_content falls back to a scan. */
+  readonly contentSearcher?: ContentSearcher;
+  /** Where the tools run, for workspace_info. */
+  readonly host?: HostInfo;
+  /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */
+  readonly history?: HistoryStore;
+}

@@ -1,0 +1,13 @@
+/** How much of a file a read takes at once, and what it refuses: the limits read_file, read_many_files and file_info share. */
+
+/**
+ * Files up to this size are read whole (10 MiB hashes in about 75 ms). It equals the edit tools' cap
+ * (editing.ts EDIT_MAX_BYTES), so every file an edit accepts gets a content_hash from a read.
+ */
+export const WHOLE_READ_BYTES = 10 * 1024 * 1024;
+/** Without ranged reads a file is read whole to read any of it; above this that is refused. */
+export const UNRANGED_READ_CAP = 64 * 1024 * 1024;
+/** Step of forward scans: large enough that a 1 GiB scan is a thousand reads, small enough to stay out of the way. */
+export const CHUNK_BYTES = 1024 * 1024;
+/** Step of backward (tail) scans: a hundred log lines usually fit in one. */
+export const TAIL_CHUNK_BYTES = 64 * 1024;

@@ -1,0 +1,221 @@
+/**
+ * Line selection over bytes: which bytes hold lines start..end (scanning forward) or the last N lines (scanning
+ * backwards) within a byte budget, without reading more of the source than those lines and the scan step need.
+ * The source is a whole file in memory or a file on disk read through the port's `readRange`.
+ */
+import { ToolError } from '../errors';
+import type { TextEncodingName } from '../text';
+import { countLinesInBytes, NEWLINE, utf8CutEnd, utf8CutStart } from './bytes';
+import { CHUNK_BYTES, TAIL_CHUNK_BYTES } from './limits';
+
+export interface LineRequest {
+  /** 1-based first line; default 1. */
+  readonly startLine?: number;
+  /** 1-based last line, inclusive; default the last line. Past the end means "to the end". */
+  readonly endLine?: number;
+  /** The last N lines instead of a start/end range. */
+  readonly tailLines?: number;
+  /** Most bytes of the file (as stored; UTF-8 bytes for UTF-16 files) to return. */
+  readonly maxBytes: number;
+  /** Decode as this instead of the BOM's or UTF-8; also allows reading a file that looks binary. */
+  readonly encoding?: TextEncodingName;
+}
+
+export type TruncationReason = 'max_bytes' | 'line_too_long';
+
+/** Bytes addressed by offset: a whole file in memory, or a file on disk read through `readRange`. */
+export interface ByteSource {
+  readonly size: number;
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: (offset, length) => Promise.resolve(bytes.subarray(offset, offset + length)) };
+}
+
+/** Where the requested lines lie in the source, and what is known about the rest of the file. */
+export interface Selection {
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number | null;
+  readonly endLine: number | null;
+  /** Lines in the file, when the scan saw all of them. */
+  readonly totalLines: number | null;
+  readonly truncation: TruncationReason | null;
+  readonly nextStartLine: number | null;
+}
+
+function refuseStart(startLine: number, totalLines: number): ToolError {
+  return new ToolError(
+    'INVALID_INPUT',
+    `start_line ${startLine} is past the end of the file, which has ${totalLines} line${totalLines === 1 ? '' : 's'}.${totalLines > 0 ? ` Ask for start_line 1 to ${totalLines}, or tail_lines.` : ''}`,
+    { field: 'start_line', total_lines: totalLines },
+  );
+}
+
+/** Lines `startLine`..`endLine` that fit in `maxBytes`, scanning forward from the start of the source. */
+export async function selectForward(source: ByteSource, request: LineRequest, encoding: TextEncodingName, knownTotal: number | null): Promise<Selection> {
+  const startLine = request.startLine ?? 1;
+  const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
+  const { size } = source;
+  if (knownTotal !== null && startLine > Math.max(knownTotal, 1)) throw refuseStart(startLine, knownTotal);
+
+  // Find where startLine begins: after the (startLine - 1)th newline.
+  let position = 0;
+  let start = 0;
+  let needed = startLine - 1;
+  let newlinesSeen = 0;
+  while (needed > 0) {
+    const chunk = await source.read(position, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    let from = 0;
+    for (;;) {
+      const index = chunk.indexOf(NEWLINE, from);
+      if (index === -1) break;
+      newlinesSeen++;
+      needed--;
+      from = index + 1;
+      if (needed === 0) {
+        start = position + from;
+        break;
+      }
+    }
+    position += chunk.length;
+  }
+  if (needed > 0 || (startLine > 1 && start >= size)) {
+    // Past the end: the scan has seen every newline, so the count is exact.
+    const lastByte = size > 0 ? (await source.read(size - 1, 1))[0] : undefined;
+    const total = size === 0 ? 0 : lastByte === NEWLINE ? newlinesSeen : newlinesSeen + 1;
+    throw refuseStart(startLine, total);
+  }
+
+  // Take whole lines from `start` while they fit.
+  let end = start;
+  let line = startLine;
+  let lineStart = start;
+  position = start;
+  let truncation: TruncationReason | null = null;
+  let atEnd = false;
+  scan: for (;;) {
+    const chunk = await source.read(position, CHUNK_BYTES);
+    if (chunk.length === 0) {
+      atEnd = true;
+      // A last line without a newline.
+      if (lineStart < size && line <= endLine) {
+        if (size - start > request.maxBytes) truncation = line === startLine ? 'line_too_long' : 'max_bytes';
+        else {
+          end = size;
+          line++;
+        }
+      }
+      break;
+    }
+    let from = 0;
+    for (;;) {
+      const index = chunk.indexOf(NEWLINE, from);
+      const lineEnd = index === -1 ? -1 : position + index + 1;
+      if (lineEnd === -1) {
+        // The current line continues past this chunk; give up early on a line that cannot fit anyway.
+        if (position + chunk.length - start > request.maxBytes) {
+          truncation = line === startLine ? 'line_too_long' : 'max_bytes';
+          break scan;
+        }
+        break;
+      }
+      if (lineEnd - start > request.maxBytes) {
+        truncation = line === startLine ? 'line_too_long' : 'max_bytes';
+        break scan;
+      }
+      end = lineEnd;
+      line++;
+      lineStart = lineEnd;
+      from = index + 1;
+      if (line > endLine) break scan;
+    }
+    position += chunk.length;
+  }
+
+  if (truncation === 'line_too_long') {
+    const head = await source.read(start, request.maxBytes + 4);
+    end = start + utf8CutEnd(head, Math.min(request.maxBytes, head.length), encoding);
+    line = startLine + 1;
+  }
+  const lastReturned = line - 1;
+  const totalLines = knownTotal ?? (atEnd && truncation === null ? lastReturned : null);
+  const more = totalLines === null || line <= totalLines;
+  const returnedAny = truncation !== null || lastReturned >= startLine;
+  return {
+    start,
+    end,
+    startLine: returnedAny ? startLine : null,
+    endLine: truncation === 'line_too_long' ? startLine : lastReturned >= startLine ? lastReturned : null,
+    totalLines,
+    truncation,
+    nextStartLine: truncation !== null && more && line <= endLine ? line : null,
+  };
+}
+
+/** The last `count` lines that fit in `maxBytes`, scanning backwards from the end. */
+export async function selectTail(source: ByteSource, request: LineRequest, encoding: TextEncodingName, knownTotal: number | null): Promise<Selection> {
+  const count = request.tailLines ?? 0;
+  const { size } = source;
+  if (size === 0) return { start: 0, end: 0, startLine: null, endLine: null, totalLines: 0, truncation: null, nextStartLine: null };
+  const endsWithNewline = (await source.read(size - 1, 1))[0] === NEWLINE;
+  // Newlines before `scanEnd` separate lines; the one that ends the file does not start another.
+  const scanEnd = endsWithNewline ? size - 1 : size;
+  let position = scanEnd;
+  let start = -1;
+  let newlines = 0;
+  while (position > 0 && start === -1) {
+    const from = Math.max(0, position - TAIL_CHUNK_BYTES);
+    const chunk = await source.read(from, position - from);
+    for (let index = chunk.lastIndexOf(NEWLINE); index !== -1; index = index === 0 ? -1 : chunk.lastIndexOf(NEWLINE, index - 1)) {
+      newlines++;
+      if (newlines === count) {
+        start = from + index + 1;
+        break;
+      }
+    }
+    position = from;
+    // Enough bytes for any answer that fits: stop even if the lines are longer than that.
+    if (start === -1 && size - position > request.maxBytes) break;
+  }
+  const reachedStart = start === -1 && position === 0;
+  if (reachedStart) start = 0;
+
+  let truncation: TruncationReason | null = null;
+  if (start === -1 || size - start > request.maxBytes) {
+    // Too much for max_bytes (so size > maxBytes): keep the last whole lines that fit, i.e. start at the first line
+    // start at or after size - maxBytes. A line starts after a newline; the file's final newline starts none.
+    const windowStart = size - request.maxBytes;
+    const window = await source.read(windowStart - 1, request.maxBytes + 1);
+    const index = window.indexOf(NEWLINE);
+    const lineStart = index === -1 ? size : windowStart + index;
+    if (lineStart < size) {
+      start = lineStart;
+      truncation = 'max_bytes';
+    } else {
+      // Not even the last line fits: its last max_bytes bytes, from a character boundary.
+      start = windowStart + utf8CutStart(window, 1, encoding) - 1;
+      truncation = 'line_too_long';
+    }
+  }
+  const returned = countLinesInBytes(await source.read(start, size - start));
+  let totalLines = knownTotal;
+  let startLine: number | null = null;
+  if (knownTotal !== null) startLine = truncation === 'line_too_long' ? knownTotal : knownTotal - returned + 1;
+  else if (reachedStart) {
+    totalLines = newlines + 1;
+    startLine = 1;
+  }
+  return {
+    start,
+    end: size,
+    startLine,
+    endLine: totalLines,
+    totalLines,
+    truncation,
+    // A tail cut by max_bytes continues backwards; there is no forward line to resume from.
+    nextStartLine: null,
+  };
+}
