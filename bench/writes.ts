@@ -1,4 +1,8 @@
-/** 1,000 small sequential writes, with history recorded (as users have it) and, for comparison, without. */
+/**
+ * 1,000 small sequential writes, with history recorded (as users have it) and, for comparison, without; beside the
+ * MCP filesystem server over stdio and a bare `fs.promises.writeFile` (no temporary file, no checks, no history).
+ * Each result also gives the median of the 1,000 single writes, which is what the "≤ 1 ms a write" target means.
+ */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type Bench, ours } from './harness';
@@ -13,10 +17,21 @@ export async function run(bench: Bench): Promise<void> {
     fs.mkdirSync(dir, { recursive: true });
     return dir;
   };
+  /** Times each of 1,000 writes; the result names their median. */
+  const timed = async (write: (index: number) => Promise<unknown>): Promise<string> => {
+    const times: number[] = [];
+    for (let index = 0; index < 1000; index++) {
+      const start = process.hrtime.bigint();
+      await write(index);
+      times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    return `1000 files, median ${(((times[499] ?? 0) + (times[500] ?? 0)) / 2).toFixed(2)} ms a write`;
+  };
+  const content = (index: number): string => `# Note ${index}\n\nSome text.\n`;
   const writes = (history: boolean) => async (): Promise<string> => {
     const session = bench.sessionFor(fresh(history ? 'agentfs' : 'agentfs-no-history'), { ripgrep: false, ...(history ? {} : { history: false }) });
-    for (let index = 0; index < 1000; index++) await ours(session, 'write_file', { file_name: `notes/note-${index}.md`, content: `# Note ${index}\n\nSome text.\n` }, () => '');
-    return '1000 files';
+    return timed((index) => ours(session, 'write_file', { file_name: `notes/note-${index}.md`, content: content(index) }, () => ''));
   };
   const mcp = await bench.mcp();
   await bench.measure(workload, [
@@ -28,8 +43,16 @@ export async function run(bench: Bench): Promise<void> {
       run: async () => {
         const dir = fresh('mcp');
         fs.mkdirSync(path.join(dir, 'notes'));
-        for (let index = 0; index < 1000; index++) await mcp.call('write_file', { path: path.join(dir, 'notes', `note-${index}.md`), content: `# Note ${index}\n\nSome text.\n` });
-        return '1000 files';
+        return timed((index) => mcp.call('write_file', { path: path.join(dir, 'notes', `note-${index}.md`), content: content(index) }));
+      },
+    },
+    {
+      tool: 'fs.promises.writeFile',
+      reference: true,
+      run: async () => {
+        const dir = fresh('node');
+        fs.mkdirSync(path.join(dir, 'notes'));
+        return timed((index) => fs.promises.writeFile(path.join(dir, 'notes', `note-${index}.md`), content(index)));
       },
     },
   ]);

@@ -5,8 +5,11 @@
  */
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
-import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind } from '../core/fs';
-import { isWithin } from '../core/paths';
+import { isStagingName } from '../core/files';
+import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
+import { basename, isWithin } from '../core/paths';
+import { NodeLocks, trackStaging } from '../node/locks';
+import { defaultLockDirectory } from '../node/stateDirectory';
 
 const CODE_KINDS: Readonly<Record<string, FsErrorKind>> = {
   FileNotFound: 'not-found',
@@ -42,11 +45,22 @@ function kindOf(type: vscode.FileType): EntryKind {
 export class VscodeFileSystem implements FileSystem {
   readonly realPath?: (path: string) => Promise<string | undefined>;
   readonly readRange?: (path: string, offset: number, length: number) => Promise<Uint8Array>;
+  /**
+   * On the local disk, the same cross-process locks as the runner and the MCP server (src/node/locks.ts, in the
+   * same per-user directory), so the editor's calls and theirs exclude each other on a shared workspace. Elsewhere
+   * (remote-only or virtual file systems) there is no lock other processes could see: exclusion is per process.
+   */
+  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
+  private readonly local: boolean;
 
   /** `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it. */
   constructor(private readonly spaces: readonly vscode.Uri[]) {
     // Real paths exist only on the local disk; elsewhere the resolver refuses every symbolic link instead.
-    if (spaces.length > 0 && spaces.every((space) => space.scheme === 'file')) {
+    this.local = spaces.length > 0 && spaces.every((space) => space.scheme === 'file');
+    if (this.local) {
+      this.lock = NodeLocks.shared(defaultLockDirectory()).lock;
+      this.appendFile = (path, content) => translated(() => nodeFs.appendFile(this.uri(path).fsPath, content));
       this.realPath = async (path) => {
         try {
           return vscode.Uri.file(await nodeFs.realpath(this.uri(path).fsPath)).path;
@@ -107,18 +121,26 @@ export class VscodeFileSystem implements FileSystem {
 
   async readDirectory(path: string): Promise<DirEntry[]> {
     const entries = await translated(() => vscode.workspace.fs.readDirectory(this.uri(path)));
-    return entries.map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
+    // Staging files of writes in flight, or of a process that died mid-write: never part of the workspace.
+    return entries.filter(([name]) => !isStagingName(name)).map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
   }
 
   readFile(path: string): Promise<Uint8Array> {
     return translated(() => vscode.workspace.fs.readFile(this.uri(path)));
   }
 
+  /** Notes a staging file in this process's lock claims before it is created, so a crash leaves it recoverable. */
+  private announce(path: string): void {
+    if (this.local && isStagingName(basename(path))) trackStaging(this.uri(path).fsPath);
+  }
+
   writeFile(path: string, content: Uint8Array): Promise<void> {
+    this.announce(path);
     return translated(() => vscode.workspace.fs.writeFile(this.uri(path), content));
   }
 
   createDirectory(path: string): Promise<void> {
+    this.announce(path);
     return translated(() => vscode.workspace.fs.createDirectory(this.uri(path)));
   }
 
@@ -139,10 +161,12 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    this.announce(to);
     return translated(() => vscode.workspace.fs.rename(this.uri(from), this.uri(to), options));
   }
 
   copyFile(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+    this.announce(to);
     return translated(() => vscode.workspace.fs.copy(this.uri(from), this.uri(to), options));
   }
 }

@@ -220,10 +220,19 @@ export class HistoryStore {
     return result;
   }
 
+  /**
+   * A new operation id, later than every id the store holds: ids sort in the order operations were recorded, also
+   * across processes sharing the store (each records while holding its lock, with the index current).
+   */
   newId(now = Date.now()): string {
     idCounter = (idCounter + 1) % 36 ** 4;
     const random = Math.floor(Math.random() * 36 ** 4);
-    return `${now.toString(36).padStart(9, '0')}-${idCounter.toString(36).padStart(4, '0')}-${random.toString(36).padStart(4, '0')}`;
+    const make = (time: number): string => `${time.toString(36).padStart(9, '0')}-${idCounter.toString(36).padStart(4, '0')}-${random.toString(36).padStart(4, '0')}`;
+    const id = make(now);
+    const newest = this.index?.ids[this.index.ids.length - 1];
+    if (newest === undefined || id > newest) return id;
+    // Recorded in the same millisecond as (or, by another process's clock, before) the newest: just after it.
+    return make(parseInt(newest.slice(0, newest.indexOf('-')), 36) + 1);
   }
 
   /** Every record, newest first. Records whose file is unreadable are skipped. */

@@ -1,0 +1,86 @@
+/**
+ * The history store's index and journal: two stores over one folder (as two processes have them) see each other's
+ * records and prunes, content is deduplicated only while a record still holds it, a compacted journal is re-read,
+ * and a folder without a journal (as earlier versions wrote it) still lists and undoes.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { HistoryLimits } from '../../src/core/history/store';
+import type { Session } from '../../src/core/invoke';
+import { createNodeSession } from '../../src/node/session';
+import { call, expectOk, makeTempDir, removeTree } from './helpers';
+
+describe('history store: index, journal and sharing', function () {
+  let tmp: string;
+  let base: string;
+  let state: string;
+  const open = (limits: Partial<HistoryLimits> = {}): Session =>
+    createNodeSession(base, {}, { stateDirectory: state, historyLimits: limits, ripgrep: false, locks: { directory: path.join(tmp, 'locks') } });
+  const ids = async (session: Session): Promise<string[]> => (expectOk(await call(session, 'history_list', { limit: 200 })).operations as { operation_id: string }[]).map((each) => each.operation_id);
+
+  beforeEach(() => {
+    tmp = makeTempDir('agentfs-store-');
+    base = path.join(tmp, 'base');
+    state = path.join(tmp, 'state');
+    fs.mkdirSync(base);
+  });
+  afterEach(() => removeTree(tmp));
+
+  it('two stores over one folder see each other’s records and prunes', async () => {
+    const a = open();
+    const b = open({ maxOperations: 2 });
+    const first = expectOk(await call(a, 'write_file', { file_name: 'one.txt', content: '1' })).operation_id;
+    assert.deepEqual(await ids(b), [first]);
+    const second = expectOk(await call(b, 'write_file', { file_name: 'two.txt', content: '2' })).operation_id;
+    const third = expectOk(await call(b, 'write_file', { file_name: 'three.txt', content: '3' })).operation_id;
+    // b pruned a's record; a learns it from the journal, not from listing the folder.
+    assert.deepEqual(await ids(a), [third, second]);
+    assert.equal(fs.existsSync(path.join(state, 'operations', `${String(first)}.json`)), false);
+  });
+
+  it('stores content again once the record that held it was pruned by another store', async () => {
+    const a = open();
+    const b = open({ maxOperations: 1 });
+    fs.writeFileSync(path.join(base, 'x.txt'), 'original\n');
+    expectOk(await call(a, 'write_file', { file_name: 'x.txt', content: 'shared content\n' }));
+    // b's write prunes a's record, and with it the blob of "shared content" and of "original".
+    expectOk(await call(b, 'write_file', { file_name: 'y.txt', content: 'other\n' }));
+    // a now replaces "shared content": it must store it again, since no record holds it any more.
+    const replaced = expectOk(await call(a, 'write_file', { file_name: 'x.txt', content: 'newer\n' }));
+    assert.equal(replaced.undo_available, true);
+    expectOk(await call(a, 'undo_operation', { operation_id: replaced.operation_id }));
+    assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'shared content\n');
+  });
+
+  it('re-reads a journal another store compacted', async () => {
+    const a = open({ maxOperations: 3 });
+    const b = open({ maxOperations: 3 });
+    expectOk(await call(b, 'write_file', { file_name: 'seen.txt', content: 'seen' }));
+    assert.equal((await ids(b)).length, 1);
+    const header = (): string => fs.readFileSync(path.join(state, 'journal'), 'utf8').split('\n', 1)[0] ?? '';
+    const before = header();
+    for (let index = 0; index < 300; index++) expectOk(await call(a, 'write_file', { file_name: 'many.txt', content: `${index}` }));
+    assert.notEqual(header(), before, 'the journal was compacted under a new generation');
+    assert.ok(fs.readFileSync(path.join(state, 'journal'), 'utf8').split('\n').length < 300);
+    assert.deepEqual(await ids(b), await ids(a));
+    assert.equal((await ids(b)).length, 3);
+    expectOk(await call(b, 'undo_last', {}));
+    assert.equal(fs.readFileSync(path.join(base, 'many.txt'), 'utf8'), '298');
+  });
+
+  it('lists and undoes a folder without a journal, as earlier versions wrote it, and gives it one', async () => {
+    const a = open();
+    fs.writeFileSync(path.join(base, 'old.txt'), 'before\n');
+    const written = expectOk(await call(a, 'write_file', { file_name: 'old.txt', content: 'after\n' })).operation_id;
+    fs.rmSync(path.join(state, 'journal'));
+    const b = open();
+    assert.deepEqual(await ids(b), [written]);
+    const next = expectOk(await call(b, 'write_file', { file_name: 'new.txt', content: 'n' })).operation_id;
+    assert.match(fs.readFileSync(path.join(state, 'journal'), 'utf8'), new RegExp(`\\+${String(written)}[^\\n]*\\n\\+${String(next)}`));
+    expectOk(await call(b, 'undo_last', {}));
+    expectOk(await call(b, 'undo_last', {}));
+    assert.equal(fs.readFileSync(path.join(base, 'old.txt'), 'utf8'), 'before\n');
+    assert.equal(fs.existsSync(path.join(base, 'new.txt')), false);
+  });
+});
