@@ -35,6 +35,11 @@ export class GlobList {
   private readonly full: Minimatch[] = [];
   /** The normalised globs, for engines that take globs themselves (ripgrep). */
   readonly globs: readonly string[];
+  /**
+   * Regex sources (case-insensitive) that together match every name some pattern could match, when every pattern
+   * looks at names only; undefined when some pattern needs the path. For IgnoreRules' one-regex pre-check.
+   */
+  readonly nameSources: readonly string[] | undefined;
 
   constructor(patterns: readonly string[]) {
     const globs: string[] = [];
@@ -66,6 +71,8 @@ export class GlobList {
     }
     this.globs = globs;
     this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
+    const byName = [...basenames, ...this.directoryNames];
+    this.nameSources = this.full.length === 0 && byName.every((regex) => /^i?$/.test(regex.flags)) ? byName.map((regex) => regex.source) : undefined;
   }
 
   get isEmpty(): boolean {
@@ -128,6 +135,30 @@ interface Gitignore {
   readonly byName: boolean;
   /** Answers by name, for byName files: names repeat across directories far more than paths do. */
   readonly answers: Map<string, { readonly ignored: boolean; readonly unignored: boolean }>;
+  /**
+   * A regex source (case-insensitive, as `ignore` is by default) matching every name some rule could match, for
+   * byName files whose rules are plain enough to translate with certainty; undefined otherwise.
+   */
+  readonly nameFilter: string | undefined;
+}
+
+/** A name-only rule body this module can translate: ASCII name characters and the wildcards `*` and `?`. */
+const PLAIN_RULE = /^[A-Za-z0-9._\-*?+@%,=~]+$/;
+
+/**
+ * A superset of the names a byName .gitignore can match: each rule as an anchored regex where `*` and `?` match any
+ * characters (a negation or a trailing '/' only narrows what a rule matches, so both are dropped). Undefined as soon
+ * as one rule holds anything else (escapes, classes, spaces, non-ASCII): those keep the exact path only.
+ */
+function nameFilterOf(text: string): string | undefined {
+  const alternatives: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    if (line === '' || line.startsWith('#')) continue;
+    const body = line.replace(/^!/, '').replace(/\/+$/, '');
+    if (!PLAIN_RULE.test(body)) return undefined;
+    alternatives.push(body.replace(/[.+]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'));
+  }
+  return alternatives.length === 0 ? '(?!)' : `^(?:${alternatives.join('|')})$`;
 }
 
 /**
@@ -146,7 +177,7 @@ function parseGitignore(text: string): Gitignore {
     const rule = line.trim();
     return rule === '' || rule.startsWith('#') || !rule.replace(/^!/, '').replace(/\/+$/, '').includes('/');
   });
-  const parsed: Gitignore = { rules: ignore({ allowRelativePaths: true }).add(text), byName, answers: new Map() };
+  const parsed: Gitignore = { rules: ignore({ allowRelativePaths: true }).add(text), byName, answers: new Map(), nameFilter: byName ? nameFilterOf(text) : undefined };
   if (parsedGitignores.size >= PARSED_GITIGNORES_KEPT) parsedGitignores.clear();
   parsedGitignores.set(text, parsed);
   return parsed;
@@ -170,6 +201,11 @@ export class IgnoreRules {
    * own (the common case): saves a path slice and a map lookup per entry. Cleared by the first nested one.
    */
   private walkChain: GitignoreChain | undefined;
+  /** Per chain in force: the one regex every name that some rule could skip matches; null where there is none. */
+  private readonly quickChecks = new Map<GitignoreChain | undefined, RegExp | null>();
+  /** The directory whose entries `skips` saw last, and its quick check: a walk checks a directory's entries in a row. */
+  private lastParent: string | undefined;
+  private lastQuick: RegExp | null = null;
 
   constructor(
     private readonly context: ToolContext,
@@ -200,19 +236,34 @@ export class IgnoreRules {
   }
 
   /** For walkTree's `enterDirectory`: loads the directory's own .gitignore before its entries are checked. */
-  enterDirectory = async (directory: string, entries: readonly DirEntry[]): Promise<void> => {
-    if (this.options.includeIgnored || this.chains.has(directory)) return;
-    const parent = this.chains.get(dirname(directory)) ?? (directory === this.root.path ? [] : await this.chainFor(dirname(directory)));
-    const own = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file') ? await this.loadGitignore(directory) : undefined;
-    if (own) this.walkChain = undefined;
-    this.chains.set(directory, own ? [...parent, [directory, own]] : parent);
+  enterDirectory = (directory: string, entries: readonly DirEntry[]): Promise<void> | undefined => {
+    if (this.options.includeIgnored || this.chains.has(directory)) return undefined;
+    const known = this.chains.get(dirname(directory)) ?? (directory === this.root.path ? [] : undefined);
+    const hasOwn = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
+    // The common case, a directory without a .gitignore under one already entered, needs no I/O: no promise either.
+    if (known && !hasOwn) {
+      this.chains.set(directory, known);
+      return undefined;
+    }
+    return (async () => {
+      const parent = known ?? (await this.chainFor(dirname(directory)));
+      const own = hasOwn ? await this.loadGitignore(directory) : undefined;
+      if (own) this.walkChain = undefined;
+      this.chains.set(directory, own ? [...parent, [directory, own]] : parent);
+    })();
   };
 
   /**
    * Whether a walk must skip this entry (its directory's rules are loaded, its ancestors already passed).
    * Counts it when it is skipped as ignored.
    */
-  skips(absolute: string, name: string, isDirectory: boolean): boolean {
+  skips(absolute: string, name: string, isDirectory: boolean, parent: string): boolean {
+    if (parent !== this.lastParent) {
+      this.lastParent = parent;
+      this.lastQuick = this.quickCheck(this.walkChain ?? this.chains.get(parent));
+    }
+    // Nearly every entry of a walk matches no rule at all: one regex test on its name says so.
+    if (this.lastQuick !== null && !this.lastQuick.test(name)) return false;
     // Most patterns look at the name only; the relative path is built only for those that do not.
     const relative = this.hidden.needsPath || this.exclude.needsPath ? relativeTo(this.root.path, absolute) : '';
     if (this.hidden.matchesEntry(relative, name, isDirectory)) return true;
@@ -222,6 +273,35 @@ export class IgnoreRules {
       return true;
     }
     return false;
+  }
+
+  private quickCheck(chain: GitignoreChain | undefined): RegExp | null {
+    let known = this.quickChecks.get(chain);
+    if (known === undefined) {
+      known = this.buildQuickCheck(chain);
+      this.quickChecks.set(chain, known);
+    }
+    return known;
+  }
+
+  /**
+   * One case-insensitive regex that matches every name which hiddenPaths, the exclude globs, `.git` or a .gitignore
+   * of `chain` could skip, or null when some rule needs more than the name (or cannot be translated with certainty):
+   * then every entry takes the full check. It may match more names than are skipped (the full check decides those),
+   * never fewer.
+   */
+  private buildQuickCheck(chain: GitignoreChain | undefined): RegExp | null {
+    const sources: (readonly string[] | undefined)[] = [this.hidden.nameSources];
+    if (!this.options.includeIgnored) {
+      if (!chain) return null;
+      sources.push(['^\\.git$'], this.exclude.nameSources, ...chain.map(([, gitignore]) => (gitignore.nameFilter === undefined ? undefined : [gitignore.nameFilter])));
+    }
+    const all: string[] = [];
+    for (const each of sources) {
+      if (each === undefined) return null;
+      all.push(...each);
+    }
+    return new RegExp(all.length === 0 ? '(?!)' : all.map((source) => `(?:${source})`).join('|'), 'i');
   }
 
   /** The full check, ancestors included, for a path that did not come from this walk (a ripgrep result). */

@@ -9,6 +9,8 @@ export interface WalkEntry extends DirEntry {
   readonly absolute: string;
   /** 1 for the start directory's own entries. */
   readonly depth: number;
+  /** The directory the entry is in (the same string for all its entries). */
+  readonly parent: string;
 }
 
 export interface WalkOptions {
@@ -17,7 +19,7 @@ export interface WalkOptions {
   /** Directory reads in flight at once; the walk is I/O-bound, so a few overlap well. */
   readonly concurrency?: number;
   /** Called with a directory's entries before any is visited (e.g. to load the .gitignore among them). */
-  readonly enterDirectory?: (path: string, entries: readonly DirEntry[]) => Promise<void>;
+  readonly enterDirectory?: (path: string, entries: readonly DirEntry[]) => Promise<void> | undefined;
 }
 
 /**
@@ -63,13 +65,14 @@ export async function walkTree(
       throwIfCancelled(context);
       const entries = await fs.readDirectory(path);
       reportProgress(context, ++read, undefined, 'directories read');
-      if (options.enterDirectory) {
-        await options.enterDirectory(path, entries);
+      const entering = options.enterDirectory?.(path, entries);
+      if (entering) {
+        await entering;
         throwIfCancelled(context);
       }
       for (const entry of entries) {
         const absolute = path === '/' ? `/${entry.name}` : `${path}/${entry.name}`;
-        const descend = visit({ name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute, depth }) !== false;
+        const descend = visit({ name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute, depth, parent: path }) !== false;
         if (descend && entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth) {
           pending.push({ path: absolute, depth: depth + 1 });
         }

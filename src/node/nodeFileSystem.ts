@@ -45,6 +45,31 @@ function now<T>(call: () => T): Promise<T> {
   }
 }
 
+/**
+ * Directory reads are synchronous too, but in slices of this many milliseconds; then one goes through the thread
+ * pool, which lets the event loop run, and the next read starts a new slice. A walk makes thousands of them (on a
+ * warm page cache a 5,000-directory walk took 1.5× as long with callbacks and 1.8× with promises), and so a host that
+ * serves other work meanwhile (the editor's extension host, an MCP server) is never blocked for longer than one slice.
+ */
+const SLICE_MS = 8;
+let sliceStarted: number | undefined;
+
+/** `sync()` while the current slice lasts, else `async()`, which ends the slice; errors are the calls' own. */
+function sliced<T>(sync: () => T, async: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  sliceStarted ??= started;
+  if (started - sliceStarted < SLICE_MS) {
+    try {
+      return Promise.resolve(sync());
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  return async().finally(() => {
+    sliceStarted = undefined;
+  });
+}
+
 /** Whole-file reads and writes up to this size are synchronous. */
 const SYNC_FILE_BYTES = 1024 * 1024;
 
@@ -107,7 +132,12 @@ export class NodeFileSystem implements FileSystem {
   }
 
   async readDirectory(path: string): Promise<DirEntry[]> {
-    const entries = await translated(() => fsp.readdir(path, { withFileTypes: true }));
+    const entries = await translated(() =>
+      sliced(
+        () => fs.readdirSync(path, { withFileTypes: true }),
+        () => new Promise<Dirent[]>((resolve, reject) => fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found)))),
+      ),
+    );
     // Only links need another system call; a promise per plain entry would triple the cost of a large walk.
     const result: DirEntry[] = [];
     const links: Promise<void>[] = [];

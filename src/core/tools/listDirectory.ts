@@ -1,6 +1,5 @@
 import { ToolError } from '../errors';
 import { compareCodePoints, entryType, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
-import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
@@ -35,6 +34,54 @@ function compareListed(a: Listed, b: Listed): number {
   return compareCodePoints(a.entry.name, b.entry.name);
 }
 
+/**
+ * The entries of a walk by depth, keeping only the shallowest levels that hold `wanted` entries between them: every
+ * level below those is counted, not kept, so a listing of a huge tree holds a few thousand entries, not all of them.
+ * Links are kept at any depth (whether they count depends on a check made after the walk) and do not count towards
+ * `wanted`, so the kept levels fill a reply even when every link among them is left out.
+ */
+class ShallowLevels {
+  private readonly levels: (VisibleEntry[] | undefined)[] = [];
+  /** Non-link entries per depth, kept or not. */
+  private readonly plain: number[] = [];
+  /** Deepest depth still kept; entries below it are only counted. */
+  private cutoff = Number.POSITIVE_INFINITY;
+  private sinceCutoff = 0;
+  readonly links: VisibleEntry[] = [];
+  count = 0;
+
+  constructor(private readonly wanted: number) {}
+
+  add(entry: VisibleEntry): void {
+    this.count++;
+    if (entry.isSymlink) this.links.push(entry);
+    else this.plain[entry.depth] = (this.plain[entry.depth] ?? 0) + 1;
+    if (entry.depth <= this.cutoff) (this.levels[entry.depth] ??= []).push(entry);
+    // Recomputed now and then: levels fill in any order, and the cutoff only ever gets shallower.
+    if (++this.sinceCutoff >= 1024) this.lowerCutoff();
+  }
+
+  /** The kept levels, shallowest first (after the walk: cut to the levels that fill `wanted`). */
+  kept(): VisibleEntry[][] {
+    this.lowerCutoff();
+    return this.levels.slice(0, Number.isFinite(this.cutoff) ? this.cutoff + 1 : undefined).filter((level): level is VisibleEntry[] => level !== undefined);
+  }
+
+  private lowerCutoff(): void {
+    this.sinceCutoff = 0;
+    let sum = 0;
+    for (let depth = 1; depth < Math.min(this.plain.length, this.cutoff + 1); depth++) {
+      sum += this.plain[depth] ?? 0;
+      if (sum >= this.wanted) {
+        this.cutoff = depth;
+        // Links below the cutoff stay in `links` for the count; the levels themselves are dropped.
+        this.levels.length = depth + 1;
+        return;
+      }
+    }
+  }
+}
+
 export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
@@ -60,28 +107,27 @@ export const listDirectory = defineTool({
     }
     const directory = await resolveDirectory(context, input.path);
     const maxDepth = input.recursive ? (input.max_depth ?? Number.POSITIVE_INFINITY) : 1;
-    // Grouped by depth: the order puts shallow levels first, so only the levels that fill max_entries need sorting.
-    const levels: VisibleEntry[][] = [];
+    // Grouped by depth: the order puts shallow levels first, so only the levels that fill max_entries are kept and
+    // sorted; deeper ones are only counted (links apart, which count only once checked).
+    const levels = new ShallowLevels(input.max_entries);
     let depthLimited = false;
     const rules = await walkVisible(
       context,
       directory,
       { includeIgnored: input.include_ignored, search: false, includeDotFiles: input.include_hidden, maxDepth },
       (entry) => {
-        (levels[entry.depth] ??= []).push(entry);
+        levels.add(entry);
         if (entry.depth >= maxDepth && entry.kind === 'directory' && !entry.isSymlink) depthLimited = true;
       },
     );
     // A link is shown only when it stays inside the base: a listing never points outside it.
-    let total = 0;
+    const outside = new Set<VisibleEntry>();
+    for (const link of levels.links) if (!(await context.paths.allows(directory.root, link.absolute))) outside.add(link);
+    const total = levels.count - outside.size;
     const shown: VisibleEntry[] = [];
-    for (const level of levels) {
-      if (!level) continue;
-      const visible: VisibleEntry[] = [];
-      for (const entry of level) if (!entry.isSymlink || (await context.paths.allows(directory.root, entry.absolute))) visible.push(entry);
-      total += visible.length;
-      if (shown.length >= input.max_entries) continue;
-      const sorted = visible.map((entry) => ({ entry, parent: dirname(entry.absolute) })).sort(compareListed);
+    for (const level of levels.kept()) {
+      if (shown.length >= input.max_entries) break;
+      const sorted = level.filter((entry) => !outside.has(entry)).map((entry) => ({ entry, parent: entry.parent })).sort(compareListed);
       for (const { entry } of sorted.slice(0, input.max_entries - shown.length)) shown.push(entry);
     }
     const truncated = total > input.max_entries;

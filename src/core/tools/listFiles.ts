@@ -1,7 +1,7 @@
 import { ToolError } from '../errors';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { compareCodePoints, walkVisible } from '../listing';
+import { firstInOrder, walkVisible } from '../listing';
 import { INCLUDE_IGNORED, pathParameter } from './parameters';
 
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
@@ -60,9 +60,9 @@ export const listFiles = defineTool({
     for (const link of links) {
       if (await context.paths.allows(directory.root, link)) found.push(link);
     }
-    const files = found.map((absolute) => context.paths.display(directory.root, absolute)).sort(compareCodePoints);
-    const truncated = files.length > input.max_results;
-    const shown = truncated ? files.slice(0, input.max_results) : files;
-    return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: files.length, ignored_count: rules.ignoredCount };
+    // Sorting the absolute paths sorts the displayed ones: they share the root's prefix.
+    const shown = firstInOrder(found, input.max_results).map((absolute) => context.paths.display(directory.root, absolute));
+    const truncated = found.length > input.max_results;
+    return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: found.length, ignored_count: rules.ignoredCount };
   },
 });
