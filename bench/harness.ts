@@ -92,6 +92,8 @@ interface Target {
   /** Prefix of the reference row's tool name; absent: `limit` is a time in ms. */
   readonly reference?: string;
   readonly limit: number;
+  /** A figure the section measured itself (say, the median single call), with its unit; then the rows are not used. */
+  readonly figure?: { readonly value: () => number | undefined; readonly unit: 'ms' | '×' };
 }
 
 /** Unmeasured runs first: they warm the page cache and, for the in-process core, the JIT. */
@@ -275,6 +277,11 @@ export class Bench {
     this.targets.push({ label, workload, ours, limit: limitMs });
   }
 
+  /** A target on a figure the section computes from its own measurements (e.g. the median of single calls). */
+  figureTarget(label: string, value: () => number | undefined, limit: number, unit: 'ms' | '×'): void {
+    this.targets.push({ label, workload: '', ours: '', limit, figure: { value, unit } });
+  }
+
   /**
    * Times the tools of one workload round-robin (each repetition runs every tool once), so a burst of load from
    * elsewhere on a shared machine falls on all of them rather than on whichever ran then.
@@ -360,6 +367,11 @@ export class Bench {
 
   private targetRows(): { label: string; measured: string; limit: string; met: boolean | undefined }[] {
     return this.targets.map((target) => {
+      if (target.figure) {
+        const value = target.figure.value();
+        const shown = (figure: number): string => (target.figure?.unit === 'ms' ? `${figure.toFixed(2)} ms` : `${figure.toFixed(2)}×`);
+        return { label: target.label, measured: value === undefined ? 'not measured' : shown(value), limit: shown(target.limit), met: value === undefined ? undefined : value <= target.limit };
+      }
       const mine = this.medianOf(target.workload, target.ours);
       const theirs = target.reference === undefined ? undefined : this.medianOf(target.workload, target.reference);
       const limit = target.reference === undefined ? `${target.limit} ms` : `${target.limit}×`;
