@@ -2,9 +2,12 @@ import { compareCodePoints, resolveDirectory, type VisibleEntry, walkVisible } f
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
+import { INCLUDE_HIDDEN, INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
+import { DEFAULT_PAGE_BYTES } from '../paging';
 
 /** Lines of tree in one reply; past this the tree is cut and says how much it left out. */
+const encoder = new TextEncoder();
+
 export const DIRECTORY_TREE_MAX_ENTRIES = 1000;
 
 const inputSchema = {
@@ -12,6 +15,7 @@ const inputSchema = {
   properties: {
     path: pathParameter('Directory (default: the base).'),
     max_depth: { type: 'integer', minimum: 1, default: 3, description: 'Levels to draw.' },
+    offset: OFFSET,
     include_hidden: INCLUDE_HIDDEN,
     include_ignored: INCLUDE_IGNORED,
   },
@@ -31,7 +35,7 @@ export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Directory Tree',
   userDescription: 'Show the directory tree of a workspace folder.',
-  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries. For sizes use agentfs_list_directory.`,
+  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). For sizes use agentfs_list_directory.`,
   icon: 'list-tree',
   tags: ['read'],
   effect: 'read',
@@ -74,27 +78,40 @@ export const directoryTree = defineTool({
       files++;
     }
 
+    // Entries are numbered in drawing order; this page draws those from `offset` on, each line as the whole tree
+    // would have it, until DIRECTORY_TREE_MAX_ENTRIES or DEFAULT_PAGE_BYTES of lines.
+    const offset = input.offset ?? 0;
     const lines = [directory.display === '.' ? './' : `${directory.display}/`];
+    let drawn = 0;
     let shown = 0;
-    let truncated = false;
+    let bytes = 0;
+    let full = false;
     const draw = (path: string, prefix: string): void => {
       const entries = (children.get(path) ?? []).sort(byTreeOrder);
       entries.forEach((entry, index) => {
-        if (truncated) return;
-        if (shown >= DIRECTORY_TREE_MAX_ENTRIES) {
-          truncated = true;
-          return;
-        }
+        if (full) return;
         const last = index === entries.length - 1;
-        const label = isDirectory(entry) ? `${entry.name}/` : entry.isSymlink ? `${entry.name} -> (link)` : entry.name;
-        lines.push(`${prefix}${last ? '└── ' : '├── '}${label}`);
-        shown++;
+        if (drawn >= offset) {
+          const label = isDirectory(entry) ? `${entry.name}/` : entry.isSymlink ? `${entry.name} -> (link)` : entry.name;
+          const line = `${prefix}${last ? '└── ' : '├── '}${label}`;
+          // As the reply carries it: UTF-8, and the line break escaped as two characters.
+          bytes += encoder.encode(line).length + 2;
+          if (shown >= DIRECTORY_TREE_MAX_ENTRIES || (shown > 0 && bytes > DEFAULT_PAGE_BYTES)) {
+            full = true;
+            return;
+          }
+          lines.push(line);
+          shown++;
+        }
+        drawn++;
         if (isDirectory(entry)) draw(entry.absolute, `${prefix}${last ? '    ' : '│   '}`);
       });
     };
     draw(directory.absolute, '');
     const total = directories + files;
-    if (truncated) lines.push(`… ${total - shown} more entries not shown (at most ${DIRECTORY_TREE_MAX_ENTRIES}); draw a subdirectory or use a smaller max_depth.`);
+    const end = Math.min(total, offset + shown);
+    const truncated = end < total;
+    if (truncated) lines.push(`… ${total - end} more entries not shown; continue with offset ${end}, or draw a subdirectory or a smaller max_depth.`);
     return {
       path: directory.display,
       max_depth: input.max_depth,
@@ -103,6 +120,7 @@ export const directoryTree = defineTool({
       files,
       entries_shown: shown,
       truncated,
+      ...(truncated ? { next_offset: end } : {}),
       ignored_count: rules.ignoredCount,
     };
   },

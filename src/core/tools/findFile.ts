@@ -4,7 +4,8 @@ import type { Root } from '../root';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { compareCodePoints, walkVisible } from '../listing';
-import { INCLUDE_IGNORED } from './parameters';
+import { INCLUDE_IGNORED, OFFSET } from './parameters';
+import { pageFields, pageOf } from '../paging';
 
 export const FIND_FILE_CAP = 200;
 
@@ -13,6 +14,7 @@ const inputSchema = {
   properties: {
     file_name: { type: 'string', minLength: 1, maxLength: 1024, description: 'Name or part of it.' },
     max_results: { type: 'integer', minimum: 1, default: 20, description: `At most ${FIND_FILE_CAP}.` },
+    offset: OFFSET,
     include_ignored: INCLUDE_IGNORED,
   },
   required: ['file_name'],
@@ -69,8 +71,7 @@ export const findFile = defineTool({
     const matches: Match[] = ranked.map(({ item, score }) => ({ file_name: item.name, relative_path: context.paths.display(item.root, item.absolute), score }));
     // Equal scores: the shorter name is the closer match ("reprot" → report.md before report-final-2026.md).
     matches.sort((a, b) => b.score - a.score || a.file_name.length - b.file_name.length || compareCodePoints(a.relative_path, b.relative_path));
-    const truncated = matches.length > input.max_results;
-    const shown = truncated ? matches.slice(0, input.max_results) : matches;
-    return { query: input.file_name, match_type: matchType, count: shown.length, matches: shown, truncated, ignored_count: ignored };
+    const page = pageOf(matches, input.offset ?? 0, input.max_results);
+    return { query: input.file_name, match_type: matchType, count: page.items.length, matches: page.items, ...pageFields(page), total: matches.length, ignored_count: ignored };
   },
 });

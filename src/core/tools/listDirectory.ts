@@ -2,10 +2,13 @@ import { ToolError } from '../errors';
 import { compareCodePoints, entryType, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { INCLUDE_HIDDEN, INCLUDE_IGNORED, pathParameter } from './parameters';
+import { INCLUDE_HIDDEN, INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
+import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
 
 /** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */
 export const LIST_DIRECTORY_CAP = 1000;
+/** Entries returned when max_entries is not given (and no more than DEFAULT_PAGE_BYTES of them). */
+export const LIST_DIRECTORY_DEFAULT = 200;
 
 const inputSchema = {
   type: 'object',
@@ -15,7 +18,8 @@ const inputSchema = {
     max_depth: { type: 'integer', minimum: 1, description: 'Deepest level, with recursive.' },
     include_hidden: INCLUDE_HIDDEN,
     include_ignored: INCLUDE_IGNORED,
-    max_entries: { type: 'integer', minimum: 1, default: 200, description: `At most ${LIST_DIRECTORY_CAP}.` },
+    max_entries: { type: 'integer', minimum: 1, description: `Default ${LIST_DIRECTORY_DEFAULT} (fewer if long), at most ${LIST_DIRECTORY_CAP}.` },
+    offset: OFFSET,
   },
   additionalProperties: false,
 } as const satisfies InputSchema;
@@ -86,7 +90,7 @@ export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
   userDescription: 'List a workspace directory with types and sizes.',
-  modelDescription: 'List a directory\'s entries with type and size, directories first; recursive lists shallow levels first, so a cut list still gives the overview. For a picture use agentfs_directory_tree.',
+  modelDescription: 'List a directory\'s entries with type and size, directories first; recursive lists shallow levels first, so a cut list (truncated, next_offset) still gives the overview. For a picture use agentfs_directory_tree.',
   icon: 'folder-opened',
   tags: ['read'],
   effect: 'read',
@@ -99,7 +103,7 @@ export const listDirectory = defineTool({
     return { invocationMessage: `Listing ${path.display}${input.recursive ? ' recursively' : ''}` };
   },
   async run(input, context) {
-    if (input.max_entries > LIST_DIRECTORY_CAP) {
+    if (input.max_entries !== undefined && input.max_entries > LIST_DIRECTORY_CAP) {
       throw new ToolError('LIMIT_EXCEEDED', `max_entries ${input.max_entries} is above the cap of ${LIST_DIRECTORY_CAP}. Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`, {
         field: 'max_entries',
         cap: LIST_DIRECTORY_CAP,
@@ -107,9 +111,11 @@ export const listDirectory = defineTool({
     }
     const directory = await resolveDirectory(context, input.path);
     const maxDepth = input.recursive ? (input.max_depth ?? Number.POSITIVE_INFINITY) : 1;
-    // Grouped by depth: the order puts shallow levels first, so only the levels that fill max_entries are kept and
+    // Grouped by depth: the order puts shallow levels first, so only the levels that fill the page (offset + max_entries) are kept and
     // sorted; deeper ones are only counted (links apart, which count only once checked).
-    const levels = new ShallowLevels(input.max_entries);
+    const offset = input.offset ?? 0;
+    const limit = input.max_entries ?? LIST_DIRECTORY_DEFAULT;
+    const levels = new ShallowLevels(offset + limit);
     let depthLimited = false;
     const rules = await walkVisible(
       context,
@@ -124,29 +130,32 @@ export const listDirectory = defineTool({
     const outside = new Set<VisibleEntry>();
     for (const link of levels.links) if (!(await context.paths.allows(directory.root, link.absolute))) outside.add(link);
     const total = levels.count - outside.size;
-    const shown: VisibleEntry[] = [];
+    // The entries up to the end of the page, in listing order; levels past it are counted, not sorted.
+    const ordered: VisibleEntry[] = [];
     for (const level of levels.kept()) {
-      if (shown.length >= input.max_entries) break;
+      if (ordered.length >= offset + limit) break;
       const sorted = level.filter((entry) => !outside.has(entry)).map((entry) => ({ entry, parent: entry.parent })).sort(compareListed);
-      for (const { entry } of sorted.slice(0, input.max_entries - shown.length)) shown.push(entry);
+      for (const { entry } of sorted.slice(0, offset + limit - ordered.length)) ordered.push(entry);
     }
-    const truncated = total > input.max_entries;
     const { fs } = context.workspace;
-    const entries = await Promise.all(
-      shown.map(async (entry) => {
+    const described = await Promise.all(
+      ordered.slice(offset).map(async (entry) => {
         const type = entryType(entry);
         const relative_path = context.paths.display(directory.root, entry.absolute);
-        if (type === 'file') return { name: entry.name, relative_path, type, size: (await fs.stat(entry.absolute))?.size ?? null };
-        if (type === 'symlink') return { name: entry.name, relative_path, type, target_type: entry.kind };
-        return { name: entry.name, relative_path, type };
+        if (type === 'file') return { relative_path, type, size: (await fs.stat(entry.absolute))?.size ?? null };
+        if (type === 'symlink') return { relative_path, type, target_type: entry.kind };
+        return { relative_path, type };
       }),
     );
+    const page = pageFrom(described, offset, total, input.max_entries === undefined ? DEFAULT_PAGE_BYTES : undefined);
+    const pageInfo = pageFields(page);
+    const entries = page.items;
     return {
       path: directory.display,
       recursive: input.recursive,
       count: entries.length,
       total,
-      truncated,
+      ...pageInfo,
       depth_limited: input.recursive && depthLimited,
       ignored_count: rules.ignoredCount,
       entries,

@@ -2,17 +2,21 @@ import { ToolError } from '../errors';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { firstInOrder, walkVisible } from '../listing';
-import { INCLUDE_IGNORED, pathParameter } from './parameters';
+import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
+import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
 
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
 export const LIST_FILES_CAP = 5000;
+/** Paths returned when max_results is not given (and no more than DEFAULT_PAGE_BYTES of them). */
+export const LIST_FILES_DEFAULT = 1000;
 
 const inputSchema = {
   type: 'object',
   properties: {
     path: pathParameter('Directory (default: the base).'),
     recursive: { type: 'boolean', default: true, description: 'Include subdirectories.' },
-    max_results: { type: 'integer', minimum: 1, default: 1000, description: `At most ${LIST_FILES_CAP}.` },
+    max_results: { type: 'integer', minimum: 1, description: `Default ${LIST_FILES_DEFAULT} (fewer if long), at most ${LIST_FILES_CAP}.` },
+    offset: OFFSET,
     include_ignored: INCLUDE_IGNORED,
   },
   additionalProperties: false,
@@ -22,7 +26,7 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List Files',
   userDescription: 'List the files in a workspace directory.',
-  modelDescription: 'List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total. To find a file by name use agentfs_find_file.',
+  modelDescription: 'List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total and next_offset to go on. To find a file by name use agentfs_find_file.',
   icon: 'list-flat',
   tags: ['read', 'search'],
   effect: 'read',
@@ -35,7 +39,7 @@ export const listFiles = defineTool({
     return { invocationMessage: `Listing files in ${path.display}` };
   },
   async run(input, context) {
-    if (input.max_results > LIST_FILES_CAP) {
+    if (input.max_results !== undefined && input.max_results > LIST_FILES_CAP) {
       throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${LIST_FILES_CAP}. Ask for at most ${LIST_FILES_CAP}, or list a narrower path.`);
     }
     const directory = await context.paths.resolve(input.path ?? '.', 'directory');
@@ -61,8 +65,10 @@ export const listFiles = defineTool({
       if (await context.paths.allows(directory.root, link)) found.push(link);
     }
     // Sorting the absolute paths sorts the displayed ones: they share the root's prefix.
-    const shown = firstInOrder(found, input.max_results).map((absolute) => context.paths.display(directory.root, absolute));
-    const truncated = found.length > input.max_results;
-    return { count: shown.length, recursive: input.recursive, files: shown, truncated, total: found.length, ignored_count: rules.ignoredCount };
+    const offset = input.offset ?? 0;
+    const limit = input.max_results ?? LIST_FILES_DEFAULT;
+    const ordered = firstInOrder(found, offset + limit).slice(offset).map((absolute) => context.paths.display(directory.root, absolute));
+    const page = pageFrom(ordered, offset, found.length, input.max_results === undefined ? DEFAULT_PAGE_BYTES : undefined);
+    return { count: page.items.length, recursive: input.recursive, files: page.items, ...pageFields(page), total: found.length, ignored_count: rules.ignoredCount };
   },
 });

@@ -33,3 +33,5 @@ export const INCLUDE_IGNORED = {
 } as const;
 
 export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
+
+export const OFFSET = { type: 'integer', minimum: 0, description: 'Skip this many: a previous next_offset.' } as const;

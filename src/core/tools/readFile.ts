@@ -1,6 +1,7 @@
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { assertMayRead } from '../policy';
+import { DEFAULT_READ_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
 import type { ConfinedPath } from '../root';
@@ -16,7 +17,7 @@ const inputSchema = {
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     tail_lines: { type: 'integer', minimum: 1, description: 'Read the last N lines instead.' },
-    max_bytes: { type: 'integer', minimum: 1, description: 'Byte budget; cap: setting agentFs.maxReadBytes.' },
+    max_bytes: { type: 'integer', minimum: 1, description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: setting agentFs.maxReadBytes).` },
     encoding: READ_ENCODING,
   },
   required: ['file_name'],
@@ -55,7 +56,7 @@ export const readFile = defineTool({
     return { invocationMessage: `Reading ${path.display}${range}` };
   },
   async run(input, context) {
-    const request = lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
+    const request = lineRequest(input, context.policy.maxReadBytes, Math.min(DEFAULT_READ_BYTES, context.policy.maxReadBytes), context.policy.knobs.maxReadBytes);
     const path = await context.paths.resolve(input.file_name, 'file');
     const size = await statReadableFile(context, path);
     const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);

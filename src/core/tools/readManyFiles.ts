@@ -1,5 +1,6 @@
 import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
+import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
 import type { InputSchema } from '../schema';
@@ -47,7 +48,7 @@ export const readManyFiles = defineTool({
         cap: READ_MANY_FILES_CAP,
       });
     }
-    // One budget for the whole call: by default the files share agentFs.maxReadBytes evenly.
+    // One budget for the whole call: the files share it evenly, by default DEFAULT_READ_MANY_BYTES, at most agentFs.maxReadBytes.
     const budget = context.policy.maxReadBytes;
     const perFileCap = Math.floor(budget / count);
     if (input.max_bytes !== undefined && input.max_bytes > perFileCap) {
@@ -57,7 +58,7 @@ export const readManyFiles = defineTool({
         { field: 'max_bytes', cap: perFileCap },
       );
     }
-    const request = lineRequest(input, perFileCap, perFileCap, context.policy.knobs.maxReadBytes);
+    const request = lineRequest(input, perFileCap, Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count), context.policy.knobs.maxReadBytes);
     const files = await Promise.all(
       input.paths.map(async (given) => {
         try {

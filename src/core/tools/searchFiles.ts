@@ -4,7 +4,8 @@ import { compareCodePoints, entryType, searchStarts, walkVisible } from '../list
 import { relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { INCLUDE_IGNORED, pathParameter } from './parameters';
+import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
+import { pageFields, pageOf } from '../paging';
 
 export const SEARCH_FILES_CAP = 200;
 
@@ -14,6 +15,7 @@ const inputSchema = {
     pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'The glob.' },
     path: pathParameter('Directory (default: all).'),
     max_results: { type: 'integer', minimum: 1, default: 100, description: `At most ${SEARCH_FILES_CAP}.` },
+    offset: OFFSET,
     include_ignored: INCLUDE_IGNORED,
   },
   required: ['pattern'],
@@ -100,16 +102,15 @@ export const searchFiles = defineTool({
       ignored += rules.ignoredCount;
     }
     found.sort((a, b) => compareCodePoints(a.display, b.display));
-    const truncated = found.length > input.max_results;
-    const shown = truncated ? found.slice(0, input.max_results) : found;
+    const page = pageOf(found, input.offset ?? 0, input.max_results);
     return {
       pattern: input.pattern,
-      path: input.path === undefined ? null : (starts[0]?.display ?? null),
-      count: shown.length,
+      ...(input.path === undefined ? {} : { path: starts[0]?.display ?? null }),
+      count: page.items.length,
       total: found.length,
-      truncated,
+      ...pageFields(page),
       ignored_count: ignored,
-      matches: shown.map((item) => ({ relative_path: item.display, type: item.type })),
+      matches: page.items.map((item) => ({ relative_path: item.display, type: item.type })),
     };
   },
 });

@@ -53,11 +53,11 @@ describe('list_directory', function () {
     const before = ws.snap();
     const data = expectOk(await call(ws.session, 'list_directory', {}), 'list_directory');
     assert.deepEqual(data.entries, [
-      { name: 'docs', relative_path: 'docs', type: 'directory' },
-      { name: 'logs', relative_path: 'logs', type: 'directory' },
-      { name: 'src', relative_path: 'src', type: 'directory' },
-      { name: 'tmp', relative_path: 'tmp', type: 'directory' },
-      { name: 'link-in', relative_path: 'link-in', type: 'symlink', target_type: 'directory' },
+      { relative_path: 'docs', type: 'directory' },
+      { relative_path: 'logs', type: 'directory' },
+      { relative_path: 'src', type: 'directory' },
+      { relative_path: 'tmp', type: 'directory' },
+      { relative_path: 'link-in', type: 'symlink', target_type: 'directory' },
     ]);
     // build (gitignored) and dist (agentFs.exclude / files.exclude); tmp is only excluded from searches.
     assertFields(data, { path: '.', recursive: false, count: 5, total: 5, truncated: false, depth_limited: false, ignored_count: 2 });
@@ -143,7 +143,7 @@ describe('directory_tree', function () {
     }
   });
 
-  it('stops at 1000 entries and says how many it left out', async function () {
+  it('stops at 1000 entries or about 24 KB of lines, says how many it left out, and goes on from next_offset', async function () {
     const ws = tempWorkspace();
     try {
       const files: Record<string, string> = {};
@@ -151,9 +151,21 @@ describe('directory_tree', function () {
       ws.write(files);
       const data = expectOk(await call(ws.session, 'directory_tree', {}));
       const lines = String(data.tree).split('\n');
-      assertFields(data, { truncated: true, entries_shown: 1000, directories: 1, files: 1005 });
-      assert.equal(lines.length, 1 + 1000 + 1);
-      assert.match(lines[lines.length - 1] ?? '', /^… 6 more entries not shown/);
+      assertFields(data, { truncated: true, directories: 1, files: 1005 });
+      const shown = Number(data.entries_shown);
+      assert.ok(shown > 900 && shown <= 1000, `entries_shown ${shown}`);
+      assert.equal(data.next_offset, shown);
+      assert.equal(lines.length, 1 + shown + 1);
+      assert.ok(Buffer.byteLength(JSON.stringify(data)) < 32 * 1024);
+      // Entry 0 is "many/"; file k is entry k + 1.
+      assert.match(lines[lines.length - 1] ?? '', new RegExp(`^… ${1006 - shown} more entries not shown; continue with offset ${shown}`));
+      const rest = expectOk(await call(ws.session, 'directory_tree', { offset: shown }));
+      assertFields(rest, { truncated: false, entries_shown: 1006 - shown });
+      assert.equal('next_offset' in rest, false);
+      const restLines = String(rest.tree).split('\n').slice(1);
+      assert.equal(restLines[0], `    ├── f${String(shown - 1).padStart(4, '0')}.txt`);
+      assert.equal(restLines[restLines.length - 1], '    └── f1004.txt');
+      assert.equal(restLines.length, 1006 - shown);
     } finally {
       ws.cleanup();
     }
@@ -177,7 +189,8 @@ describe('search_files', function () {
       { relative_path: 'src/gen/b.ts', type: 'file' },
       { relative_path: 'src/util/helper.ts', type: 'file' },
     ]);
-    assertFields(data, { count: 4, total: 4, truncated: false, path: null });
+    assertFields(data, { count: 4, total: 4, truncated: false });
+    assert.equal('path' in data, false, 'no path field repeats an absent input');
   });
 
   it('matches root-relative paths, is case-insensitive unless the pattern has capitals, and finds directories', async function () {

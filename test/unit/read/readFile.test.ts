@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
-import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/read/limits';
+import { DEFAULT_READ_BYTES, UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/read/limits';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../../src/node/session';
@@ -236,11 +236,12 @@ describe('read_file: files above the whole-read size', function () {
     assert.deepEqual(wholeReads, []);
   });
 
-  it('truncates the default read at agentFs.maxReadBytes with a place to continue', async function () {
+  it('truncates the default read at DEFAULT_READ_BYTES (below agentFs.maxReadBytes) with a place to continue', async function () {
     const { session } = recordingSession(ws.base);
     const data = expectOk(await call(session, 'read_file', { file_name: 'big.log' }));
     const perLine = line(1).length;
-    const fit = Math.floor(DEFAULT_POLICY.maxReadBytes / perLine);
+    assert.ok(DEFAULT_READ_BYTES < DEFAULT_POLICY.maxReadBytes);
+    const fit = Math.floor(DEFAULT_READ_BYTES / perLine);
     assertFields(data, { truncated: true, truncation_reason: 'max_bytes', start_line: 1, end_line: fit, next_start_line: fit + 1, total_lines: null });
     assert.equal(String(data.content).length, fit * perLine);
   });
