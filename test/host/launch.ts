@@ -141,7 +141,8 @@ export type Target = { readonly folder: string } | { readonly workspace: string 
 
 export interface EditorOptions {
   readonly target: Target;
-  readonly extensionDevelopmentPath?: string;
+  /** One folder, or several (the agent-mode launch loads a test model beside Agent FS). */
+  readonly extensionDevelopmentPath?: string | readonly string[];
   /** A compiled module exporting `run(): Promise<void>`; its presence puts the window in test mode. */
   readonly extensionTestsPath?: string;
 }
@@ -150,7 +151,7 @@ export interface EditorOptions {
 export function editorUrl(server: Server, options: EditorOptions): string {
   const remote = (file: string): string => `vscode-remote://127.0.0.1:${server.port}${file}`;
   const payload: [string, string][] = [];
-  if (options.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)]);
+  for (const folder of [options.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(folder)]);
   if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
   const query = new URLSearchParams();
@@ -173,6 +174,8 @@ export interface OpenOptions {
   /** Receives the test run's exit code (`codeAutomationExit`). */
   readonly onExit?: (code: number, logs: readonly { relativePath: string; contents: string }[]) => void;
   readonly viewport?: { readonly width: number; readonly height: number };
+  /** Runs on a page of the server's origin before the workbench loads (to seed the browser's storage). */
+  readonly beforeLoad?: (page: Page, origin: string) => Promise<void>;
 }
 
 export async function openEditor(url: string, options: OpenOptions = {}): Promise<Editor> {
@@ -186,6 +189,11 @@ export async function openEditor(url: string, options: OpenOptions = {}): Promis
     await page.exposeFunction('codeAutomationExit', (code: unknown, logs: unknown) => {
       options.onExit?.(Number(code), Array.isArray(logs) ? (logs as { relativePath: string; contents: string }[]) : []);
     });
+    if (options.beforeLoad) {
+      const { origin } = new URL(url);
+      await page.goto(`${origin}/version`);
+      await options.beforeLoad(page, origin);
+    }
     await page.goto(url);
     return { browser, page, close: () => browser.close() };
   } catch (error) {

@@ -18,6 +18,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AGENT_HOSTS, AGENT_SCENARIOS, isAgentScenario, runAgentChecks } from './agent';
 import { HOSTS, hostById, nodeFor, REPO_ROOT, type HostSpec } from './hosts';
 import { tempDir } from './launch';
 import { ensureHost } from './install';
@@ -25,7 +26,7 @@ import { cleanUpOnSignals, withLaunch } from './session';
 import { runUiChecks } from './ui';
 
 const MARKER = '[agentfs-it] ';
-const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed'] as const;
+const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', ...AGENT_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 export interface Outcome {
@@ -50,6 +51,8 @@ interface Options {
   readonly extension: string;
   /** A .vsix to install in the "installed" launch instead of the one `npm run package` builds. */
   readonly vsix?: string;
+  /** Copy the agent-mode screenshots the README shows into media/screenshots/. */
+  readonly readmeShots: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -61,6 +64,7 @@ function parseArgs(argv: readonly string[]): Options {
   let vsix: string | undefined;
   let keep = false;
   let install = true;
+  let readmeShots = false;
   // Generous: a launch normally takes one to four minutes; this only stops one that hangs.
   let timeoutMs = Number(process.env.AGENTFS_IT_TIMEOUT_SECONDS ?? 900) * 1000;
   for (let i = 0; i < argv.length; i++) {
@@ -82,10 +86,11 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--vsix') vsix = path.resolve(value());
     else if (arg === '--keep') keep = true;
     else if (arg === '--no-install') install = false;
+    else if (arg === '--readme-shots') readmeShots = true;
     else if (arg === '--timeout') timeoutMs = Number(value()) * 1000;
     else throw new Error(`Unknown argument "${arg}"`);
   }
-  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension, vsix };
+  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension, vsix, readmeShots };
 }
 
 const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -240,7 +245,9 @@ async function main(): Promise<number> {
     else if (!fs.existsSync(host.serverMain)) throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
     for (const scenario of options.scenarios) {
       if (scenario === 'ui') outcomes.push(await runUiChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, screenshot: options.screenshot, extension: options.extension }));
-      else outcomes.push(await runSuite(host, scenario, options, vsix));
+      else if (isAgentScenario(scenario)) {
+        if (AGENT_HOSTS.includes(host.id)) outcomes.push(await runAgentChecks(host, scenario, options));
+      } else outcomes.push(await runSuite(host, scenario, options, vsix));
     }
   }
   packaged?.remove();

@@ -21,6 +21,8 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   'multi-root': ['multiRoot'],
   untrusted: ['untrusted'],
   installed: ['installed'],
+  agent: ['agent'],
+  'agent-untrusted': ['agentUntrusted'],
 };
 
 function say(...args: unknown[]): void {

@@ -1,0 +1,28 @@
+/**
+ * What an agent-mode spec (extension host) asks the launcher (Playwright, test/host/agent.ts) to do or read in the
+ * page: the one thing only the page knows is what the person sees.
+ */
+export type BridgeRequest =
+  /** The pending confirmation card's title, message and button labels (waits for one to show). */
+  | { readonly action: 'card'; readonly timeoutMs?: number }
+  /** Clicks a button of the pending card; a label only in the primary button's drop-down is picked from its menu. */
+  | { readonly action: 'click'; readonly label: string }
+  /** The chat's tool rows: each one's text and the codicons it shows. */
+  | { readonly action: 'rows' }
+  /** The notification toasts showing. */
+  | { readonly action: 'notifications' }
+  /** A screenshot of the window, saved in the launch's folder (and as a README picture when `readme` and --shots). */
+  | { readonly action: 'shot'; readonly name: string; readonly readme?: boolean }
+  /** The chat view's HTML (for a failure report). */
+  | { readonly action: 'html' };
+
+export interface ToolRow {
+  readonly text: string;
+  readonly icons: readonly string[];
+}
+
+export interface CardText {
+  readonly title: string;
+  readonly message: string;
+  readonly buttons: readonly string[];
+}

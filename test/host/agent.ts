@@ -1,0 +1,281 @@
+/**
+ * The agent-mode launches: Copilot Chat's real agent loop (built into VS Code 1.139's code-server) drives Agent
+ * FS, with a scripted language model (test/agent/model/) in place of a real one. The specs (test/integration/agent/)
+ * run in the extension host; what only the page shows — the confirmation card, the chat's tool rows, notifications
+ * — they ask this side for through a small bridge: a spec logs `UI {...}`, the launcher does it with Playwright and
+ * answers in a file the spec waits for.
+ *
+ * Offline this needs: the user setting chat.allowAnonymousAccess (else the first request asks to sign in to
+ * GitHub), the chat's built-in enablement migration marked as done in the browser's storage before the workbench
+ * loads (else a fresh profile starts with the chat disabled), HOME in the launch's folder (Copilot writes lock
+ * files there) and the scripted model's extension loaded beside Agent FS.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import type { BridgeRequest, CardText, ToolRow } from '../agent/protocol';
+import { REPO_ROOT, type HostSpec } from './hosts';
+import { delay } from './launch';
+import type { Outcome } from './run';
+import { withLaunch } from './session';
+
+const MARKER = '[agentfs-it] ';
+const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
+const MODEL_SOURCE = path.join(REPO_ROOT, 'test', 'agent', 'model');
+const MODEL_COMPILED = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model', 'extension.js');
+/** Where `--shots` puts the pictures the README shows. */
+export const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
+
+export const AGENT_SCENARIOS = ['agent', 'agent-untrusted'] as const;
+/** Hosts that ship Copilot Chat as a built-in extension (1.100 has no agent mode to test). */
+export const AGENT_HOSTS: readonly string[] = ['1.139'];
+export type AgentScenario = (typeof AGENT_SCENARIOS)[number];
+
+export function isAgentScenario(name: string): name is AgentScenario {
+  return (AGENT_SCENARIOS as readonly string[]).includes(name);
+}
+
+export interface AgentOptions {
+  readonly timeoutMs: number;
+  readonly keep: boolean;
+  readonly grep?: string;
+  readonly extension: string;
+  /** Copy the screenshots the specs mark for the README into media/screenshots/. */
+  readonly readmeShots: boolean;
+}
+
+type Request = BridgeRequest & { readonly id: number };
+
+const STEP_TIMEOUT = 30_000;
+
+/** The chat's pending confirmation card: the newest one still showing its buttons. */
+function pendingCard(page: Page): Locator {
+  return page.locator('.interactive-session .chat-confirmation-widget:has(.chat-confirmation-widget-buttons .monaco-button)').last();
+}
+
+async function cardText(card: Locator): Promise<CardText> {
+  const clean = (text: string): string => text.replace(/\u00a0/g, ' ').trim();
+  const title = clean(await card.locator('.chat-confirmation-widget-title').first().innerText());
+  const message = clean(await card.locator('.chat-confirmation-widget-message').first().innerText());
+  const buttons = (await card.locator('.chat-confirmation-widget-buttons .monaco-button').allInnerTexts()).map(clean).filter((label) => label !== '');
+  return { title, message, buttons };
+}
+
+/** Clicks a card's button by its label; labels only in the primary button's drop-down are picked from its menu. */
+async function clickCardButton(page: Page, label: string): Promise<void> {
+  const card = pendingCard(page);
+  await card.waitFor({ timeout: STEP_TIMEOUT });
+  const button = card.locator('.chat-confirmation-widget-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first();
+  if ((await button.count()) > 0) {
+    await button.click();
+  } else {
+    await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button, .chat-confirmation-widget-buttons .monaco-button-dropdown > .monaco-button:last-child').first().click();
+    const item = page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: label }).first();
+    await item.waitFor({ timeout: STEP_TIMEOUT });
+    await item.click();
+  }
+  await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT }).catch(() => undefined);
+}
+
+/** The chat's tool rows, oldest first: their text and the codicons they show. */
+async function toolRows(page: Page): Promise<ToolRow[]> {
+  const found = page.locator('.interactive-session .interactive-response .progress-container, .interactive-session .interactive-response .chat-tool-invocation-part');
+  const out: ToolRow[] = [];
+  for (const row of await found.all()) {
+    const text = (await row.innerText()).replace(/\u00a0/g, ' ').trim();
+    const icons: string[] = [];
+    for (const icon of await row.locator('.codicon').all()) {
+      for (const name of ((await icon.getAttribute('class')) ?? '').split(/\s+/)) if (name.startsWith('codicon-')) icons.push(name);
+    }
+    out.push({ text, icons });
+  }
+  return out;
+}
+
+async function handle(page: Page, request: Request, shotsDir: string, options: AgentOptions): Promise<unknown> {
+  switch (request.action) {
+    case 'card': {
+      const card = pendingCard(page);
+      await card.waitFor({ timeout: request.timeoutMs ?? STEP_TIMEOUT });
+      await card.scrollIntoViewIfNeeded();
+      return cardText(card);
+    }
+    case 'click':
+      await clickCardButton(page, request.label);
+      return true;
+    case 'rows':
+      return toolRows(page);
+    case 'notifications':
+      return (await page.locator('.notifications-toasts .notification-toast').allInnerTexts()).map((text) => text.replace(/\u00a0/g, ' ').trim());
+    case 'html':
+      return page.locator('.interactive-session').first().innerHTML();
+    case 'shot': {
+      await page.mouse.move(0, 0);
+      await delay(300);
+      fs.mkdirSync(shotsDir, { recursive: true });
+      const file = path.join(shotsDir, `${request.name}.png`);
+      await page.screenshot({ path: file });
+      if (request.readme === true && options.readmeShots) {
+        fs.mkdirSync(README_SHOTS, { recursive: true });
+        fs.copyFileSync(file, path.join(README_SHOTS, `${request.name}.png`));
+      }
+      return file;
+    }
+  }
+}
+
+/**
+ * The test model as an extension folder of its own: its manifest beside its compiled file. Being its own
+ * extension (not a file under Agent FS's folder) is what lets it declare a model provider Agent FS never ships.
+ */
+function layOutModel(): string {
+  if (!fs.existsSync(MODEL_COMPILED)) throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`tsc -p .\` first.`);
+  const target = path.dirname(MODEL_COMPILED);
+  fs.copyFileSync(path.join(MODEL_SOURCE, 'package.json'), path.join(target, 'package.json'));
+  return target;
+}
+
+function userSettings(dir: string): void {
+  const settings = {
+    // Without it the first request opens "Sign in to use GitHub Copilot" and the turn never starts offline.
+    'chat.allowAnonymousAccess': true,
+    // Copilot's side requests (titles, progress messages) go to the scripted model too, and no banner asks for one.
+    'chat.byokUtilityModelDefault': 'mainAgent',
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+  };
+  const file = path.join(dir, 'state', 'user-data', 'User', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/**
+ * Marks the built-in chat's enablement migration as done, as in a profile that has used the chat before. Runs in
+ * the page (as a string: this file is compiled without the DOM's types).
+ */
+const SEED_STORAGE = `new Promise((resolve, reject) => {
+  const name = 'vscode-web-state-db-global';
+  const put = (db) => {
+    const tx = db.transaction('ItemTable', 'readwrite');
+    tx.objectStore('ItemTable').put('true', 'builtinChatExtensionEnablementMigration');
+    tx.oncomplete = () => { db.close(); resolve(true); };
+    tx.onerror = () => reject(tx.error);
+  };
+  const open = indexedDB.open(name);
+  open.onupgradeneeded = () => open.result.createObjectStore('ItemTable');
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const db = open.result;
+    if (db.objectStoreNames.contains('ItemTable')) return put(db);
+    const version = db.version + 1;
+    db.close();
+    const upgrade = indexedDB.open(name, version);
+    upgrade.onupgradeneeded = () => upgrade.result.createObjectStore('ItemTable');
+    upgrade.onerror = () => reject(upgrade.error);
+    upgrade.onsuccess = () => put(upgrade.result);
+  };
+})`;
+
+async function seedStorage(page: Page): Promise<void> {
+  await page.evaluate(SEED_STORAGE);
+}
+
+interface SuiteResult {
+  vscode: string;
+  passed: number;
+  failed: number;
+  pending: number;
+}
+
+export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, options: AgentOptions): Promise<Outcome> {
+  const label = `it ${host.id} ${scenario}`;
+  const started = Date.now();
+  const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
+  say(`VS Code ${host.vscodeVersion}: Copilot agent mode with a scripted model`);
+  const windowLog: string[] = [];
+  let result: SuiteResult | undefined;
+  let onExit: (code: number) => void = () => undefined;
+  const exited = new Promise<number>((resolve) => {
+    onExit = resolve;
+  });
+  let page: Page | undefined;
+  let bridgeDir = '';
+  let shotsDir = '';
+  // Requests are answered one at a time, in the order the specs made them.
+  let queue = Promise.resolve();
+  const answer = (request: Request): void => {
+    queue = queue.then(async () => {
+      let reply: { ok: true; value: unknown } | { ok: false; error: string };
+      try {
+        if (!page) throw new Error('the page is not open yet');
+        reply = { ok: true, value: await handle(page, request, shotsDir, options) };
+      } catch (error) {
+        reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+      const file = path.join(bridgeDir, `${request.id}.json`);
+      fs.writeFileSync(`${file}.tmp`, JSON.stringify(reply));
+      fs.renameSync(`${file}.tmp`, file);
+    });
+  };
+  try {
+    const model = layOutModel();
+    const exitCode = await withLaunch(
+      {
+        host,
+        label,
+        trust: scenario === 'agent-untrusted',
+        timeoutMs: options.timeoutMs,
+        keep: options.keep,
+        prepare: (dir) => {
+          bridgeDir = path.join(dir, 'bridge');
+          shotsDir = path.join(dir, 'shots');
+          fs.mkdirSync(bridgeDir, { recursive: true });
+          const home = path.join(dir, 'home');
+          fs.mkdirSync(home, { recursive: true });
+          const folder = path.join(dir, 'ws', 'project');
+          fs.mkdirSync(folder, { recursive: true });
+          userSettings(dir);
+          const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
+          if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
+          return { target: { folder }, env };
+        },
+        editor: { extensionDevelopmentPath: [options.extension, model], extensionTestsPath: COMPILED_SUITE },
+        open: {
+          viewport: { width: 1400, height: 900 },
+          beforeLoad: (newPage) => seedStorage(newPage),
+          onLog: (_level, message) => {
+            if (!message.startsWith(MARKER)) {
+              if (windowLog.push(message) > 200) windowLog.shift();
+              return;
+            }
+            for (const line of message.split('\n')) {
+              const text = line.startsWith(MARKER) ? line.slice(MARKER.length) : line;
+              if (text.startsWith('RESULT ')) result = JSON.parse(text.slice('RESULT '.length)) as SuiteResult;
+              else if (text.startsWith('UI ')) answer(JSON.parse(text.slice('UI '.length)) as Request);
+              else process.stdout.write(`  ${text}\n`);
+            }
+          },
+          onExit: (code) => onExit(code),
+        },
+      },
+      async ({ editor }) => {
+        page = editor.page;
+        return exited;
+      },
+      (code) => code === 0 && result !== undefined && result.failed === 0,
+    );
+    const seconds = Math.round((Date.now() - started) / 1000);
+    if (!result) {
+      say(`the suite printed no result (exit code ${exitCode}); the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
+      return { label, vscode: host.vscodeVersion, passed: 0, failed: 1, pending: 0, seconds, error: 'no result' };
+    }
+    say(`VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`);
+    const failed = exitCode !== 0 && result.failed === 0 ? 1 : result.failed;
+    return { label, vscode: result.vscode, passed: result.passed, failed, pending: result.pending, seconds };
+  } catch (error) {
+    const seconds = Math.round((Date.now() - started) / 1000);
+    say(`failed: ${error instanceof Error ? error.message : String(error)}`);
+    if (windowLog.length > 0) say(`the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
+    return { label, vscode: result?.vscode ?? host.vscodeVersion, passed: result?.passed ?? 0, failed: Math.max(1, result?.failed ?? 0), pending: result?.pending ?? 0, seconds, error: String(error) };
+  }
+}
