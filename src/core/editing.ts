@@ -7,6 +7,7 @@
  * every line ending), checked before any edit; so text outside the edited region is written back byte for byte.
  */
 import { formatPatch, structuredPatch } from 'diff';
+import { shown, undoSentence } from './consequences';
 import { ToolError } from './errors';
 import { writeFileAtomic } from './files';
 import type { FileStat } from './fs';
@@ -186,6 +187,11 @@ export function diffForResult(change: TextChange): { diff: string | null; diff_t
   return { diff: change.diff.slice(0, change.diff.lastIndexOf('\n', RESULT_DIFF_MAX_CHARS) + 1), diff_truncated: true };
 }
 
+/** "3 lines removed, 1 added". */
+export function describeLines(change: Pick<TextChange, 'linesAdded' | 'linesRemoved'>): string {
+  return `${change.linesRemoved} line${change.linesRemoved === 1 ? '' : 's'} removed, ${change.linesAdded} added`;
+}
+
 /** A fenced ```diff block for confirmation markdown; the fence is longer than any backtick run inside. */
 export function fencedDiff(diff: string | undefined): string {
   if (diff === undefined) return '_The change is too large to show as a diff._';
@@ -250,12 +256,11 @@ export async function prepareTextEdit<Extra>(
   if (options.dryRun) return { invocationMessage };
   const planned = await planTextEdit(context, path, options, transform);
   if (!needsConfirmation(context, planned.change)) return { invocationMessage };
-  const { linesAdded, linesRemoved } = planned.change;
   return {
     invocationMessage,
     confirmation: {
-      title: 'Apply this edit?',
-      message: `Change \`${path.display}\`: ${linesRemoved} lines removed, ${linesAdded} added.\n\n${fencedDiff(planned.change.diff)}`,
+      title: `Edit ${path.display}?`,
+      message: `${shown(path.display)} changes: ${describeLines(planned.change)}. ${undoSentence(context, planned.file.bytes.length)}\n\n${fencedDiff(planned.change.diff)}`,
     },
   };
 }

@@ -68,6 +68,11 @@ export interface FileSystem {
    * `useTrash` moves it to the trash where the file system has one; adapters fall back to a plain delete.
    */
   delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void>;
+  /**
+   * Whether a `delete` with `useTrash` puts things in a trash here: what confirmations tell the person. Optional;
+   * `undefined` while not known (an adapter may only learn it from its first delete).
+   */
+  trashAvailable?(): boolean | undefined;
   /** Renames a file or directory; with `overwrite`, replaces an existing destination. */
   rename(from: string, to: string, options: { overwrite: boolean }): Promise<void>;
   /** Copies one file's bytes; with `overwrite`, replaces an existing destination file. */

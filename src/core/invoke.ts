@@ -3,7 +3,7 @@
  * run → envelope. The envelope is built here and nowhere else.
  */
 import { type Envelope, failure, success } from './envelope';
-import { CancelledError, describeError, ToolError } from './errors';
+import { CancelledError, describeError, type ErrorCode, ToolError } from './errors';
 import { isFsError } from './fs';
 import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
@@ -63,9 +63,23 @@ export async function prepareOperation(operation: string, input: unknown, sessio
     return session.policy().confirmDestructive ? preparation : { invocationMessage: preparation.invocationMessage };
   } catch (error) {
     // The call itself will answer with the refusal; nothing to confirm for a call that changes nothing.
-    if (error instanceof ToolError) return { invocationMessage: `Agent FS ${operation}: ${error.code}` };
-    return { invocationMessage: `Agent FS ${operation}` };
+    if (error instanceof ToolError) return { invocationMessage: refusalLine(operation, error.code, error.message), refusal: { code: error.code, message: error.message } };
+    return { invocationMessage: `Agent FS ${labelOf(operation)}` };
   }
+}
+
+function labelOf(operation: string): string {
+  return findTool(operation)?.title ?? operation;
+}
+
+/**
+ * "Read File refused: File does not exist: notes/a.md. (FILE_NOT_FOUND)": what a person sees for a call that will
+ * not run. Only the first sentence of the message: the rest tells the model what to do instead.
+ */
+export function refusalLine(operation: string, code: ErrorCode, message: string): string {
+  const sentence = /^.*?[.!?](?=\s+[A-Z(`"]|\s*$)/s.exec(message)?.[0] ?? message;
+  const short = sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
+  return `${labelOf(operation)} refused: ${short} (${code})`;
 }
 
 async function createContext(

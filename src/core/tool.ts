@@ -17,6 +17,11 @@ export interface Preparation {
   readonly invocationMessage: string;
   /** Shown before a destructive step; `undefined` when nothing is lost. Markdown allowed in `message`. */
   readonly confirmation?: { readonly title: string; readonly message: string };
+  /**
+   * Set when the call, as it stands, will be refused: `invocationMessage` then says so, and nothing is confirmed.
+   * A refusal that only arises while the call runs is not known here.
+   */
+  readonly refusal?: { readonly code: ErrorCode; readonly message: string };
 }
 
 /** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */

@@ -2,6 +2,7 @@
  * The checks and steps copy_file, move_file, copy_directory and move_directory share. Every check of seed 000
  * runs, in the seed's order, before anything is written.
  */
+import { describeTree, shown, sizeText, summariseTree, trashSentence, undoSentence } from './consequences';
 import { ToolError } from './errors';
 import type { FileStat } from './fs';
 import { basename, dirname, isWithin, joinPath } from './paths';
@@ -9,7 +10,6 @@ import type { ConfinedPath } from './root';
 import { siblingPath } from './files';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './context';
-import { countTree, describeCounts } from './walk';
 
 /** The parameters the four transfer tools share (each tool's schema declares them). */
 export interface TransferInput {
@@ -143,19 +143,20 @@ async function requireDestinationParent(context: ToolContext, destination: Confi
 }
 
 /** The confirmation for a copy or move that replaces an existing file. */
-export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move'): { title: string; message: string } {
+export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', context: ToolContext): { title: string; message: string } {
+  const size = plan.replaced?.size ?? 0;
   return {
-    title: 'Replace file?',
-    message: `${verb} \`${plan.source.display}\` over \`${plan.destination.display}\`? The existing \`${plan.destination.display}\` (${plan.replaced?.size ?? 0} bytes) will be replaced.`,
+    title: `Replace ${plan.destination.display}?`,
+    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${shown(plan.source.display)} there replaces the existing ${shown(plan.destination.display)} (${sizeText(size)}). ${undoSentence(context, size)}`,
   };
 }
 
 /** The confirmation for a copy or move that replaces an existing directory, saying what it holds. */
 export async function describeDirectoryReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', context: ToolContext): Promise<{ title: string; message: string }> {
-  const counts = await countTree(context.workspace.fs, plan.destination.absolute, context);
+  const tree = await summariseTree(context, plan.destination.absolute);
   return {
-    title: 'Replace directory?',
-    message: `${verb} \`${plan.source.display}\` over \`${plan.destination.display}\`? The existing \`${plan.destination.display}\` and everything in it (${describeCounts(counts)}) will be replaced.`,
+    title: `Replace ${plan.destination.display}/?`,
+    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${shown(plan.source.display, true)} there replaces the existing ${shown(plan.destination.display, true)}, which holds ${describeTree(tree)}. ${trashSentence(context)} ${undoSentence(context, tree.bytes)}`,
   };
 }
 

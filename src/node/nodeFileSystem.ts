@@ -253,6 +253,10 @@ export class NodeFileSystem implements FileSystem {
     });
   }
 
+  trashAvailable(): boolean {
+    return false;
+  }
+
   async delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void> {
     // Node has no trash; `rm` removes links as links and never follows them, even recursively.
     const stat = await now(() => fs.lstatSync(path));

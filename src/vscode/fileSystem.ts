@@ -42,6 +42,16 @@ function kindOf(type: vscode.FileType): EntryKind {
   return 'other';
 }
 
+/**
+ * What deleting with `useTrash` did on each file system (scheme and authority): VS Code offers no way to ask
+ * beforehand, and the ports are built per call, so the answer is kept for the window's lifetime.
+ */
+const trashSeen = new Map<string, boolean>();
+
+function fileSystemKey(uri: vscode.Uri): string {
+  return `${uri.scheme}://${uri.authority}`;
+}
+
 export class VscodeFileSystem implements FileSystem {
   readonly realPath?: (path: string) => Promise<string | undefined>;
   readonly readRange?: (path: string, offset: number, length: number) => Promise<Uint8Array>;
@@ -144,6 +154,11 @@ export class VscodeFileSystem implements FileSystem {
     return translated(() => vscode.workspace.fs.createDirectory(this.uri(path)));
   }
 
+  trashAvailable(): boolean | undefined {
+    const first = this.spaces[0];
+    return first ? trashSeen.get(fileSystemKey(first)) : undefined;
+  }
+
   async delete(path: string, options: { recursive: boolean; useTrash: boolean }): Promise<void> {
     const uri = this.uri(path);
     if (options.useTrash) {
@@ -151,10 +166,14 @@ export class VscodeFileSystem implements FileSystem {
         await vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: true });
         // Seen under load in a remote host: the trash call returned while the path was still there. A tool
         // must not report `deleted: true` for something that exists, so check, and delete plainly if needed.
-        if ((await this.stat(path)) === undefined) return;
+        if ((await this.stat(path)) === undefined) {
+          trashSeen.set(fileSystemKey(uri), true);
+          return;
+        }
       } catch {
         // No trash here (remote, virtual, or a server without one): fall back to a plain delete below, which
         // reports the real error if the path itself is the problem.
+        trashSeen.set(fileSystemKey(uri), false);
       }
     }
     await translated(() => vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: false }));

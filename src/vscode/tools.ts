@@ -5,13 +5,18 @@
 import * as vscode from 'vscode';
 import type { Envelope } from '../core/envelope';
 import { CancelledError } from '../core/errors';
-import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
+import { invokeOperation, prepareOperation, refusalLine, type Session } from '../core/invoke';
 import { toolNameOf } from '../core/manifest';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import type { CallLog } from './log';
 
+/** Calls prepared but not yet invoked, remembered until their invoke: whether the chat already showed a refusal. */
+const PENDING_LIMIT = 64;
+
 export class ToolHost {
+  private readonly prepared = new Map<string, boolean>();
+
   constructor(
     private readonly session: Session,
     private readonly log: CallLog,
@@ -23,13 +28,43 @@ export class ToolHost {
     return TOOL_DEFINITIONS.map((tool) => {
       const operation = tool.name;
       return vscode.lm.registerTool<unknown>(toolNameOf(operation), {
-        prepareInvocation: async (options) => toPrepared(await this.prepare(operation, options.input)),
+        prepareInvocation: async (options) => {
+          const preparation = await this.prepare(operation, options.input);
+          this.remember(operation, options.input, preparation.refusal !== undefined);
+          return toPrepared(preparation);
+        },
         invoke: async (options, token) => {
+          const shownAsRefused = this.recall(operation, options.input);
           const envelope = await this.invoke(operation, options.input, token);
+          // The chat shows only what prepareInvocation said ("Writing a.txt"); a refusal that arose during the call
+          // would pass for a success there, so the person is told here. Calls from outside a chat answer their caller.
+          if (!envelope.ok && !shownAsRefused && options.toolInvocationToken !== undefined) {
+            void vscode.window.showWarningMessage(`Agent FS: ${refusalLine(operation, envelope.error.code, envelope.error.message)}`);
+          }
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(envelope))]);
         },
       });
     });
+  }
+
+  private static key(operation: string, input: unknown): string {
+    return `${operation} ${JSON.stringify(input)}`;
+  }
+
+  private remember(operation: string, input: unknown, refused: boolean): void {
+    this.prepared.set(ToolHost.key(operation, input), refused);
+    // Bounded: a prepare that is never followed by its invoke (the person skipped it) must not pile up.
+    for (const key of this.prepared.keys()) {
+      if (this.prepared.size <= PENDING_LIMIT) break;
+      this.prepared.delete(key);
+    }
+  }
+
+  private recall(operation: string, input: unknown): boolean {
+    const key = ToolHost.key(operation, input);
+    const refused = this.prepared.get(key) ?? false;
+    this.prepared.delete(key);
+    return refused;
   }
 
   prepare(operation: string, input: unknown): Promise<Preparation> {
@@ -55,8 +90,13 @@ export class ToolHost {
   }
 }
 
+/**
+ * VS Code's chat shows a completed call with the same check mark whatever its result, and stable API offers no
+ * way to change the line after the call: a refusal known beforehand is marked in the line itself.
+ */
 function toPrepared(preparation: Preparation): vscode.PreparedToolInvocation {
-  const { invocationMessage, confirmation } = preparation;
+  const { confirmation, refusal } = preparation;
+  const invocationMessage = refusal ? new vscode.MarkdownString('$(error) ', true).appendText(preparation.invocationMessage) : preparation.invocationMessage;
   if (!confirmation) return { invocationMessage };
   return {
     invocationMessage,

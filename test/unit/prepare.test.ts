@@ -4,8 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { prepareOperation } from '../../src/core/invoke';
+import { invokeOperation, prepareOperation, type Session } from '../../src/core/invoke';
+import { createNodeSession } from '../../src/node/session';
 import type { Preparation } from '../../src/core/tool';
 import { assertTree, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 
@@ -35,6 +37,18 @@ describe('prepareOperation', function () {
     ws.cleanup();
   });
 
+  const states: string[] = [];
+  after(function () {
+    for (const dir of states) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A session that records history, in a state folder outside the workspace snapshot. */
+  function recordedSession(historyLimits: { maxBytes?: number } = {}): Session {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentfs-prepare-state-'));
+    states.push(dir);
+    return createNodeSession(ws.base, {}, { stateDirectory: dir, historyLimits });
+  }
+
   function prepare(operation: string, input: unknown, confirmDestructive = true): Promise<Preparation> {
     return prepareOperation(operation, input, nodeSession(ws.base, { confirmDestructive }));
   }
@@ -48,9 +62,39 @@ describe('prepareOperation', function () {
   it('delete_file: names the file and its size', async function () {
     const preparation = await prepare('delete_file', { file_name: './a.txt' });
     assert.match(preparation.invocationMessage, /a\.txt/);
-    const { message } = confirmation(preparation);
+    const { title, message } = confirmation(preparation);
+    assert.equal(title, 'Delete a.txt?');
     assert.match(message, /a\.txt/);
     assert.match(message, /5 bytes/);
+  });
+
+  it('says whether a deletion goes to the trash and whether Agent FS can undo it', async function () {
+    // The runner's file system has no trash, and without a state folder it keeps no history.
+    assert.equal(
+      confirmation(await prepare('delete_file', { file_name: 'a.txt' })).message,
+      '`a.txt` (5 bytes) will be deleted. There is no trash here: it is removed from the disk. Agent FS keeps no history here, so it cannot undo this.',
+    );
+    const recorded = recordedSession();
+    const withHistory = confirmation(await prepareOperation('delete_file', { file_name: 'a.txt' }, recorded));
+    assert.match(withHistory.message, /Agent FS can undo this\.$/);
+    const small = recordedSession({ maxBytes: 3 });
+    assert.match(confirmation(await prepareOperation('delete_file', { file_name: 'a.txt' }, small)).message, /more than Agent FS's history keeps \(3 bytes\), so Agent FS cannot undo this\.$/);
+  });
+
+  it('delete_directory recursive: names the first entries, the total size, and what can be undone', async function () {
+    const recorded = recordedSession();
+    const { title, message } = confirmation(await prepareOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded));
+    assert.equal(title, 'Delete dest/ and everything in it?');
+    assert.equal(
+      message,
+      '`dest/` holds 2 files and 1 directory, 2 bytes: `deeper/`, `old1.txt`. All of it will be deleted. There is no trash here: it is removed from the disk. Agent FS can undo this.',
+    );
+    // A symbolic link cannot be recreated from recorded content: such a delete is not undoable, and the card says so.
+    const linked = confirmation(await prepareOperation('delete_directory', { directory_path: 'tree', recursive: true }, recorded));
+    assert.equal(
+      linked.message,
+      '`tree/` holds 3 files, 2 directories and 1 symbolic link, 3 bytes: `one.txt`, `out-link`, `sub/`, `two.txt`. All of it will be deleted. There is no trash here: it is removed from the disk. It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.',
+    );
   });
 
   it('delete_directory recursive: says how many entries go (links counted, not followed)', async function () {
@@ -72,7 +116,9 @@ describe('prepareOperation', function () {
 
   it('write_file: confirmation only when it replaces an existing file', async function () {
     const replace = await prepare('write_file', { file_name: 'a.txt', content: 'new content' });
-    const { message } = confirmation(replace);
+    const { title, message } = confirmation(replace);
+    assert.equal(title, 'Replace the content of a.txt?');
+    assert.match(message, /^`a\.txt` \(5 bytes\) will be replaced by 11 bytes of new content: 1 line removed, 1 added\./);
     assert.match(message, /a\.txt/);
     assert.match(message, /5 bytes/);
     const create = await prepare('write_file', { file_name: 'fresh/new.txt', content: 'x' });
@@ -92,6 +138,7 @@ describe('prepareOperation', function () {
       const refused = await prepare(operation, { source_path: 'a.txt', destination_path: 'b.txt' });
       assert.equal(refused.confirmation, undefined);
       assert.match(refused.invocationMessage, /DESTINATION_EXISTS/);
+      assert.equal(refused.refusal?.code, 'DESTINATION_EXISTS');
     });
   }
 
@@ -137,11 +184,38 @@ describe('prepareOperation', function () {
       const preparation = await prepare(operation, input);
       assert.equal(preparation.confirmation, undefined, operation);
       assert.ok(preparation.invocationMessage.includes(code), `${operation}: ${preparation.invocationMessage}`);
+      assert.equal(preparation.refusal?.code, code, operation);
     }
+    // What the chat line says: the tool's name, that it was refused, the message's first sentence and the code.
+    assert.equal((await prepare('delete_file', { file_name: 'missing.txt' })).invocationMessage, 'Delete File refused: File does not exist: missing.txt. (FILE_NOT_FOUND)');
     const readOnly = await prepareOperation('delete_file', { file_name: 'a.txt' }, nodeSession(ws.base, { readOnly: true }));
     assert.equal(readOnly.confirmation, undefined);
     assert.match(readOnly.invocationMessage, /READ_ONLY_MODE/);
     const unknown = await prepareOperation('format_disk', {}, ws.session);
     assert.equal(unknown.confirmation, undefined);
+  });
+
+  it('undo: names what is put back in the person\'s terms, with no ids or raw operation names', async function () {
+    const recorded = recordedSession();
+    assert.ok((await invokeOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded)).ok);
+    const undo = confirmation(await prepareOperation('undo_last', {}, recorded));
+    assert.equal(undo.title, 'Undo deleting dest/?');
+    assert.equal(undo.message, 'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nNothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.');
+    assert.doesNotMatch(undo.message, /delete_directory|operation|\d{4}-\d\d-\d\dT/);
+    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
+  });
+
+  it('undo of a move and of a creation say where things go back and what is removed', async function () {
+    const recorded = recordedSession();
+    assert.ok((await invokeOperation('move_file', { source_path: 'a.txt', destination_path: 'moved/a.txt' }, recorded)).ok);
+    const moveBack = confirmation(await prepareOperation('undo_last', {}, recorded));
+    assert.equal(moveBack.title, 'Undo moving a.txt to moved/a.txt?');
+    assert.match(moveBack.message, /^Move `moved\/a\.txt` back to `a\.txt`, where it was before it was moved just now\./);
+    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
+    assert.ok((await invokeOperation('create_file', { path: 'fresh.txt', content: 'new\n' }, recorded)).ok);
+    const remove = confirmation(await prepareOperation('undo_last', {}, recorded));
+    assert.equal(remove.title, 'Undo creating fresh.txt?');
+    assert.match(remove.message, /^Remove `fresh\.txt` \(4 bytes\), which was created just now\./);
+    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
   });
 });

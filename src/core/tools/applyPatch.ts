@@ -1,4 +1,5 @@
-import { fencedDiff } from '../editing';
+import { shown, sizeText, undoSentence } from '../consequences';
+import { describeLines, fencedDiff } from '../editing';
 import { withPathLocks } from '../locks';
 import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../patch';
 import type { InputSchema } from '../schema';
@@ -36,12 +37,19 @@ export const applyPatch = defineTool({
     const plans = await verifyPatch(context, targets);
     // Creating new files loses nothing; changing or deleting existing ones is shown before it happens.
     if (plans.every((plan) => plan.action === 'create')) return { invocationMessage };
-    const summary = plans.map((plan) => `- \`${plan.path.display}\`: ${plan.action === 'delete' ? 'deleted' : plan.action === 'create' ? 'created' : `${plan.change.linesRemoved} lines removed, ${plan.change.linesAdded} added`}`).join('\n');
+    const summary = plans
+      .map((plan) => `- ${shown(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`)
+      .join('\n');
     const diff = plans.map((plan) => plan.change.diff ?? `--- a/${plan.path.display}\n+++ b/${plan.path.display}\n(too large to show)\n`).join('');
-    const deletes = plans.some((plan) => plan.action === 'delete');
+    const deleted = plans.filter((plan) => plan.action === 'delete').length;
+    const replacedBytes = plans.reduce((sum, plan) => sum + (plan.action === 'create' ? 0 : (plan.stat?.size ?? 0)), 0);
+    const what = names.length === 1 ? names[0] : plural(names.length, 'file');
     return {
       invocationMessage,
-      confirmation: { title: deletes ? 'Apply patch (deletes files)?' : 'Apply patch?', message: `Apply this patch?\n\n${summary}\n\n${fencedDiff(diff)}` },
+      confirmation: {
+        title: deleted > 0 ? `Apply a patch to ${what} (deletes ${plural(deleted, 'file')})?` : `Apply a patch to ${what}?`,
+        message: `${summary}\n\n${undoSentence(context, replacedBytes)}\n\n${fencedDiff(diff)}`,
+      },
     };
   },
   // The files the patch names: history records them (there is no path parameter to say it).

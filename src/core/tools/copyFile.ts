@@ -33,7 +33,7 @@ export const copyFile = defineTool({
     const plan = await planTransfer(input, context, 'file', 'copy');
     const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
-    return { invocationMessage, confirmation: describeReplacement(plan, 'Copy') };
+    return { invocationMessage, confirmation: describeReplacement(plan, 'Copy', context) };
   },
   // Only the destination changes; the source is read, never written.
   async affects(input, context) {

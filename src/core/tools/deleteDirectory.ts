@@ -1,3 +1,4 @@
+import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import type { FileStat } from '../fs';
@@ -6,7 +7,6 @@ import type { ConfinedPath } from '../root';
 import type { ToolContext } from '../context';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { countTree, describeCounts } from '../walk';
 import { pathParameter } from './parameters';
 
 const inputSchema = {
@@ -65,13 +65,26 @@ export const deleteDirectory = defineTool({
     const { path, stat, childCount } = await resolveTarget(input, context);
     const invocationMessage = `Deleting directory ${path.display}`;
     if (stat.isSymlink) {
-      return { invocationMessage, confirmation: { title: 'Delete link?', message: `Delete the symbolic link \`${path.display}\` (not what it points to)?` } };
+      return {
+        invocationMessage,
+        confirmation: { title: `Delete the link ${path.display}?`, message: `The symbolic link ${shown(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}` },
+      };
     }
-    if (childCount === 0) return { invocationMessage, confirmation: { title: 'Delete directory?', message: `Delete the empty directory \`${path.display}\`?` } };
-    const counts = await countTree(context.workspace.fs, path.absolute, context);
+    if (childCount === 0) {
+      return {
+        invocationMessage,
+        confirmation: { title: `Delete the empty directory ${path.display}/?`, message: `${shown(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}` },
+      };
+    }
+    const tree = await summariseTree(context, path.absolute);
     return {
       invocationMessage,
-      confirmation: { title: 'Delete directory and contents?', message: `Delete \`${path.display}\` and everything in it: ${describeCounts(counts)}?` },
+      confirmation: {
+        title: `Delete ${path.display}/ and everything in it?`,
+        message: `${shown(path.display, true)} holds ${describeTree(tree)}. All of it will be deleted. ${trashSentence(context)} ${
+          tree.counts.symlinks + tree.counts.others > 0 ? 'It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.' : undoSentence(context, tree.bytes)
+        }`,
+      },
     };
   },
   async run(input, context) {

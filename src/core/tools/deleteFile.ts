@@ -1,3 +1,4 @@
+import { shown, sizeText, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
 import { checkExpectedHash, checkHashFormat } from '../editing';
 import { namePair } from '../files';
@@ -50,7 +51,10 @@ export const deleteFile = defineTool({
     const { path, size } = await resolveExistingFile(input, context);
     return {
       invocationMessage: `Deleting ${path.display}`,
-      confirmation: { title: 'Delete file?', message: `Delete \`${path.display}\` (${size} bytes)?` },
+      confirmation: {
+        title: `Delete ${path.display}?`,
+        message: `${shown(path.display)} (${sizeText(size)}) will be deleted. ${trashSentence(context)} ${undoSentence(context, size)}`,
+      },
     };
   },
   async run(input, context) {

@@ -31,7 +31,7 @@ export const moveFile = defineTool({
     const plan = await planTransfer(input, context, 'file', 'move');
     const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
-    return { invocationMessage, confirmation: describeReplacement(plan, 'Move') };
+    return { invocationMessage, confirmation: describeReplacement(plan, 'Move', context) };
   },
   async run(input, context) {
     const plan = await planTransfer(input, context, 'file', 'move');

@@ -1,8 +1,11 @@
-import type { OperationRecord } from '../history/store';
+import { shown, sizeText, timeAgo } from '../consequences';
+import type { PathState } from '../history/state';
+import type { OperationRecord, PathRecord } from '../history/store';
 import { confinedPathsOf, requireHistory, requireRecord, undoRecord } from '../history/undo';
 import type { Preparation } from '../tool';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
+import { plural } from '../walk';
 
 const inputSchema = {
   type: 'object',
@@ -13,14 +16,101 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-/** The confirmation both undo tools show: what the undo will put back. */
-export function describeUndo(record: OperationRecord): Preparation {
-  const paths = record.paths.map((path) => `\`${path.display}\``).join(', ');
+/** What each recorded operation did, as a person says it: "deleting", "it was deleted". */
+const WORDS: Readonly<Record<string, { readonly doing: string; readonly done: string }>> = {
+  write_file: { doing: 'writing', done: 'written' },
+  create_file: { doing: 'creating', done: 'created' },
+  create_directory: { doing: 'creating', done: 'created' },
+  edit_file: { doing: 'editing', done: 'edited' },
+  replace_lines: { doing: 'editing', done: 'edited' },
+  insert_lines: { doing: 'editing', done: 'edited' },
+  delete_lines: { doing: 'editing', done: 'edited' },
+  apply_patch: { doing: 'patching', done: 'patched' },
+  delete_file: { doing: 'deleting', done: 'deleted' },
+  delete_directory: { doing: 'deleting', done: 'deleted' },
+  copy_file: { doing: 'copying', done: 'copied' },
+  copy_directory: { doing: 'copying', done: 'copied' },
+  move_file: { doing: 'moving', done: 'moved' },
+  move_directory: { doing: 'moving', done: 'moved' },
+};
+const UNDO_WORDS = { doing: 'undoing', done: 'undone' };
+
+function isDirectory(state: PathState): boolean {
+  return state.type === 'directory';
+}
+
+/** "(1.2 KiB)", "(2 files, 3.4 KiB)", "(empty)"; nothing for links and other entries. */
+function measure(state: PathState): string {
+  if (state.type === 'file') return ` (${sizeText(state.size)})`;
+  if (state.type !== 'directory') return '';
+  const files = state.entries.filter((entry) => entry.type === 'file');
+  if (state.entries.length === 0) return ' (empty)';
+  const bytes = files.reduce((sum, entry) => sum + (entry.size ?? 0), 0);
+  return ` (${files.length > 0 ? `${plural(files.length, 'file')}, ${sizeText(bytes)}` : plural(state.entries.length, 'entry', 'entries')})`;
+}
+
+/**
+ * Where a move put things, as the call named it: the record keeps the highest path the move created (a new parent
+ * folder), which is not what the person asked for.
+ */
+function movedTo(record: OperationRecord, destination: PathRecord): string {
+  const asked = record.input.destination_path;
+  if (typeof asked !== 'string' || asked.startsWith('[')) return destination.display;
+  return asked.replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, '').replace(/\/$/, '') || destination.display;
+}
+
+/** A move's two paths: where it came from and where it went. */
+function moveOf(record: OperationRecord): { source: PathRecord; destination: PathRecord } | undefined {
+  if (!record.operation.startsWith('move_') || record.paths.length !== 2) return undefined;
+  const source = record.paths.find((path) => path.before.type !== 'missing' && path.after.type === 'missing');
+  const destination = record.paths.find((path) => path.after.type !== 'missing' && path !== source);
+  return source && destination ? { source, destination } : undefined;
+}
+
+function steps(record: OperationRecord, done: string, when: string): string[] {
+  const move = moveOf(record);
+  if (move) {
+    const { source, destination } = move;
+    const directory = isDirectory(source.before);
+    const back = `Move ${shown(movedTo(record, destination), directory)} back to ${shown(source.display, directory)}, where it was before it was moved ${when}`;
+    return [destination.before.type === 'missing' ? back : `${back}, and put back the ${shown(destination.display, isDirectory(destination.before))} it replaced${measure(destination.before)}`];
+  }
+  return record.paths.flatMap((path: PathRecord) => {
+    const { before, after } = path;
+    if (before.type === 'missing' && after.type === 'missing') return [];
+    if (before.type === 'missing') return [`Remove ${shown(path.display, isDirectory(after))}${measure(after)}, which was ${done} ${when}`];
+    if (after.type === 'missing') return [`Put back ${shown(path.display, isDirectory(before))}${measure(before)} as it was before it was ${done} ${when}`];
+    return [`Put back the earlier content of ${shown(path.display, isDirectory(before))}${measure(before)}, as it was before it was ${done} ${when}`];
+  });
+}
+
+/** "build/", "a.txt to b.txt" for a move, "3 paths". */
+function targetOf(record: OperationRecord): string {
+  const move = moveOf(record);
+  if (move) {
+    const slash = isDirectory(move.source.before) ? '/' : '';
+    return `${move.source.display}${slash} to ${movedTo(record, move.destination)}${slash}`;
+  }
+  const [only] = record.paths;
+  if (only && record.paths.length === 1) return `${only.display}${isDirectory(only.before) || isDirectory(only.after) ? '/' : ''}`;
+  return plural(record.paths.length, 'path');
+}
+
+/**
+ * The confirmation both undo tools show: what the undo will put back, in the person's terms (paths, sizes, how
+ * long ago), never the record's id or raw operation name.
+ */
+export function describeUndo(record: OperationRecord, now: number = Date.now()): Preparation {
+  const words = record.undo_of !== undefined ? UNDO_WORDS : (WORDS[record.operation] ?? { doing: 'changing', done: 'changed' });
+  const when = timeAgo(record.time, now);
+  const target = targetOf(record);
+  const list = steps(record, words.done, when);
+  const body = list.length === 1 ? `${list[0] ?? ''}.` : `The change made ${when} is undone:\n\n${list.map((step) => `- ${step}`).join('\n')}`;
   return {
-    invocationMessage: `Undoing ${record.summary}`,
+    invocationMessage: `Undoing ${words.doing} ${target}`,
     confirmation: {
-      title: 'Undo change?',
-      message: `Undo ${record.operation} from ${record.time} (operation \`${record.id}\`)? ${paths} will be put back as they were before it. Nothing is changed if any of them was changed since.`,
+      title: `Undo ${words.doing} ${target}?`,
+      message: `${body}\n\nNothing is changed if ${record.paths.length === 1 ? 'it was' : 'any of them was'} changed since. The undo is recorded too, so it can be undone in turn.`,
     },
   };
 }

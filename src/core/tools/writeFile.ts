@@ -1,4 +1,5 @@
-import { checkExpectedHash, checkHashFormat, decodeForEdit, describeChange, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
+import { shown, sizeText, undoSentence } from '../consequences';
+import { checkExpectedHash, checkHashFormat, decodeForEdit, describeChange, describeLines, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair, writeFileAtomic } from '../files';
 import type { FileStat } from '../fs';
@@ -104,11 +105,12 @@ export const writeFile = defineTool({
     const { path, existing } = plan;
     if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
     if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
-    const summary = `Replace the whole content of \`${path.display}\` (${existing.size} bytes) with ${plan.bytes.length} bytes of new content?`;
-    const shown = plan.change
-      ? `${summary} ${plan.change.linesRemoved} lines removed, ${plan.change.linesAdded} added.\n\n${fencedDiff(plan.change.diff)}`
-      : `${summary} The current content is not text, so no diff can be shown.`;
-    return { invocationMessage: `Writing ${path.display}`, confirmation: { title: 'Replace file?', message: shown } };
+    const summary = `${shown(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
+    const undo = undoSentence(context, existing.size);
+    const message = plan.change
+      ? `${summary}: ${describeLines(plan.change)}. ${undo}\n\n${fencedDiff(plan.change.diff)}`
+      : `${summary}. The current content is not text, so no diff can be shown. ${undo}`;
+    return { invocationMessage: `Writing ${path.display}`, confirmation: { title: `Replace the content of ${path.display}?`, message } };
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.file_name, 'file');
