@@ -65,9 +65,10 @@ export function checkExpectedHash(display: string, actual: string | undefined, e
   checkHashFormat(expected);
   if (expected === undefined || actual?.toLowerCase() === expected.toLowerCase().replace(/^(?:sha256:)?/, 'sha256:')) return;
   const now = actual === undefined ? 'it does not exist now' : `its content_hash is now ${actual}`;
+  // The first sentence is what a person sees of the refusal (the chat's line): plain, without hashes.
   throw new ToolError(
     'CONTENT_CONFLICT',
-    `${display} changed since it was read: expected_hash is ${expected}, but ${now}. Nothing was written. Read the file again and redo the change against its current content.`,
+    `${display} changed since it was read. expected_hash is ${expected}, but ${now}. Nothing was written. Read the file again and redo the change against its current content.`,
     { path: display, expected_hash: expected, actual_hash: actual ?? null },
   );
 }

@@ -74,10 +74,10 @@ function labelOf(operation: string): string {
 
 /**
  * "Read File refused: File does not exist: notes/a.md. (FILE_NOT_FOUND)": what a person sees for a call that will
- * not run. Only the first sentence of the message: the rest tells the model what to do instead.
+ * not run. Only the first sentence of the message (the rest tells the model what to do instead), hashes shortened.
  */
 export function refusalLine(operation: string, code: ErrorCode, message: string): string {
-  const sentence = /^.*?[.!?](?=\s+[A-Z(`"]|\s*$)/s.exec(message)?.[0] ?? message;
+  const sentence = (/^.*?[.!?](?=\s|$)/s.exec(message)?.[0] ?? message).replace(/\b(sha256:)?([0-9a-f]{8})[0-9a-f]{56}\b/g, '$1$2…');
   const short = sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
   return `${labelOf(operation)} refused: ${short} (${code})`;
 }

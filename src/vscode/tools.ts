@@ -27,6 +27,7 @@ export class ToolHost {
   register(): vscode.Disposable[] {
     return TOOL_DEFINITIONS.map((tool) => {
       const operation = tool.name;
+      const effect = tool.effect;
       return vscode.lm.registerTool<unknown>(toolNameOf(operation), {
         prepareInvocation: async (options) => {
           const preparation = await this.prepare(operation, options.input);
@@ -36,9 +37,10 @@ export class ToolHost {
         invoke: async (options, token) => {
           const shownAsRefused = this.recall(operation, options.input);
           const envelope = await this.invoke(operation, options.input, token);
-          // The chat shows only what prepareInvocation said ("Writing a.txt"); a refusal that arose during the call
-          // would pass for a success there, so the person is told here. Calls from outside a chat answer their caller.
-          if (!envelope.ok && !shownAsRefused && options.toolInvocationToken !== undefined) {
+          // The chat shows only what prepareInvocation said ("Writing a.txt"); a change refused during the call would
+          // pass for one that happened, so the person is told here. A read changes nothing either way, and calls from
+          // outside a chat answer their caller.
+          if (!envelope.ok && !shownAsRefused && effect !== 'read' && options.toolInvocationToken !== undefined) {
             void vscode.window.showWarningMessage(`Agent FS: ${refusalLine(operation, envelope.error.code, envelope.error.message)}`);
           }
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(envelope))]);

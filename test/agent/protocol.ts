@@ -7,9 +7,11 @@ export type BridgeRequest =
   | { readonly action: 'card'; readonly timeoutMs?: number }
   /** Clicks a button of the pending card; a label only in the primary button's drop-down is picked from its menu. */
   | { readonly action: 'click'; readonly label: string }
-  /** The chat's tool rows: each one's text and the codicons it shows. */
+  /** Opens the collapsed steps of the chat's responses, so every tool row shows. */
+  | { readonly action: 'expand' }
+  /** The tool rows of the chat's last response: each one's text and the codicons it shows. */
   | { readonly action: 'rows' }
-  /** The notification toasts showing. */
+  /** The notifications' messages: toasts showing and the notification center's list. */
   | { readonly action: 'notifications' }
   /** A screenshot of the window, saved in the launch's folder (and as a README picture when `readme` and --shots). */
   | { readonly action: 'shot'; readonly name: string; readonly readme?: boolean }

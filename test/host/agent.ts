@@ -8,7 +8,7 @@
  * Offline this needs: the user setting chat.allowAnonymousAccess (else the first request asks to sign in to
  * GitHub), the chat's built-in enablement migration marked as done in the browser's storage before the workbench
  * loads (else a fresh profile starts with the chat disabled), HOME in the launch's folder (Copilot writes lock
- * files there) and the scripted model's extension loaded beside Agent FS.
+ * files there) and the scripted model's extension installed beside Agent FS.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -48,9 +48,12 @@ type Request = BridgeRequest & { readonly id: number };
 
 const STEP_TIMEOUT = 30_000;
 
-/** The chat's pending confirmation card: the newest one still showing its buttons. */
+/**
+ * The chat's pending confirmation card. VS Code 1.139 shows it above the chat input (a "carousel" of pending
+ * confirmations), with a collapsed copy in the response.
+ */
 function pendingCard(page: Page): Locator {
-  return page.locator('.interactive-session .chat-confirmation-widget:has(.chat-confirmation-widget-buttons .monaco-button)').last();
+  return page.locator('.chat-tool-confirmation-carousel .chat-confirmation-widget2').filter({ visible: true }).last();
 }
 
 async function cardText(card: Locator): Promise<CardText> {
@@ -77,12 +80,30 @@ async function clickCardButton(page: Page, label: string): Promise<void> {
   await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT }).catch(() => undefined);
 }
 
-/** The chat's tool rows, oldest first: their text and the codicons they show. */
+/** The last response of the chat: each scenario runs in a session of its own, so that is the scenario's. */
+function lastResponse(page: Page): Locator {
+  return page.locator('.interactive-session .interactive-item-container.interactive-response').last();
+}
+
+/** Opens "Completed N steps" and the "Finished with N steps" boxes inside it, where the tool rows are. */
+async function expandSteps(page: Page): Promise<void> {
+  const response = lastResponse(page);
+  await response.waitFor({ timeout: STEP_TIMEOUT });
+  const closed = response.locator('summary.completed-response-summary[aria-expanded="false"], .chat-used-context-label > a[aria-expanded="false"]').filter({ visible: true });
+  // Opening the outer box shows the inner ones: a few rounds, until none is closed.
+  for (let round = 0; round < 4 && (await closed.count()) > 0; round++) {
+    // A DOM click: the box's own label overlays the element Playwright would aim at.
+    await closed.first().dispatchEvent('click');
+    await delay(400);
+  }
+  await page.mouse.move(0, 0);
+}
+
+/** The tool rows of the last response, oldest first: their text and the codicons they show. */
 async function toolRows(page: Page): Promise<ToolRow[]> {
-  const found = page.locator('.interactive-session .interactive-response .progress-container, .interactive-session .interactive-response .chat-tool-invocation-part');
   const out: ToolRow[] = [];
-  for (const row of await found.all()) {
-    const text = (await row.innerText()).replace(/\u00a0/g, ' ').trim();
+  for (const row of await lastResponse(page).locator('.chat-tool-invocation-part .chat-confirmation-widget-title, .chat-tool-invocation-part .progress-container').all()) {
+    const text = ((await row.textContent()) ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
     const icons: string[] = [];
     for (const icon of await row.locator('.codicon').all()) {
       for (const name of ((await icon.getAttribute('class')) ?? '').split(/\s+/)) if (name.startsWith('codicon-')) icons.push(name);
@@ -103,10 +124,16 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
     case 'click':
       await clickCardButton(page, request.label);
       return true;
+    case 'expand':
+      await expandSteps(page);
+      return true;
     case 'rows':
       return toolRows(page);
-    case 'notifications':
-      return (await page.locator('.notifications-toasts .notification-toast').allInnerTexts()).map((text) => text.replace(/\u00a0/g, ' ').trim());
+    case 'notifications': {
+      // Toasts hide after a while; the notification center keeps them all.
+      const texts = await page.locator('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message').allTextContents();
+      return [...new Set(texts.map((text) => text.replace(/\u00a0/g, ' ').trim()))];
+    }
     case 'html':
       return page.locator('.interactive-session').first().innerHTML();
     case 'shot': {
@@ -125,14 +152,18 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
 }
 
 /**
- * The test model as an extension folder of its own: its manifest beside its compiled file. Being its own
- * extension (not a file under Agent FS's folder) is what lets it declare a model provider Agent FS never ships.
+ * Installs the test model into the launch's extensions folder, as an extension of its own: its manifest beside its
+ * compiled file. (The web workbench takes one extensionDevelopmentPath only; and being an extension of its own, not
+ * a file under Agent FS's folder, is what lets it declare a model provider Agent FS never ships.) The server finds
+ * it when it first initialises the profile's extensions from that folder.
  */
-function layOutModel(): string {
+function installModel(dir: string): void {
   if (!fs.existsSync(MODEL_COMPILED)) throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`tsc -p .\` first.`);
-  const target = path.dirname(MODEL_COMPILED);
+  const manifest = JSON.parse(fs.readFileSync(path.join(MODEL_SOURCE, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const target = path.join(dir, 'state', 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  fs.mkdirSync(target, { recursive: true });
   fs.copyFileSync(path.join(MODEL_SOURCE, 'package.json'), path.join(target, 'package.json'));
-  return target;
+  fs.copyFileSync(MODEL_COMPILED, path.join(target, 'extension.js'));
 }
 
 function userSettings(dir: string): void {
@@ -211,6 +242,8 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
         reply = { ok: true, value: await handle(page, request, shotsDir, options) };
       } catch (error) {
         reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+        // What the window showed when the page could not do it says more than the selector that timed out.
+        await page?.screenshot({ path: path.join(shotsDir, `failed-${request.id}-${request.action}.png`) }).catch(() => undefined);
       }
       const file = path.join(bridgeDir, `${request.id}.json`);
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(reply));
@@ -218,7 +251,6 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
     });
   };
   try {
-    const model = layOutModel();
     const exitCode = await withLaunch(
       {
         host,
@@ -235,11 +267,12 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           const folder = path.join(dir, 'ws', 'project');
           fs.mkdirSync(folder, { recursive: true });
           userSettings(dir);
+          installModel(dir);
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
           if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
           return { target: { folder }, env };
         },
-        editor: { extensionDevelopmentPath: [options.extension, model], extensionTestsPath: COMPILED_SUITE },
+        editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },
         open: {
           viewport: { width: 1400, height: 900 },
           beforeLoad: (newPage) => seedStorage(newPage),

@@ -141,8 +141,7 @@ export type Target = { readonly folder: string } | { readonly workspace: string 
 
 export interface EditorOptions {
   readonly target: Target;
-  /** One folder, or several (the agent-mode launch loads a test model beside Agent FS). */
-  readonly extensionDevelopmentPath?: string | readonly string[];
+  readonly extensionDevelopmentPath?: string;
   /** A compiled module exporting `run(): Promise<void>`; its presence puts the window in test mode. */
   readonly extensionTestsPath?: string;
 }
@@ -151,7 +150,7 @@ export interface EditorOptions {
 export function editorUrl(server: Server, options: EditorOptions): string {
   const remote = (file: string): string => `vscode-remote://127.0.0.1:${server.port}${file}`;
   const payload: [string, string][] = [];
-  for (const folder of [options.extensionDevelopmentPath ?? []].flat()) payload.push(['extensionDevelopmentPath', remote(folder)]);
+  if (options.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(options.extensionDevelopmentPath)]);
   if (options.extensionTestsPath) payload.push(['extensionTestsPath', remote(options.extensionTestsPath)]);
   payload.push(['skipWelcome', 'true']);
   const query = new URLSearchParams();

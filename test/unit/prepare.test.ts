@@ -188,6 +188,12 @@ describe('prepareOperation', function () {
     }
     // What the chat line says: the tool's name, that it was refused, the message's first sentence and the code.
     assert.equal((await prepare('delete_file', { file_name: 'missing.txt' })).invocationMessage, 'Delete File refused: File does not exist: missing.txt. (FILE_NOT_FOUND)');
+    // Only the first sentence: what the model is told to do next, and hashes, are not for this line.
+    assert.equal(
+      (await prepare('write_file', { file_name: 'a.txt', content: 'x', expected_hash: `sha256:${'0'.repeat(64)}` })).invocationMessage,
+      'Write File refused: a.txt changed since it was read. (CONTENT_CONFLICT)',
+    );
+    assert.equal((await prepare('read_file', { file_name: 'tree' })).invocationMessage, 'Read File refused: Not a file: tree is a directory. (FILE_NOT_FILE)');
     const readOnly = await prepareOperation('delete_file', { file_name: 'a.txt' }, nodeSession(ws.base, { readOnly: true }));
     assert.equal(readOnly.confirmation, undefined);
     assert.match(readOnly.invocationMessage, /READ_ONLY_MODE/);

@@ -46,7 +46,10 @@ export const readFile = defineTool({
   inputSchema,
   pathParameters: { file_name: 'file' },
   async prepare(input, context) {
+    // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
+    lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
     const path = await context.paths.resolve(input.file_name, 'file');
+    await statReadableFile(context, path);
     const range =
       input.tail_lines !== undefined
         ? ` (last ${input.tail_lines} lines)`

@@ -11,6 +11,8 @@ import type { Script, ScriptedModelApi, ScriptRun } from '../../agent/model/exte
 import { MARKER } from '../index';
 
 const MODEL_EXTENSION = 'agentfs-test.scripted-model';
+/** Copilot Chat, built into VS Code 1.139: the agent loop these tests drive. */
+export const COPILOT_CHAT = 'GitHub.copilot-chat';
 
 export async function scriptedModel(): Promise<ScriptedModelApi> {
   const found = vscode.extensions.getExtension<ScriptedModelApi>(MODEL_EXTENSION);
@@ -67,7 +69,7 @@ export async function startTurn(script: Script, prompt: string, mode = 'agent'):
   const run = model.run(script);
   const stopped = Promise.resolve(
     vscode.commands.executeCommand<TurnStop | undefined>('workbench.action.chat.open', {
-      query: `${script.marker} ${prompt}`,
+      query: `${prompt} ${script.marker}`,
       mode,
       modelSelector: { vendor: model.vendor, id: model.id },
       blockOnResponse: true,
