@@ -54,9 +54,9 @@ describe('MCP server: confirmation by elicitation', function () {
     removeTree(tmp);
   });
 
-  /** What the editor's confirmation says for this call on this tree. */
+  /** What the editor's confirmation says for this call on this tree, with the same history (it says what can be undone). */
   async function editorText(operation: string, input: unknown): Promise<string> {
-    const { confirmation } = await prepareOperation(operation, input, createNodeSession(base));
+    const { confirmation } = await prepareOperation(operation, input, createNodeSession(base, {}, { stateDirectory: state }));
     assert.ok(confirmation, `${operation} asks for confirmation in the editor`);
     return confirmationText(confirmation);
   }
