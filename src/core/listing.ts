@@ -83,39 +83,54 @@ export async function searchStarts(context: ToolContext, input: string | undefin
 }
 
 /**
- * The `count` smallest of `items` in code-unit order (compareCodePoints' order), sorted; reorders `items`. A listing
- * of 100,000 paths that returns the first 1,000 needs only those sorted: a quickselect moves them to the front in
- * linear time, then only they are sorted.
+ * The files of a walk grouped by directory, so that the first `count` paths in code-unit order come out without
+ * building or sorting every path. A depth-first walk that takes each directory's children in the order of their
+ * names — a directory's name with '/' after it, as it appears inside its descendants' paths — meets the paths in
+ * exactly their code-unit order: two paths first differ inside the names of two siblings (or one ends where the other
+ * goes on with '/'), and those names, with the '/', compare the same way. So only the directories met before `count`
+ * files are sorted, each by its own few names.
  */
-export function firstInOrder(items: string[], count: number): string[] {
-  // The default sort compares UTF-16 code units, as compareCodePoints does, without a call per comparison.
-  if (items.length <= count) return items.sort();
-  const at = (index: number): string => items[index] ?? '';
-  let left = 0;
-  let right = items.length - 1;
-  const last = count - 1;
-  for (let rounds = 0; left < right; rounds++) {
-    // Far more rounds than a random order needs: an adversarial one falls back to sorting everything.
-    if (rounds > 100) return items.sort().slice(0, count);
-    const [a, b, c] = [at(left), at((left + right) >>> 1), at(right)];
-    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
-    let i = left;
-    let j = right;
-    while (i <= j) {
-      while (i < right && at(i) < pivot) i++;
-      while (j > left && at(j) > pivot) j--;
-      if (i <= j) {
-        const swap = at(i);
-        items[i++] = at(j);
-        items[j--] = swap;
-      }
-    }
-    // Now items[left..j] ≤ pivot ≤ items[i..right], and anything between j and i equals the pivot.
-    if (last <= j) right = j;
-    else if (last >= i) left = i;
-    else break;
+export class FileTree {
+  private readonly directories = new Map<string, { files: string[]; subdirectories: string[] }>();
+  /** Files added. */
+  size = 0;
+
+  addFile(parent: string, name: string): void {
+    this.children(parent).files.push(name);
+    this.size++;
   }
-  return items.slice(0, count).sort();
+
+  addDirectory(parent: string, name: string): void {
+    this.children(parent).subdirectories.push(name);
+  }
+
+  /** The absolute paths of the first `count` files below `start`, in code-unit order (compareCodePoints'). */
+  first(start: string, count: number): string[] {
+    const found: string[] = [];
+    const visit = (directory: string): void => {
+      const children = this.directories.get(directory);
+      if (!children) return;
+      const keyed = [...children.files.map((name) => ({ key: name, name, isDirectory: false })), ...children.subdirectories.map((name) => ({ key: `${name}/`, name, isDirectory: true }))];
+      keyed.sort((a, b) => compareCodePoints(a.key, b.key));
+      for (const { name, isDirectory } of keyed) {
+        if (found.length >= count) return;
+        const path = directory === '/' ? `/${name}` : `${directory}/${name}`;
+        if (isDirectory) visit(path);
+        else found.push(path);
+      }
+    };
+    visit(start);
+    return found;
+  }
+
+  private children(parent: string): { files: string[]; subdirectories: string[] } {
+    let children = this.directories.get(parent);
+    if (!children) {
+      children = { files: [], subdirectories: [] };
+      this.directories.set(parent, children);
+    }
+    return children;
+  }
 }
 
 export function compareCodePoints(a: string, b: string): number {

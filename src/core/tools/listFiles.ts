@@ -1,7 +1,7 @@
 import { ToolError } from '../errors';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { firstInOrder, walkVisible } from '../listing';
+import { compareCodePoints, FileTree, walkVisible } from '../listing';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
 import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
 
@@ -48,27 +48,30 @@ export const listFiles = defineTool({
     if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${directory.display}.`);
     if (stat.kind !== 'directory') throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${directory.display} is a ${stat.kind}.`);
 
-    const found: string[] = [];
+    const files = new FileTree();
     const links: string[] = [];
     const rules = await walkVisible(
       context,
       directory,
       { includeIgnored: input.include_ignored, search: false, includeDotFiles: true, maxDepth: input.recursive ? undefined : 1 },
       (entry) => {
-        if (entry.kind !== 'file') return;
-        if (entry.isSymlink) links.push(entry.absolute);
-        else found.push(entry.absolute);
+        if (entry.isSymlink) {
+          if (entry.kind === 'file') links.push(entry.absolute);
+        } else if (entry.kind === 'file') files.addFile(entry.parent, entry.name);
+        else if (entry.kind === 'directory') files.addDirectory(entry.parent, entry.name);
       },
     );
     // A link to a file is listed only when its target is inside the base; a link never widens what is seen.
-    for (const link of links) {
-      if (await context.paths.allows(directory.root, link)) found.push(link);
-    }
-    // Sorting the absolute paths sorts the displayed ones: they share the root's prefix.
+    const allowed: string[] = [];
+    for (const link of links) if (await context.paths.allows(directory.root, link)) allowed.push(link);
+    const total = files.size + allowed.length;
     const offset = input.offset ?? 0;
     const limit = input.max_results ?? LIST_FILES_DEFAULT;
-    const ordered = firstInOrder(found, offset + limit).slice(offset).map((absolute) => context.paths.display(directory.root, absolute));
-    const page = pageFrom(ordered, offset, found.length, input.max_results === undefined ? DEFAULT_PAGE_BYTES : undefined);
-    return { count: page.items.length, recursive: input.recursive, files: page.items, ...pageFields(page), total: found.length, ignored_count: rules.ignoredCount };
+    // Ordering the absolute paths orders the displayed ones: they share the root's prefix.
+    const head = files.first(directory.absolute, offset + limit);
+    const first = allowed.length === 0 ? head : [...head, ...allowed].sort(compareCodePoints).slice(0, offset + limit);
+    const ordered = first.slice(offset).map((absolute) => context.paths.display(directory.root, absolute));
+    const page = pageFrom(ordered, offset, total, input.max_results === undefined ? DEFAULT_PAGE_BYTES : undefined);
+    return { count: page.items.length, recursive: input.recursive, files: page.items, ...pageFields(page), total, ignored_count: rules.ignoredCount };
   },
 });

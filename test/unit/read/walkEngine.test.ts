@@ -1,7 +1,7 @@
 /**
  * The shortcuts that make walks fast give the answers of the slow, obvious way: the fuzzy prefilter drops no name
  * fuse.js would match, the one-regex ignore pre-check skips exactly what the `ignore` package and the globs say,
- * the partial sort returns the head of a full sort, a listing that keeps only its shallow levels shows what a full
+ * the file tree gives the head of a full sort, a listing that keeps only its shallow levels shows what a full
  * sort shows, and the Node port's synchronous and thread-pool directory reads agree.
  */
 import * as assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import Fuse from 'fuse.js';
 import ignore from 'ignore';
 import { FsError } from '../../../src/core/fs';
 import { FileNameSearch } from '../../../src/core/fuzzy';
-import { compareCodePoints, firstInOrder } from '../../../src/core/listing';
+import { compareCodePoints, FileTree } from '../../../src/core/listing';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { call, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 
@@ -141,19 +141,37 @@ describe('walk engine shortcuts', function () {
     }
   });
 
-  it('firstInOrder gives the head of a full sort, duplicates and all', function () {
+  it('FileTree gives the first paths of a full code-unit sort, whatever the names', function () {
     const next = random(7);
-    for (const size of [0, 1, 2, 3, 10, 100, 1000, 5000]) {
-      for (const count of [1, 2, 7, 100, 1000, 6000]) {
-        const items = Array.from({ length: size }, () => `p/${Math.floor(next() * size / 3).toString(36)}${next() < 0.1 ? '/x' : ''}`);
-        const expected = [...items].sort(compareCodePoints).slice(0, count);
-        assert.deepEqual(firstInOrder([...items], count), expected, `${size} items, first ${count}`);
+    const alphabet = ['a', 'b', 'A', '-', '.', '_', ' ', '~', 'é', '0', 'ab', 'a-b', 'a.b'];
+    const pick = (): string => alphabet[Math.floor(next() * alphabet.length)] ?? 'a';
+    for (let round = 0; round < 40; round++) {
+      const tree = new FileTree();
+      const paths = new Set<string>();
+      const directories = new Set<string>(['/start']);
+      for (let index = 0; index < 300; index++) {
+        const parents = [...directories];
+        const parent = parents[Math.floor(next() * parents.length)] ?? '/start';
+        const name = pick() + pick() + (next() < 0.5 ? pick() : '');
+        const path = `${parent}/${name}`;
+        if (paths.has(path) || directories.has(path)) continue;
+        if (next() < 0.2) {
+          directories.add(path);
+          tree.addDirectory(parent, name);
+        } else {
+          paths.add(path);
+          tree.addFile(parent, name);
+        }
       }
+      const sorted = [...paths].sort(compareCodePoints);
+      assert.equal(tree.size, paths.size);
+      for (const count of [1, 5, 50, 1000]) assert.deepEqual(tree.first('/start', count), sorted.slice(0, count), `round ${round}, first ${count}`);
     }
-    const sorted = Array.from({ length: 3000 }, (_, index) => String(index).padStart(5, '0'));
-    assert.deepEqual(firstInOrder([...sorted], 10), sorted.slice(0, 10), 'already sorted');
-    assert.deepEqual(firstInOrder([...sorted].reverse(), 10), sorted.slice(0, 10), 'reversed');
-    assert.deepEqual(firstInOrder(Array.from({ length: 3000 }, () => 'same'), 5), Array.from({ length: 5 }, () => 'same'), 'all equal');
+    const root = new FileTree();
+    root.addFile('/', 'b');
+    root.addDirectory('/', 'a');
+    root.addFile('/a', 'x');
+    assert.deepEqual(root.first('/', 10), ['/a/x', '/b'], 'a walk of "/" itself');
   });
 
   it('list_directory keeps only the shallow levels it shows, and shows what a full sort would', async function () {
