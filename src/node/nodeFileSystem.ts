@@ -46,26 +46,26 @@ function now<T>(call: () => T): Promise<T> {
 }
 
 /**
- * Directory reads are synchronous too, but in slices of this many milliseconds; then one goes through the thread
- * pool, which lets the event loop run, and the next read starts a new slice. A walk makes thousands of them (on a
- * warm page cache a 5,000-directory walk took 1.5× as long with callbacks and 1.8× with promises), and so a host that
- * serves other work meanwhile (the editor's extension host, an MCP server) is never blocked for longer than one slice.
+ * Directory reads and small file reads are synchronous too, but in slices of this many milliseconds: once a slice is
+ * used up the next such call goes through the thread pool, which lets the event loop run (a cancellation, another
+ * request), and the call after it starts a new slice. A walk makes thousands of directory reads and a content scan
+ * thousands of small file reads, each far cheaper than its round trip through the thread pool (on a warm page cache a
+ * 5,000-directory walk took 1.5× as long with callbacks and 1.8× with promises), while a host that serves other work
+ * meanwhile (the editor's extension host, an MCP server) is never blocked for much longer than one slice.
  */
 const SLICE_MS = 8;
 let sliceStarted: number | undefined;
 
-/** `sync()` while the current slice lasts, else `async()`, which ends the slice; errors are the calls' own. */
-function sliced<T>(sync: () => T, async: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  sliceStarted ??= started;
-  if (started - sliceStarted < SLICE_MS) {
-    try {
-      return Promise.resolve(sync());
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-  return async().finally(() => {
+/** Whether a synchronous call still fits in the current slice (starting one if none is running). */
+function inSlice(): boolean {
+  const now = performance.now();
+  sliceStarted ??= now;
+  return now - sliceStarted < SLICE_MS;
+}
+
+/** A call through the thread pool: the event loop runs while it waits, so the next slice starts afresh. */
+function yielding<T>(call: Promise<T>): Promise<T> {
+  return call.finally(() => {
     sliceStarted = undefined;
   });
 }
@@ -133,10 +133,9 @@ export class NodeFileSystem implements FileSystem {
 
   async readDirectory(path: string): Promise<DirEntry[]> {
     const entries = await translated(() =>
-      sliced(
-        () => fs.readdirSync(path, { withFileTypes: true }),
-        () => new Promise<Dirent[]>((resolve, reject) => fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found)))),
-      ),
+      inSlice()
+        ? Promise.resolve(fs.readdirSync(path, { withFileTypes: true }))
+        : yielding(new Promise<Dirent[]>((resolve, reject) => fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))))),
     );
     // Only links need another system call; a promise per plain entry would triple the cost of a large walk.
     const result: DirEntry[] = [];
@@ -163,6 +162,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   readFile(path: string): Promise<Uint8Array> {
+    if (!inSlice()) return yielding(translated(() => fsp.readFile(path)));
     let fd: number | undefined;
     try {
       fd = openSync(path, 'r');
@@ -188,13 +188,14 @@ export class NodeFileSystem implements FileSystem {
 
   readRange(path: string, offset: number, length: number): Promise<Uint8Array> {
     const fail = (error: NodeJS.ErrnoException): FsError => new FsError(ERRNO_KINDS[error.code ?? ''] ?? 'other', error.message);
-    if (length <= SYNC_READ_BYTES) {
-      // Small reads (search_content's scan makes one per file of the workspace) are done synchronously: the round trip
-      // through the thread pool costs more than the read itself, and this adapter serves one-call processes (the
-      // runner, tests, the benchmark), not an editor. O_NONBLOCK keeps a FIFO from hanging the open.
+    // O_NONBLOCK keeps a FIFO from hanging the open (and, on the thread pool, one of its threads).
+    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+    if (length <= SYNC_READ_BYTES && inSlice()) {
+      // Small reads (search_content's scan makes one per file of the workspace) are synchronous within a slice: the
+      // round trip through the thread pool costs more than the read itself.
       let fd: number | undefined;
       try {
-        fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+        fd = openSync(path, flags);
         let filled = 0;
         while (filled < length) {
           const bytesRead = readSync(fd, scratch, filled, length - filled, offset + filled);
@@ -210,10 +211,9 @@ export class NodeFileSystem implements FileSystem {
       }
     }
     // Callbacks, not fs.promises: a FileHandle costs far more than a read.
-    return new Promise((resolve, reject) => {
-      open(path, 'r', (openError, fd) => {
+    return yielding(new Promise((resolve, reject) => {
+      open(path, flags, (openError, fd) => {
         if (openError) return reject(fail(openError));
-        if (openError) return fail(openError);
         const buffer = Buffer.allocUnsafe(length);
         let filled = 0;
         const finish = (error: NodeJS.ErrnoException | null): void =>
@@ -233,7 +233,7 @@ export class NodeFileSystem implements FileSystem {
         };
         next();
       });
-    });
+    }));
   }
 
   writeFile(path: string, content: Uint8Array): Promise<void> {

@@ -206,7 +206,7 @@ describe('walk engine shortcuts', function () {
     }
   });
 
-  it('the Node port reads directories the same synchronously and through the thread pool, errors included', async function () {
+  it('the Node port reads directories and small files the same synchronously and through the thread pool, errors included', async function () {
     ws = tempWorkspace();
     ws.write({ 'a.txt': 'a', 'dir/b.txt': 'b' });
     fs.symlinkSync('a.txt', path.join(ws.base, 'link'));
@@ -227,6 +227,16 @@ describe('walk engine shortcuts', function () {
       { name: 'dir', kind: 'directory', isSymlink: false },
       { name: 'link', kind: 'file', isSymlink: true },
     ]));
+    // Small file reads take the same two paths.
+    ws.write({ 'big.txt': 'x'.repeat(70_000) + 'end' });
+    for (const read of [() => port.readRange(path.join(ws.base, 'big.txt'), 69_998, 10), () => port.readFile(path.join(ws.base, 'a.txt'))]) {
+      await port.readDirectory(ws.base);
+      const inSlice = Buffer.from(await read()).toString();
+      spin();
+      const pooledRead = Buffer.from(await read()).toString();
+      assert.equal(pooledRead, inSlice);
+    }
+    assert.equal(Buffer.from(await port.readRange(path.join(ws.base, 'big.txt'), 69_998, 10)).toString(), 'xxend');
     for (const [target, kind] of [['missing', 'not-found'], ['a.txt', 'not-a-directory']] as const) {
       await port.readDirectory(ws.base);
       const syncError = await port.readDirectory(path.join(ws.base, target)).catch((error: unknown) => error);
