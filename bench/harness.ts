@@ -17,6 +17,7 @@ import { invokeOperation, type Session } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/ripgrep';
 import { createNodeSession } from '../src/node/session';
 import { type Generated, GENERATOR } from './generate';
+import { markdownTable, median, plainTable, roundRobin, updateReadme as updateReadmeBlock, WARM_UPS } from './report';
 
 export interface Options {
   readonly dir: string;
@@ -94,15 +95,6 @@ interface Target {
   readonly limit: number;
   /** A figure the section measured itself (say, the median single call), with its unit; then the rows are not used. */
   readonly figure?: { readonly value: () => number | undefined; readonly unit: 'ms' | '×' };
-}
-
-/** Unmeasured runs first: they warm the page cache and, for the in-process core, the JIT. */
-const WARM_UPS = 3;
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 export function countLines(text: string): number {
@@ -287,34 +279,13 @@ export class Bench {
    * elsewhere on a shared machine falls on all of them rather than on whichever ran then.
    */
   async measure(workload: string, specs: readonly Spec[]): Promise<void> {
-    const { reps } = this.options;
-    const state = specs.map((spec) => ({ spec, times: [] as number[], result: '', failure: undefined as string | undefined }));
-    const failed = (error: unknown): string => (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
-    for (const each of state) {
-      process.stderr.write(`  ${workload}: ${each.spec.tool}…\n`);
-      try {
-        const first = Date.now();
-        each.result = await each.spec.run();
-        // A slow tool needs no JIT warm-up to speak of; one run warms its cache.
-        if (Date.now() - first < 2000) for (let index = 1; index < WARM_UPS; index++) each.result = await each.spec.run();
-      } catch (error) {
-        each.failure = failed(error);
-      }
-    }
-    for (let index = 0; index < reps; index++) {
-      for (const each of state) {
-        // A slow tool gets fewer repetitions, so one run of the whole bench stays within minutes.
-        if (each.failure !== undefined || (each.times.length >= 3 && each.times.reduce((sum, time) => sum + time, 0) > 30_000)) continue;
-        try {
-          const start = process.hrtime.bigint();
-          each.result = await each.spec.run();
-          each.times.push(Number(process.hrtime.bigint() - start) / 1e6);
-        } catch (error) {
-          each.failure = failed(error);
-        }
-      }
-    }
-    for (const { spec, times, result, failure } of state) {
+    const timed = await roundRobin(
+      specs.map((spec) => spec.run),
+      this.options.reps,
+      { onStart: (index) => process.stderr.write(`  ${workload}: ${specs[index]?.tool ?? ''}…\n`) },
+    );
+    for (const [index, spec] of specs.entries()) {
+      const { times = [], result = '', failure } = timed[index] ?? {};
       if (failure !== undefined) {
         this.rows.push({ workload, tool: spec.tool, reference: spec.reference, times: [], result: '', skipped: failure });
         continue;
@@ -429,30 +400,10 @@ export class Bench {
   }
 }
 
-function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string {
-  const cell = (text: string): string => text.replace(/\|/g, '\\|');
-  return [
-    `| ${header.map(cell).join(' | ')} |`,
-    `|${header.map((_, index) => (right[index] ? '---:' : '---')).join('|')}|`,
-    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ].join('\n');
-}
-
-function plainTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)));
-  const line = (row: readonly string[]): string => row.map((text, index) => text.padEnd(widths[index] ?? 0)).join('  ').trimEnd();
-  return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
-}
-
 export const README_BEGIN = '<!-- bench:begin (npm run bench -- --readme rewrites this block) -->';
 export const README_END = '<!-- bench:end -->';
 
-/** Replaces the README's benchmark block with `markdown`; the block's markers must be there already. */
-export function updateReadme(markdown: string, readme = path.join(__dirname, '..', '..', 'README.md'), begin = README_BEGIN, end = README_END): void {
-  const text = fs.readFileSync(readme, 'utf8');
-  const from = text.indexOf(begin);
-  const to = text.indexOf(end);
-  if (from === -1 || to < from) throw new Error(`${readme} has no block between "${begin}" and "${end}"`);
-  fs.writeFileSync(readme, `${text.slice(0, from + begin.length)}\n${markdown}\n${text.slice(to)}`);
-  process.stderr.write(`Updated ${readme}\n`);
+/** Replaces the README's benchmark block with `markdown`. */
+function updateReadme(markdown: string): void {
+  updateReadmeBlock(markdown, path.join(__dirname, '..', '..', 'README.md'), README_BEGIN, README_END);
 }

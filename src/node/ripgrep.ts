@@ -197,11 +197,15 @@ export function findRipgrepOnPath(environment: NodeJS.ProcessEnv = process.env):
 
 /**
  * The ripgrep VS Code ships, given `vscode.env.appRoot`. Its place has moved between releases (inside or outside
- * node_modules.asar.unpacked), so each known place is tried.
+ * node_modules.asar.unpacked; since about 1.13x in @vscode/ripgrep-universal, one binary per platform), so each
+ * known place is tried.
  */
 export function bundledRipgrep(appRoot: string): string | undefined {
   const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  const platform = `${process.platform}-${process.arch}`;
   const candidates = [
+    nodePath.join(appRoot, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', platform, binary),
+    nodePath.join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep-universal', 'bin', platform, binary),
     nodePath.join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', binary),
     nodePath.join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', binary),
     nodePath.join(appRoot, 'node_modules', 'vscode-ripgrep', 'bin', binary),

@@ -2,6 +2,16 @@
  * The FileSystem port over vscode.workspace.fs, so the tools work on every file system VS Code has (local,
  * remote, virtual). Core paths are the `path` of a URI; the scheme and authority come from the workspace folder
  * that contains the path.
+ *
+ * On the local disk (every folder a `file:` URI) the reads — stat, readDirectory, readFile, ranged reads and real
+ * paths — go to node:fs through the Node port instead. Measured in the VS Code 1.139 test host (`npm run
+ * bench:host`), every workspace.fs call costs a few milliseconds of round trip, so a walk of a 5,000-directory tree
+ * took seconds and a tiny call several milliseconds of stats; through node:fs they cost what the runner's do. The
+ * answers are the same: both follow links for a stat's kind and size and report the link bit, both list the
+ * kind of a link's target, both leave out staging files. Containment is not the port's business: every path still
+ * passes the same resolver and real-path checks (root.ts) before it gets here, and the Node port is the one the
+ * path-case table runs against. Writes, deletes, renames and copies stay on workspace.fs, so VS Code sees every
+ * change as it happens (open editors, file events, the trash).
  */
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
@@ -9,6 +19,7 @@ import { isStagingName } from '../core/files';
 import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
 import { basename, isWithin } from '../core/paths';
 import { NodeLocks, trackStaging } from '../node/locks';
+import { NodeFileSystem } from '../node/nodeFileSystem';
 import { defaultLockDirectory } from '../node/stateDirectory';
 
 const CODE_KINDS: Readonly<Record<string, FsErrorKind>> = {
@@ -62,44 +73,35 @@ export class VscodeFileSystem implements FileSystem {
    */
   readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
   readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
+  /** Permission bits, on the local disk: a replaced file keeps its mode without a copy of it, and undo restores modes. */
+  readonly setMode?: (path: string, mode: number) => Promise<void>;
   private readonly local: boolean;
+  /** The reads' fast path on the local disk (see the header); undefined elsewhere. */
+  private readonly disk: NodeFileSystem | undefined;
 
-  /** `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it. */
-  constructor(private readonly spaces: readonly vscode.Uri[]) {
+  /**
+   * `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it.
+   * `diskReads: false` keeps every read on workspace.fs even on the local disk (the host bench compares the two).
+   */
+  constructor(
+    private readonly spaces: readonly vscode.Uri[],
+    options: { readonly diskReads?: boolean } = {},
+  ) {
     // Real paths exist only on the local disk; elsewhere the resolver refuses every symbolic link instead.
     this.local = spaces.length > 0 && spaces.every((space) => space.scheme === 'file');
     if (this.local) {
       this.lock = NodeLocks.shared(defaultLockDirectory()).lock;
       this.appendFile = (path, content) => translated(() => nodeFs.appendFile(this.uri(path).fsPath, content));
+      const disk = new NodeFileSystem();
+      if (options.diskReads !== false) this.disk = disk;
+      this.setMode = (path, mode) => disk.setMode(this.uri(path).fsPath, mode);
       this.realPath = async (path) => {
-        try {
-          return vscode.Uri.file(await nodeFs.realpath(this.uri(path).fsPath)).path;
-        } catch {
-          return undefined;
-        }
+        const real = await disk.realPath(this.uri(path).fsPath).catch(() => undefined);
+        return real === undefined ? undefined : vscode.Uri.file(real).path;
       };
-      // vscode.workspace.fs reads whole files only; on the local disk a file handle reads just the bytes asked for,
-      // so a line range or tail of a huge log never loads the file (readText.ts).
-      this.readRange = async (path, offset, length) => {
-        try {
-          const handle = await nodeFs.open(this.uri(path).fsPath, 'r');
-          try {
-            const buffer = Buffer.allocUnsafe(length);
-            let filled = 0;
-            while (filled < length) {
-              const { bytesRead } = await handle.read(buffer, filled, length - filled, offset + filled);
-              if (bytesRead === 0) break;
-              filled += bytesRead;
-            }
-            return buffer.subarray(0, filled);
-          } finally {
-            await handle.close();
-          }
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code;
-          throw new FsError(code === 'ENOENT' ? 'not-found' : code === 'EISDIR' ? 'is-a-directory' : code === 'EACCES' || code === 'EPERM' ? 'permission' : 'other', error instanceof Error ? error.message : String(error));
-        }
-      };
+      // vscode.workspace.fs reads whole files only; on the local disk the bytes asked for are read alone, so a line
+      // range or tail of a huge log never loads the file (readText.ts).
+      this.readRange = (path, offset, length) => disk.readRange(this.uri(path).fsPath, offset, length);
     }
   }
 
@@ -109,6 +111,7 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
+    if (this.disk) return this.disk.stat(this.uri(path).fsPath);
     let stat: vscode.FileStat;
     try {
       stat = await vscode.workspace.fs.stat(this.uri(path));
@@ -130,12 +133,14 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   async readDirectory(path: string): Promise<DirEntry[]> {
+    if (this.disk) return this.disk.readDirectory(this.uri(path).fsPath);
     const entries = await translated(() => vscode.workspace.fs.readDirectory(this.uri(path)));
     // Staging files of writes in flight, or of a process that died mid-write: never part of the workspace.
     return entries.filter(([name]) => !isStagingName(name)).map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
   }
 
   readFile(path: string): Promise<Uint8Array> {
+    if (this.disk) return this.disk.readFile(this.uri(path).fsPath);
     return translated(() => vscode.workspace.fs.readFile(this.uri(path)));
   }
 

@@ -62,7 +62,35 @@ function enabledGlobs(section: string, key: string, scope?: vscode.Uri): string[
     .map(([pattern]) => pattern);
 }
 
+/**
+ * Settings by scope, computed once and dropped whenever the configuration, the folders or the trust change: reading
+ * them costs most of a millisecond in a large host (a scoped getConfiguration and a dozen inspects), and every call
+ * reads them several times. The extension host updates its configuration model and fires onDidChangeConfiguration
+ * in the same step, so a value read from here is never staler than getConfiguration's own; settings still apply
+ * to the very next call.
+ */
+const settingsByScope = new Map<string, Settings>();
+let watching = false;
+
 export function readSettings(scope?: vscode.Uri): Settings {
+  if (!watching) {
+    watching = true;
+    const forget = (): void => settingsByScope.clear();
+    vscode.workspace.onDidChangeConfiguration(forget);
+    vscode.workspace.onDidChangeWorkspaceFolders(forget);
+    vscode.workspace.onDidGrantWorkspaceTrust(forget);
+  }
+  const key = scope?.toString() ?? '';
+  let settings = settingsByScope.get(key);
+  if (!settings) {
+    settings = computeSettings(scope);
+    settingsByScope.set(key, settings);
+  }
+  // Trust is read fresh all the same: it is one property, and the reason read-only tools exist.
+  return settings.policy.trusted === vscode.workspace.isTrusted ? settings : { ...settings, policy: { ...settings.policy, trusted: vscode.workspace.isTrusted } };
+}
+
+function computeSettings(scope?: vscode.Uri): Settings {
   const configuration = vscode.workspace.getConfiguration(SECTION, scope);
   const confirm = layers<boolean>(configuration, 'confirmDestructive');
   const userConfirm = confirm.globalValue ?? confirm.defaultValue ?? true;

@@ -8,6 +8,15 @@ describe('search_content', () => {
     assert.deepEqual(data.matches, [{ path: s.rel('a.txt'), line: 2, column: 5, text: 'the Marmot-Token here' }]);
   });
 
+  it('on the local disk runs the ripgrep VS Code ships (engine "ripgrep"), regular expressions included', async () => {
+    const s = scratch('grep-engine', { 'x.txt': 'alpha\nbeta 42\n' });
+    for (const input of [{ query: 'beta' }, { query: 'beta \\d+$', is_regex: true }, { query: 'a(?=\\n|$)', is_regex: true }]) {
+      const { data } = expectOk(await callTool('search_content', { ...input, path: s.rel() }));
+      assert.equal(data.engine, 'ripgrep', JSON.stringify(input));
+      assert.ok((data.matches as unknown[]).length >= 1, JSON.stringify(input));
+    }
+  });
+
   it('runs a regular expression with lookahead and rejects an invalid one', async () => {
     const s = scratch('grep-regex', { 'code.ts': 'const value = 1;\nconst other = 2;\n' });
     const { data } = expectOk(await callTool('search_content', { query: 'const (?=other)', is_regex: true, path: s.rel() }));
