@@ -178,11 +178,15 @@ export class McpServer {
     readonly transport: StdioClientTransport,
   ) {}
 
-  static async start(allowed: readonly string[]): Promise<McpServer> {
-    const entry = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+  static start(allowed: readonly string[]): Promise<McpServer> {
+    return McpServer.spawn([require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), ...allowed]);
+  }
+
+  /** Any stdio MCP server run by Node with `args`, behind the same client and transport (bench/mcp.ts: Agent FS's). */
+  static async spawn(args: readonly string[]): Promise<McpServer> {
     // The client's default 10 MiB message cap is below a directory_tree of this workspace: raised, so the server is
     // measured doing the work rather than refused by its client.
-    const transport = new StdioClientTransport({ command: process.execPath, args: [entry, ...allowed], stderr: 'ignore', maxBufferSize: 1024 * 1024 * 1024 });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: 'ignore', maxBufferSize: 1024 * 1024 * 1024 });
     const client = new Client({ name: 'agentfs-bench', version: '1.0.0' });
     await client.connect(transport);
     return new McpServer(client, transport);

@@ -15,6 +15,7 @@ const SECTIONS: readonly (() => Promise<{ run: (bench: Bench) => Promise<void> }
   () => import('./tail'),
   () => import('./writes'),
   () => import('./context'),
+  () => import('./mcp'),
 ];
 
 async function main(): Promise<void> {

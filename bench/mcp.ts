@@ -1,0 +1,114 @@
+/**
+ * Agent FS's MCP server (dist/mcp.js, history on) against the official MCP filesystem server, each a child driven
+ * over stdio by the same SDK client: the workloads both servers can do, with the JSON-RPC round trip in every time.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { type Bench, countLines, McpServer, peakOf, type Spec } from './harness';
+
+const REPO = path.join(__dirname, '..', '..');
+
+/** The envelope's data of one of our calls (McpServer.call already threw for isError). */
+function dataOf(text: string): Record<string, unknown> {
+  return (JSON.parse(text) as { data: Record<string, unknown> }).data;
+}
+
+export async function run(bench: Bench): Promise<void> {
+  const keys = ['mcp-glob', 'mcp-list', 'mcp-tail', 'mcp-range', 'mcp-writes', 'mcp-latency'];
+  if (!keys.some((key) => bench.wants(key)) && !bench.wants('mcp')) return;
+  const wants = (key: string): boolean => bench.wants('mcp') || bench.wants(key);
+  const { tree, logs, log } = bench.generated;
+  const { dir } = bench.options;
+  // The server measured is the current source.
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`node esbuild.mjs failed: ${build.stderr}`);
+
+  const scratch = path.join(dir, 'writes');
+  const ourWrites = path.join(scratch, 'agentfs-mcp');
+  const theirWrites = path.join(scratch, 'mcp');
+  const tiny = path.join(scratch, 'tiny');
+  for (const folder of [ourWrites, theirWrites, tiny]) fs.mkdirSync(folder, { recursive: true });
+  fs.writeFileSync(path.join(tiny, 'tiny.txt'), 'a tiny file\n');
+  const state = path.join(dir, 'state', `mcp-${Math.random().toString(36).slice(2, 8)}`);
+  const ours = await McpServer.spawn([path.join(REPO, 'dist', 'mcp.js'), '--root', tree, '--root', logs, '--root', scratch, '--state', state]);
+  const theirs = await bench.mcp();
+  const oursPid = ours.transport.pid;
+  const row = (tool: string, call: () => Promise<string>, describe: (text: string) => string): Spec => ({
+    tool,
+    reference: false,
+    run: async () => describe(await call()),
+    memory: () => (oursPid === null ? Promise.resolve(undefined) : peakOf(oursPid, call)),
+  });
+  const reference = (tool: string, call: () => Promise<string>, describe: (text: string) => string): Spec => {
+    const pid = theirs.transport.pid;
+    return { tool, reference: true, run: async () => describe(await call()), memory: () => (pid === null ? Promise.resolve(undefined) : peakOf(pid, call)) };
+  };
+  const ahead = (workload: string, what: string): void => bench.target(`MCP ${what}: Agent FS ahead of the official server`, workload, 'agentfs-mcp', 'official', 1);
+
+  try {
+    if (wants('mcp-glob')) {
+      const workload = 'MCP: glob **/*.md';
+      await bench.measure(workload, [
+        row('agentfs-mcp search_files', () => ours.call('search_files', { pattern: '**/*.md', path: tree, max_results: 200 }), (text) => `${String(dataOf(text).total)} paths`),
+        reference('official search_files', () => theirs.call('search_files', { path: tree, pattern: '**/*.md' }), (text) => `${countLines(text)} lines`),
+      ]);
+      ahead(workload, 'glob');
+    }
+    if (wants('mcp-list')) {
+      const workload = 'MCP: recursive listing';
+      await bench.measure(workload, [
+        row('agentfs-mcp list_directory', () => ours.call('list_directory', { path: tree, recursive: true, include_hidden: true, max_entries: 1000 }), (text) => `${String(dataOf(text).total)} entries`),
+        reference('official directory_tree', () => theirs.call('directory_tree', { path: tree }), (text) => `${text.length} chars`),
+      ]);
+      ahead(workload, 'listing');
+    }
+    if (wants('mcp-tail')) {
+      const workload = 'MCP: tail 100 lines of 1 GiB log';
+      await bench.measure(workload, [
+        row('agentfs-mcp read_file tail_lines', () => ours.call('read_file', { file_name: log, tail_lines: 100 }), (text) => `${countLines(String(dataOf(text).content)) - 1} lines`),
+        reference('official read_text_file tail', () => theirs.call('read_text_file', { path: log, tail: 100 }), (text) => `${countLines(text.trimEnd())} lines`),
+      ]);
+      ahead(workload, 'tail');
+    }
+    if (wants('mcp-range')) {
+      // The official server reads ranges from the start (head) or the end (tail) only: the first 1,000 lines.
+      const workload = 'MCP: first 1,000 lines of 1 GiB log';
+      await bench.measure(workload, [
+        row('agentfs-mcp read_file start_line/end_line', () => ours.call('read_file', { file_name: log, start_line: 1, end_line: 1000 }), (text) => `${countLines(String(dataOf(text).content)) - 1} lines`),
+        reference('official read_text_file head', () => theirs.call('read_text_file', { path: log, head: 1000 }), (text) => `${countLines(text.trimEnd())} lines`),
+      ]);
+      ahead(workload, 'ranged read');
+    }
+    if (wants('mcp-writes')) {
+      const workload = 'MCP: 1,000 small writes';
+      const writes = (server: McpServer, folder: string, input: (index: number) => Record<string, unknown>) => async (): Promise<string> => {
+        fs.rmSync(folder, { recursive: true, force: true });
+        fs.mkdirSync(path.join(folder, 'notes'), { recursive: true });
+        for (let index = 0; index < 1000; index++) await server.call('write_file', input(index));
+        return '1000 files';
+      };
+      const content = (index: number): string => `# Note ${index}\n\nSome text.\n`;
+      await bench.measure(workload, [
+        { tool: 'agentfs-mcp write_file (history on)', reference: false, run: writes(ours, ourWrites, (index) => ({ file_name: path.join(ourWrites, 'notes', `note-${index}.md`), content: content(index) })) },
+        { tool: 'official write_file', reference: true, run: writes(theirs, theirWrites, (index) => ({ path: path.join(theirWrites, 'notes', `note-${index}.md`), content: content(index) })) },
+      ]);
+      ahead(workload, 'writes');
+    }
+    if (wants('mcp-latency')) {
+      const workload = 'MCP: 1,000 tiny reads (latency)';
+      const file = path.join(tiny, 'tiny.txt');
+      const calls = (call: () => Promise<string>) => async (): Promise<string> => {
+        for (let index = 0; index < 1000; index++) await call();
+        return '1000 calls';
+      };
+      await bench.measure(workload, [
+        { tool: 'agentfs-mcp read_file', reference: false, run: calls(() => ours.call('read_file', { file_name: file })) },
+        { tool: 'official read_text_file', reference: true, run: calls(() => theirs.call('read_text_file', { path: file })) },
+      ]);
+      ahead(workload, 'tiny-call latency');
+    }
+  } finally {
+    await ours.close();
+  }
+}
