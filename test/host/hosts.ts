@@ -30,6 +30,16 @@ export const NODE_24: NpmFolder & { readonly home: string; readonly bin: string 
   return { dir, home, bin: path.join(home, 'bin', 'node') };
 })();
 
+/**
+ * The MCP Inspector (its CLI mode): an MCP client this project did not write (on the MCP SDK 2.x), for the MCP
+ * server's tests. Kept in its own folder like the hosts, so the extension's dependency tree never carries it. It
+ * needs Node 22 or later: it runs on the hosts' Node 24.
+ */
+export const MCP_INSPECTOR: NpmFolder & { readonly bin: string } = (() => {
+  const dir = path.join(HOSTS_DIR, 'mcp-inspector');
+  return { dir, bin: path.join(dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js') };
+})();
+
 export interface HostSpec extends NpmFolder {
   /** Short name used on the command line: `1.100`, `1.139`. */
   readonly id: string;

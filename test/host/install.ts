@@ -1,6 +1,6 @@
 /**
  * Installs a test host when it is missing or its lockfile changed. Works offline: everything comes from the npm
- * registry and Debian's packages. Usage: `node out/test/host/install.js [1.100|1.139|all]`.
+ * registry and Debian's packages. Usage: `node out/test/host/install.js [1.100|1.139|all|inspector]`.
  *
  * What code-server needs to install as root, found on this kind of machine:
  * - Debian `libkrb5-dev` (its `kerberos` module compiles against gssapi), `ripgrep` (see HostSpec.ripgrepCache),
@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HOSTS, hostById, NODE_24, type HostSpec, type NpmFolder } from './hosts';
+import { HOSTS, hostById, MCP_INSPECTOR, NODE_24, type HostSpec, type NpmFolder } from './hosts';
 
 const MARKER = '.agentfs-installed';
 const CHROMIUM = '/usr/bin/chromium';
@@ -88,6 +88,18 @@ function ensureNode24(): void {
   npmCi(NODE_24, installEnvironment());
 }
 
+/** Installs the MCP Inspector once (and Node 24, which it needs); returns the Node to run it with and its script. */
+export function ensureInspector(): { node: string; script: string } {
+  ensureNode24();
+  if (!isInstalled(MCP_INSPECTOR) || !fs.existsSync(MCP_INSPECTOR.bin)) {
+    log('installing the MCP Inspector for the MCP server\'s tests (once, about 120 packages)');
+    const env = installEnvironment();
+    env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${env.PATH ?? ''}`;
+    npmCi(MCP_INSPECTOR, env);
+  }
+  return { node: NODE_24.bin, script: MCP_INSPECTOR.bin };
+}
+
 /** Puts a tarball of Debian's rg where @vscode/ripgrep's postinstall looks before it downloads. */
 function seedRipgrepCache(cache: NonNullable<HostSpec['ripgrepCache']>): void {
   // The postinstall runs under npm with this same environment, so it sees the same os.tmpdir().
@@ -127,7 +139,8 @@ export function ensureHost(host: HostSpec): boolean {
 if (require.main === module) {
   const wanted = process.argv.slice(2);
   try {
-    const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.map(hostById);
+    if (wanted.includes('inspector')) ensureInspector();
+    const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.filter((id) => id !== 'inspector').map(hostById);
     for (const host of hosts) if (!ensureHost(host)) log(`VS Code ${host.vscodeVersion} is already installed`);
   } catch (error) {
     process.stderr.write(`[host install] ${error instanceof Error ? error.message : String(error)}\n`);
