@@ -88,6 +88,26 @@ describe('runner: node dist/cli.js', function () {
     assertTree(ws.snap(), before);
   });
 
+  it('--root given twice serves both roots as a multi-root workspace; nothing outside them is reached', async function () {
+    const second = path.join(ws.tmp, 'second');
+    fs.mkdirSync(second);
+    fs.writeFileSync(path.join(second, 'c.txt'), 'gamma');
+    const roots = ['--root', ws.base, '--root', second];
+    const before = ws.snap();
+    const [inSecond, inFirst, escape] = await Promise.all([
+      run([...roots, 'read_file', '{"file_name":"second/c.txt"}']),
+      run([...roots, 'read_file', '{"file_name":"a.txt"}']),
+      run([...roots, 'write_file', JSON.stringify({ file_name: path.join(ws.outside, 'x.txt'), content: 'x' })]),
+    ]);
+    assert.equal(inSecond.code, 0, inSecond.stderr);
+    assertFields(expectOk(envelopeOf(inSecond), 'read_file'), { content: 'gamma', relative_path: 'second/c.txt' });
+    assert.equal(inFirst.code, 0, inFirst.stderr);
+    assertFields(expectOk(envelopeOf(inFirst), 'read_file'), { content: 'alpha', relative_path: 'base/a.txt' });
+    assert.equal(escape.code, 1);
+    expectError(envelopeOf(escape), 'FILE_PATH_OUTSIDE_BASE', 'write_file');
+    assertTree(ws.snap(), before);
+  });
+
   it('--read-only refuses changes with READ_ONLY_MODE (exit 1); a missing root is DIR_NOT_AVAILABLE', async function () {
     const [readOnly, gone] = await Promise.all([
       run(['--read-only', 'delete_file', '{"file_name":"a.txt"}']),
