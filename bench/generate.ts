@@ -40,7 +40,7 @@ export function layout(dir: string): BenchTree {
 }
 
 /** mulberry32: tiny, fast, and the same sequence everywhere. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -177,14 +177,19 @@ function progressReporter(extra: Extra, operation: string): ((progress: Progress
   if (token === undefined) return undefined;
   const doneByUnit = new Map<string, number>();
   let total = 0;
+  let sentTotal = 0;
   let lastUnit = '';
   let lastSent = 0;
   return (progress) => {
-    // Units count separately (a walk's directories, then the files it copies); their sum only ever grows.
-    total += Math.max(0, progress.done - (doneByUnit.get(progress.unit) ?? 0));
-    doneByUnit.set(progress.unit, Math.max(progress.done, doneByUnit.get(progress.unit) ?? 0));
+    // Steps add up across phases (a walk's directories, then the files it copies) and across passes (a second walk
+    // starts again from 1), so the sum only grows; a notification goes out only when it has, as the protocol wants
+    // each one higher than the last.
+    const last = doneByUnit.get(progress.unit) ?? 0;
+    total += progress.done >= last ? progress.done - last : progress.done;
+    doneByUnit.set(progress.unit, progress.done);
     const now = Date.now();
-    if (progress.unit === lastUnit && now - lastSent < PROGRESS_INTERVAL_MS) return;
+    if (total <= sentTotal || (progress.unit === lastUnit && now - lastSent < PROGRESS_INTERVAL_MS)) return;
+    sentTotal = total;
     lastUnit = progress.unit;
     lastSent = now;
     const message = `${operation}: ${progress.done}${progress.total === undefined ? '' : ` of ${progress.total}`} ${progress.unit}`;

@@ -10,8 +10,8 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { prepareOperation } from '../../../src/core/invoke';
 import { confirmationText } from '../../../src/node/mcpServer';
 import { createNodeSession } from '../../../src/node/session';
-import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
-import { buildOnce, serve } from './serve';
+import { assertTree, expectError, expectOk, removeTree, snapshot } from '../helpers';
+import { buildOnce, serve, tempLayout } from './serve';
 
 type Client = 'accepts' | 'declines' | 'dismisses' | 'cannot ask';
 
@@ -43,10 +43,8 @@ describe('MCP server: confirmation by elicitation', function () {
 
   before(buildOnce);
   beforeEach(function () {
-    tmp = makeTempDir('agentfs-mcp-confirm-');
-    base = path.join(tmp, 'base');
-    state = path.join(tmp, 'state');
-    fs.mkdirSync(path.join(base, 'keep'), { recursive: true });
+    ({ tmp, base, state } = tempLayout('agentfs-mcp-confirm-'));
+    fs.mkdirSync(path.join(base, 'keep'));
     fs.writeFileSync(path.join(base, 'a.txt'), 'precious\n');
     fs.writeFileSync(path.join(base, 'keep', 'b.txt'), 'also precious\n');
   });

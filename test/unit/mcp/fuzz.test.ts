@@ -9,24 +9,13 @@ import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonSchema } from '../../../src/core/manifest';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
+import { random } from '../../../bench/generate';
 import { assertTree, makeTempDir, removeTree, snapshot } from '../helpers';
 import { buildOnce, serve } from './serve';
 
 const CALLS = 1000;
 const SEED = 0x5eed_2026;
 const SECRET = 'OUTSIDE-SECRET-7f3a';
-
-/** mulberry32: a small seeded generator, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('MCP server: 1,000 random calls', function () {
   this.timeout(300000);

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { ensureInspector } from '../../host/install';
-import { expectError, expectOk, makeTempDir, removeTree } from '../helpers';
-import { buildOnce, SERVER } from './serve';
+import { expectError, expectOk, removeTree } from '../helpers';
+import { buildOnce, SERVER, tempLayout } from './serve';
 
 describe('MCP server: the MCP Inspector as a client', function () {
   this.timeout(120000);
@@ -25,9 +25,7 @@ describe('MCP server: the MCP Inspector as a client', function () {
     inspector = ensureInspector();
   });
   beforeEach(function () {
-    tmp = makeTempDir('agentfs-mcp-inspector-');
-    base = path.join(tmp, 'base');
-    fs.mkdirSync(base);
+    ({ tmp, base } = tempLayout('agentfs-mcp-inspector-'));
     fs.writeFileSync(path.join(base, 'notes.md'), '# notes\n');
   });
   afterEach(function () {

@@ -19,10 +19,19 @@ import {
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
+import { makeTempDir } from '../helpers';
 
 export const REPO = path.join(__dirname, '..', '..', '..', '..');
 export const SERVER = path.join(REPO, 'dist', 'mcp.js');
 export const RUNNER = path.join(REPO, 'dist', 'cli.js');
+
+/** A temp folder with `base` (the root to serve, made) and `state` (a history folder beside it, not made). */
+export function tempLayout(prefix: string): { tmp: string; base: string; state: string } {
+  const tmp = makeTempDir(prefix);
+  const base = path.join(tmp, 'base');
+  fs.mkdirSync(base);
+  return { tmp, base, state: path.join(tmp, 'state') };
+}
 
 let built = false;
 

@@ -11,7 +11,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/manifest';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
-import { buildOnce, REPO, RUNNER, serve, SERVER } from './serve';
+import { buildOnce, REPO, RUNNER, serve, SERVER, tempLayout } from './serve';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
 const MANIFEST_TOOLS = languageModelTools();
@@ -24,10 +24,7 @@ describe('MCP server: tools and flags', function () {
 
   before(buildOnce);
   beforeEach(function () {
-    tmp = makeTempDir('agentfs-mcp-');
-    base = path.join(tmp, 'base');
-    state = path.join(tmp, 'state');
-    fs.mkdirSync(base);
+    ({ tmp, base, state } = tempLayout('agentfs-mcp-'));
     fs.writeFileSync(path.join(base, 'a.txt'), 'alpha\n');
   });
   afterEach(function () {
