@@ -223,8 +223,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
     try {
       const session = await roots.session();
-      if (tool.effect !== 'read' && options.confirm !== 'never') {
-        const refusal = await confirm(server, options.confirm, name, await prepareOperation(name, input, session), extra);
+      // The confirmation is worked out (a stat, maybe a diff) only where it can change what happens: with elicit
+      // and a client that cannot ask, the call runs either way.
+      const canAsk = server.getClientCapabilities()?.elicitation?.form !== undefined;
+      if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
+        const refusal = await confirm(server, canAsk, name, await prepareOperation(name, input, session), extra);
         if (refusal) {
           options.log(`${name} ${refusal.error.code} in ${elapsed()}`);
           return toolResult(refusal);
@@ -247,16 +250,14 @@ export function createMcpServer(options: McpServerOptions): Server {
 }
 
 /**
- * Asks the person, where the preparation has a confirmation and the mode and client allow; returns the
- * CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
+ * Asks the person where the preparation has a confirmation (a client that cannot ask, here only under --confirm
+ * require, is refused); returns the CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
  */
-async function confirm(server: Server, mode: ConfirmMode, operation: string, preparation: Preparation, extra: Extra): Promise<FailureEnvelope | undefined> {
+async function confirm(server: Server, canAsk: boolean, operation: string, preparation: Preparation, extra: Extra): Promise<FailureEnvelope | undefined> {
   const { confirmation } = preparation;
   if (!confirmation) return undefined;
   const nothing = 'Nothing was changed.';
-  if (!server.getClientCapabilities()?.elicitation?.form) {
-    // The client has no way to ask: with elicit its own tool approval (driven by the annotations) stands in.
-    if (mode === 'elicit') return undefined;
+  if (!canAsk) {
     return failure(
       operation,
       'CONFIRMATION_DECLINED',
