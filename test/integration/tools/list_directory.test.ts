@@ -6,10 +6,11 @@ describe('list_directory', () => {
     const s = scratch('list-dir', { 'zeta.txt': '12345', 'alpha/': '', 'beta.md': '' });
     const { data } = expectOk(await callTool('list_directory', { path: s.rel() }));
     expectFields(data, { count: 3, truncated: false });
-    const entries = data.entries as { name: string; type: string; size?: number; relative_path: string }[];
-    assert.deepEqual(entries.map((entry) => [entry.name, entry.type]), [['alpha', 'directory'], ['beta.md', 'file'], ['zeta.txt', 'file']]);
+    // Entries carry relative_path only (a name beside it would repeat its last segment).
+    const entries = data.entries as { type: string; size?: number; relative_path: string }[];
+    assert.deepEqual(entries.map((entry) => [entry.relative_path, entry.type]), [[s.rel('alpha'), 'directory'], [s.rel('beta.md'), 'file'], [s.rel('zeta.txt'), 'file']]);
+    assert.ok(entries.every((entry) => !('name' in entry)), 'no name beside relative_path');
     assert.equal(entries[2]?.size, 5);
-    assert.equal(entries[0]?.relative_path, s.rel('alpha'));
   });
 
   it('refuses max_entries above 1000 and a path outside the base', async () => {
