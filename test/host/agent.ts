@@ -64,20 +64,38 @@ async function cardText(card: Locator): Promise<CardText> {
   return { title, message, buttons };
 }
 
-/** Clicks a card's button by its label; labels only in the primary button's drop-down are picked from its menu. */
+/**
+ * Clicks a card's button by its label; labels only in the primary button's drop-down are picked from its menu.
+ * Under load a click on a menu item that is still opening can be lost, leaving the card pending: then it is tried
+ * again, on the same card element only (never on a card that came after it), until that card is gone.
+ */
 async function clickCardButton(page: Page, label: string): Promise<void> {
   const card = pendingCard(page);
   await card.waitFor({ timeout: STEP_TIMEOUT });
-  const button = card.locator('.chat-confirmation-widget-buttons .monaco-button', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first();
-  if ((await button.count()) > 0) {
-    await button.click();
-  } else {
-    await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button, .chat-confirmation-widget-buttons .monaco-button-dropdown > .monaco-button:last-child').first().click();
-    const item = page.locator('.context-view .action-item, .monaco-menu .action-item', { hasText: label }).first();
-    await item.waitFor({ timeout: STEP_TIMEOUT });
-    await item.click();
+  const pinned = await card.elementHandle();
+  if (pinned === null) throw new Error(`no pending card to click ${label} on`);
+  const exactly = new RegExp(`^\\s*${label}\\s*$`);
+  for (let attempt = 1; ; attempt++) {
+    const button = card.locator('.chat-confirmation-widget-buttons .monaco-button', { hasText: exactly }).first();
+    if ((await button.count()) > 0) {
+      await button.click();
+    } else {
+      await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button, .chat-confirmation-widget-buttons .monaco-button-dropdown > .monaco-button:last-child').first().click();
+      // Only the open menu's items: a menu opened earlier can stay in the page, hidden.
+      const item = page.locator('.context-view .action-item, .monaco-menu .action-item').filter({ visible: true, hasText: exactly }).first();
+      await item.waitFor({ timeout: STEP_TIMEOUT });
+      await item.click();
+    }
+    const gone = await pinned.waitForElementState('hidden', { timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (gone) return;
+    if (attempt === 3) throw new Error(`the card stayed pending after clicking ${label} ${attempt} times`);
+    // A menu left open would take the next click; Escape closes it (and is not sent when none is open, since in
+    // the chat input it would cancel the request).
+    if ((await page.locator('.context-view .monaco-menu').filter({ visible: true }).count()) > 0) await page.keyboard.press('Escape');
   }
-  await card.waitFor({ state: 'detached', timeout: STEP_TIMEOUT }).catch(() => undefined);
 }
 
 /** The last response of the chat: each scenario runs in a session of its own, so that is the scenario's. */
