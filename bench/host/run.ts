@@ -5,8 +5,8 @@
  * in the same host. The window opens the tree and the folder of the 1 GiB log as a two-folder workspace; suite.ts
  * does the timing in the extension host and hands its rows back through the window's log.
  *
- * Prints the rows, the derived per-call figures (Agent FS's own cost of a tiny call over a bare workspace.fs.stat;
- * VS Code's own invokeTool round trip) and the targets; writes results-host.md to the bench folder and, with
+ * Prints the rows, the per-call figures (Agent FS's own cost of a tiny call beside a bare workspace.fs.stat; VS
+ * Code's own invokeTool round trip) and the targets; writes results-host.md to the bench folder and, with
  * --readme, into the README's host block. Not a test: nothing here fails on a slow figure.
  */
 import * as fs from 'node:fs';
@@ -90,8 +90,11 @@ function report(result: Result, options: Options, started: Date): void {
   const api = medianOf(rows, tiny, 'agentfs path_exists (extension API)');
   const tool = medianOf(rows, tiny, 'agentfs path_exists (invokeTool)');
   const stat = medianOf(rows, tiny, 'workspace.fs.stat');
+  // Agent FS's own cost of a call is bounded by the whole of a tiny one through the API: its file-system work is in
+  // there too (node:fs calls of microseconds on the local disk), so nothing is subtracted that could hide a cost.
   const figures: string[][] = [];
-  if (api !== undefined && stat !== undefined) figures.push(["Agent FS's own cost of a tiny call: path_exists through the extension API minus a bare workspace.fs.stat", `${(api - stat).toFixed(2)} ms`]);
+  if (api !== undefined) figures.push(["Agent FS's own cost of a tiny call: path_exists through the extension API, its file-system calls included", `${api.toFixed(2)} ms`]);
+  if (stat !== undefined) figures.push(['a bare workspace.fs.stat of the same file, for comparison', `${stat.toFixed(2)} ms`]);
   if (api !== undefined && tool !== undefined) figures.push(["VS Code's own round trip of vscode.lm.invokeTool: the same call through invokeTool minus through the API", `${(tool - api).toFixed(2)} ms`]);
   const ratio = (workload: string, ours: string, reference: string): number | undefined => {
     const mine = medianOf(rows, workload, ours);
@@ -102,12 +105,11 @@ function report(result: Result, options: Options, started: Date): void {
   const glob = ratio('glob', 'agentfs search_files (extension API)', 'workspace.findFiles');
   const fuzzy = medianOf(rows, 'fuzzy', 'agentfs find_file (extension API)');
   const fuzzyTool = medianOf(rows, 'fuzzy', 'agentfs find_file (invokeTool)');
-  const own = api !== undefined && stat !== undefined ? api - stat : undefined;
   const targets = [
     ['glob search_files ≤ 1.5× workspace.findFiles', glob === undefined ? 'not measured' : `${glob.toFixed(2)}×`, '1.5×', verdict(glob, 1.5)],
     ['fuzzy find_file < 1 s (extension API)', fuzzy === undefined ? 'not measured' : `${fuzzy.toFixed(0)} ms`, '1000 ms', verdict(fuzzy, 1000)],
     ['fuzzy find_file < 1 s (invokeTool)', fuzzyTool === undefined ? 'not measured' : `${fuzzyTool.toFixed(0)} ms`, '1000 ms', verdict(fuzzyTool, 1000)],
-    ["Agent FS's own per-call cost < 2 ms", own === undefined ? 'not measured' : `${own.toFixed(2)} ms`, '2 ms', verdict(own, 2)],
+    ["Agent FS's own per-call cost < 2 ms", api === undefined ? 'not measured' : `${api.toFixed(2)} ms`, '2 ms', verdict(api, 2)],
   ];
   const markdown = [
     `Measured ${started.toISOString().slice(0, 10)} with \`npm run bench:host\`:`,

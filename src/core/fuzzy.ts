@@ -5,14 +5,14 @@
  * search ANDs the words).
  *
  * fuse.js costs a few microseconds per name and word, too much for every name of a 100,000-file tree, so it only sees
- * names that can match, found in two exact steps that change no answer:
+ * names that match, found in two exact steps that change no answer:
  *  - Names are ranked once per distinct lower-case name: Fuse lower-cases the text it searches and a name's score
  *    depends on nothing but that text, so every file of one name gets the same score.
- *  - A prefilter drops names that no word can match. With `ignoreLocation` a word of length m matches when some
- *    substring of the name is within k = ⌊threshold·m⌋ edits (insertions, deletions, substitutions) of it. Then, split
- *    into k + 1 pieces, at least one piece occurs unedited in the name (an edit touches at most one piece), and at
- *    least m − k of the word's characters occur in the name (each edit loses at most one). A name failing either test
- *    for some word is not a match, so Fuse would have dropped it too.
+ *  - A prefilter drops names that some word does not match. With `ignoreLocation`, Fuse's Bitap matches a word of
+ *    length m when some substring of the name is within k = ⌊threshold·m⌋ edits (insertions, deletions,
+ *    substitutions) of it: the prefilter computes exactly that distance, with a faster algorithm, after a quicker
+ *    test that can only reject (split into k + 1 pieces, at least one piece of a matching word occurs unedited, as an
+ *    edit touches at most one piece). So Fuse gets the names it would have matched, and only scores them.
  */
 import Fuse from 'fuse.js';
 
@@ -49,7 +49,11 @@ function maxEdits(length: number): number {
   return edits;
 }
 
-/** A test every name that Fuse could match to `word` passes (see the header); names failing it cannot match. */
+/**
+ * Whether Fuse can match `word` in a name (see the header): a quick test that one of k + 1 pieces of the word occurs
+ * unedited, then the bit-parallel edit distance of Myers (1999, in Hyyrö's formulation for searching) between the
+ * word and the name's best-matching substring, which must be at most k.
+ */
 function prefilter(word: string): (name: string) => boolean {
   if (word.length > BITAP_BITS) return () => true;
   const edits = maxEdits(word.length);
@@ -59,33 +63,37 @@ function prefilter(word: string): (name: string) => boolean {
     pieces.push(word.slice(at, at + length));
     at += length;
   }
-  // The word's characters as slots (ASCII through a table, others through a map), with how often each occurs.
-  const asciiSlot = new Int8Array(128).fill(-1);
-  const otherSlot = new Map<number, number>();
-  const slotCounts: number[] = [];
+  // Per code unit, the bit mask of the word's positions holding it (ASCII through a table, others through a map).
+  const asciiMasks = new Int32Array(128);
+  const otherMasks = new Map<number, number>();
   for (let index = 0; index < word.length; index++) {
     const code = word.charCodeAt(index);
-    let slot = code < 128 ? (asciiSlot[code] ?? -1) : (otherSlot.get(code) ?? -1);
-    if (slot === -1) {
-      slot = slotCounts.push(0) - 1;
-      if (code < 128) asciiSlot[code] = slot;
-      else otherSlot.set(code, slot);
-    }
-    slotCounts[slot] = (slotCounts[slot] ?? 0) + 1;
+    if (code < 128) asciiMasks[code] = (asciiMasks[code] ?? 0) | (1 << index);
+    else otherMasks.set(code, (otherMasks.get(code) ?? 0) | (1 << index));
   }
-  const counts = Int8Array.from(slotCounts);
-  const remaining = new Int8Array(counts.length);
-  const needed = word.length - edits;
+  const last = 1 << (word.length - 1);
   return (name) => {
     if (!pieces.some((piece) => name.includes(piece))) return false;
-    remaining.set(counts);
-    let found = 0;
+    // Column by column over the name: pv/mv are the vertical +1/−1 deltas of the edit-distance matrix, `distance`
+    // its bottom cell, the distance of the whole word to the best substring ending here. The top row is all zeros
+    // (a match may start anywhere), hence no carry into the shifted horizontal deltas.
+    let pv = -1;
+    let mv = 0;
+    let distance = word.length;
     for (let index = 0; index < name.length; index++) {
       const code = name.charCodeAt(index);
-      const slot = code < 128 ? (asciiSlot[code] ?? -1) : (otherSlot.get(code) ?? -1);
-      if (slot === -1 || (remaining[slot] ?? 0) === 0) continue;
-      remaining[slot] = (remaining[slot] ?? 0) - 1;
-      if (++found >= needed) return true;
+      const eq = code < 128 ? (asciiMasks[code] ?? 0) : (otherMasks.get(code) ?? 0);
+      const xv = eq | mv;
+      const xh = ((((eq & pv) + pv) | 0) ^ pv) | eq;
+      let ph = mv | ~(xh | pv);
+      let mh = pv & xh;
+      if (ph & last) distance++;
+      else if (mh & last) distance--;
+      if (distance <= edits) return true;
+      ph <<= 1;
+      mh <<= 1;
+      pv = mh | ~(xv | ph);
+      mv = ph & xv;
     }
     return false;
   };

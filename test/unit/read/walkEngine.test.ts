@@ -39,6 +39,8 @@ function names(next: () => number, count: number): string[] {
     for (let more = Math.floor(next() * 3); more > 0; more--) name += pick(SEPARATORS) + pick(WORDS);
     if (next() < 0.3) name = name.toUpperCase();
     if (next() < 0.2) name += String(Math.floor(next() * 3000));
+    // Some names of random letters from a small alphabet: near misses of every kind for the edit distance.
+    if (next() < 0.25) name = Array.from({ length: 3 + Math.floor(next() * 14) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('');
     result.push(name + pick(EXTENSIONS));
   }
   return result;
@@ -49,7 +51,7 @@ function queries(next: () => number, count: number): string[] {
   const alphabet = 'abcdefghijklmnopqrstuvwxyzé_-. ';
   const result = ['user controler', 'reprot', 'report_2026', 'a', 'x|y', 'user | config', '"', 'tok"en', '\\index', '!config', '^user', 'user$', '=token', "'pay", 'データ', 'über', 'a'.repeat(40), 'controllercontrollercontrollerXYZ', '  spaced   out  '];
   while (result.length < count) {
-    let word = WORDS[Math.floor(next() * WORDS.length)] ?? 'user';
+    let word = next() < 0.3 ? Array.from({ length: 2 + Math.floor(next() * 10) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('') : (WORDS[Math.floor(next() * WORDS.length)] ?? 'user');
     for (let edits = Math.floor(next() * 4); edits > 0; edits--) {
       const at = Math.floor(next() * (word.length + 1));
       const char = alphabet[Math.floor(next() * alphabet.length)] ?? 'a';
@@ -90,7 +92,7 @@ describe('walk engine shortcuts', function () {
     const all = names(next, 3000);
     let compared = 0;
     let matched = 0;
-    for (const query of queries(next, 400)) {
+    for (const query of queries(next, 800)) {
       const search = new FileNameSearch<string>(query.trim());
       for (const name of all) search.add(name, name);
       const got = search.results();
@@ -101,7 +103,7 @@ describe('walk engine shortcuts', function () {
       if (expected.ranked.length > 0) matched++;
     }
     // The comparison means something only if many queries match something and some match nothing.
-    assert.ok(compared === 400 && matched > 100 && matched < 400, `${matched} of ${compared} queries matched`);
+    assert.ok(compared === 800 && matched > 200 && matched < 800, `${matched} of ${compared} queries matched`);
   });
 
   describe('ignore rules: the one-regex pre-check', function () {
