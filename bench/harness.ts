@@ -17,7 +17,7 @@ import { invokeOperation, type Session } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/ripgrep';
 import { createNodeSession } from '../src/node/session';
 import { type Generated, GENERATOR } from './generate';
-import { markdownTable, median, plainTable, roundRobin, updateReadme as updateReadmeBlock, WARM_UPS } from './report';
+import { markdownTable, median, plainTable, roundRobin, timedCells, updateReadme as updateReadmeBlock, WARM_UPS } from './report';
 
 export interface Options {
   readonly dir: string;
@@ -364,20 +364,7 @@ export class Bench {
       return memory.extraKiB === undefined ? mib(memory.peakKiB) : `${mib(memory.peakKiB)} (+${mib(memory.extraKiB)})`;
     };
     const header = ['workload', 'tool', 'min ms', 'median ms', '× fastest reference', 'peak RSS', 'result'];
-    const table: string[][] = [];
-    for (const workload of [...new Set(this.rows.map((row) => row.workload))]) {
-      const group = this.rows.filter((row) => row.workload === workload);
-      const references = group.filter((row) => row.reference && row.times.length > 0).map((row) => median(row.times));
-      const fastest = references.length > 0 ? Math.min(...references) : undefined;
-      for (const row of group) {
-        if (row.skipped !== undefined) {
-          table.push([workload, row.tool, '–', '–', '–', '–', `skipped: ${row.skipped}`]);
-          continue;
-        }
-        const med = median(row.times);
-        table.push([workload, row.tool, Math.min(...row.times).toFixed(1), med.toFixed(1), fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`, formatMemory(row.memory), row.result]);
-      }
-    }
+    const table = timedCells(this.rows, (row) => [formatMemory(row.memory), row.result], (row) => `skipped: ${row.skipped ?? 'no run'}`);
     const targets = this.targetRows();
     const verdict = (met: boolean | undefined): string => (met === undefined ? '–' : met ? 'met' : 'NOT MET');
     const targetTable = targets.map((target) => [target.label, target.measured, target.limit, verdict(target.met)]);

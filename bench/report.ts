@@ -58,6 +58,37 @@ export async function roundRobin(runs: readonly (() => Promise<string> | string)
   return state;
 }
 
+export interface TimedRow {
+  readonly workload: string;
+  readonly tool: string;
+  readonly reference: boolean;
+  readonly times: readonly number[];
+  readonly result: string;
+  readonly skipped?: string;
+}
+
+/**
+ * The table cells of timed rows, workload by workload: [workload, tool, min, median, × the workload's fastest
+ * reference] then `extra(row)` — or, for a row that did not run, dashes and why.
+ */
+export function timedCells<R extends TimedRow>(rows: readonly R[], extra: (row: R) => readonly string[], why: (row: R) => string): string[][] {
+  const cells: string[][] = [];
+  for (const workload of [...new Set(rows.map((row) => row.workload))]) {
+    const group = rows.filter((row) => row.workload === workload);
+    const references = group.filter((row) => row.reference && row.times.length > 0).map((row) => median(row.times));
+    const fastest = references.length > 0 ? Math.min(...references) : undefined;
+    for (const row of group) {
+      if (row.skipped !== undefined || row.times.length === 0) {
+        cells.push([workload, row.tool, '–', '–', '–', ...extra(row).map(() => '–').slice(1), why(row)]);
+        continue;
+      }
+      const med = median(row.times);
+      cells.push([workload, row.tool, Math.min(...row.times).toFixed(1), med.toFixed(1), fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`, ...extra(row)]);
+    }
+  }
+  return cells;
+}
+
 export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[], right: readonly boolean[]): string {
   const cell = (text: string): string => text.replace(/\|/g, '\\|');
   return [

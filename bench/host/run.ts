@@ -17,7 +17,7 @@ import { ensureHost } from '../../test/host/install';
 import { cleanUpOnSignals, withLaunch } from '../../test/host/session';
 import { ensureGenerated } from '../generate';
 import { defaultDirectory } from '../harness';
-import { markdownTable, median, plainTable, updateReadme } from '../report';
+import { markdownTable, median, plainTable, timedCells, updateReadme } from '../report';
 import type { HostRow } from './suite';
 
 const MARKER = '[agentfs-bench] ';
@@ -71,20 +71,7 @@ function report(result: Result, options: Options, started: Date): void {
     `workspace: ${options.dir}/tree and ${options.dir}/logs as two folders; 3 warm-up runs, then ${options.reps} repetitions taking turns (the one-at-a-time walk: 1); tiny calls: the median of 200`,
   ];
   const header = ['workload', 'tool', 'min ms', 'median ms', '× fastest reference', 'result'];
-  const table: string[][] = [];
-  for (const workload of [...new Set(result.rows.map((row) => row.workload))]) {
-    const group = result.rows.filter((row) => row.workload === workload);
-    const references = group.filter((row) => row.reference && row.times.length > 0).map((row) => median(row.times));
-    const fastest = references.length > 0 ? Math.min(...references) : undefined;
-    for (const row of group) {
-      if (row.skipped !== undefined || row.times.length === 0) {
-        table.push([workload, row.tool, '–', '–', '–', `failed: ${row.skipped ?? 'no run'}`]);
-        continue;
-      }
-      const med = median(row.times);
-      table.push([workload, row.tool, Math.min(...row.times).toFixed(1), med.toFixed(1), fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`, row.result]);
-    }
-  }
+  const table = timedCells(result.rows, (row) => [row.result], (row) => `failed: ${row.skipped ?? 'no run'}`);
   const rows = result.rows;
   const tiny = 'tiny call';
   const api = medianOf(rows, tiny, 'agentfs path_exists (extension API)');

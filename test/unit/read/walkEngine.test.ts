@@ -13,19 +13,9 @@ import { FsError } from '../../../src/core/fs';
 import { FileNameSearch } from '../../../src/core/fuzzy';
 import { compareCodePoints, FileTree } from '../../../src/core/listing';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+// The bench's seeded generator: the same sequence on every run, so a failure reproduces.
+import { random } from '../../../bench/generate';
 import { call, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
-
-/** mulberry32: the same sequence on every run, so a failure reproduces. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['user', 'controller', 'report', 'final', 'index', 'service', 'payment', 'handler', 'config', 'token', 'session', 'a', 'io', 'Über', 'résumé', 'データ', 'x'];
 const SEPARATORS = ['-', '_', '.', '', ' '];
