@@ -175,3 +175,22 @@ describe('settings: contributes.configuration ↔ the defaults table (src/core/s
     });
   }
 });
+
+describe('the Agent FS custom agent (contributes.chatAgents) ↔ the definitions', function () {
+  const raw = manifest as RawManifest & { readonly publisher?: string; readonly name?: string; readonly contributes?: { readonly chatAgents?: readonly { readonly path?: string }[] } };
+  const agents = raw.contributes?.chatAgents ?? [];
+
+  it('offers every tool, each once, by its qualified name, and nothing else', function () {
+    assert.equal(agents.length, 1, 'one custom agent');
+    const file = path.join(__dirname, '..', '..', '..', nonEmptyString(agents[0]?.path, 'chatAgents[0].path'));
+    const text = fs.readFileSync(file, 'utf8');
+    // The front matter's `tools:` block: one `  - <extension id>/<tool>` line per tool, up to the next key.
+    const block = /^---\n[\s\S]*?^tools:\n((?:[ \t]+- .+\n)+)/m.exec(text);
+    assert.ok(block?.[1], `${path.basename(file)} has no tools: list in its front matter`);
+    const listed = block[1].split('\n').filter((line) => line.trim() !== '').map((line) => line.replace(/^\s+-\s+/, '').trim());
+    const expected = TOOL_DEFINITIONS.map((tool) => `${raw.publisher ?? ''}.${raw.name ?? ''}/${PREFIX}${tool.name}`);
+    assert.equal(new Set(listed).size, listed.length, `a tool listed twice: ${listed.join(', ')}`);
+    // A tool missing here is one the agent can never call; one too many names a tool VS Code cannot find.
+    assert.deepEqual([...listed].sort(), [...expected].sort());
+  });
+});
