@@ -5,7 +5,8 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Session } from '../../src/core/invoke';
-import { call, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
+import { createNodeSession } from '../../src/node/session';
+import { call, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 
 const BUDGET = 32 * 1024;
 const WORDS = ['account', 'billing', 'catalog', 'dashboard', 'inventory', 'notifications', 'payments', 'reporting', 'search', 'settings'];
@@ -136,3 +137,27 @@ describe('next_offset: exactly the rest, in the same order', function () {
 function assertEmpty(value: unknown): void {
   assert.deepEqual(value, []);
 }
+
+describe('history_list: offset / next_offset', function () {
+  it('pages through the recorded operations, newest first, as one call lists them', async function () {
+    const ws = tempWorkspace();
+    const state = makeTempDir('agentfs-history-pages-');
+    try {
+      const session = createNodeSession(ws.base, {}, { stateDirectory: state });
+      for (const name of ['a.txt', 'b.txt', 'c.txt']) expectOk(await call(session, 'write_file', { file_name: name, content: name }));
+      const whole = expectOk(await call(session, 'history_list', {}));
+      const first = expectOk(await call(session, 'history_list', { limit: 2 }));
+      assert.equal(first.truncated, true);
+      assert.equal(first.next_offset, 2);
+      const rest = expectOk(await call(session, 'history_list', { limit: 2, offset: 2 }));
+      assert.equal(rest.truncated, false);
+      assert.equal('next_offset' in rest, false);
+      const ids = (data: Record<string, unknown>): unknown[] => (data.operations as { operation_id: unknown }[]).map((operation) => operation.operation_id);
+      assert.deepEqual([...ids(first), ...ids(rest)], ids(whole));
+      assert.equal(ids(whole).length, 3);
+    } finally {
+      ws.cleanup();
+      removeTree(state);
+    }
+  });
+});

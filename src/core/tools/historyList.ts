@@ -13,6 +13,7 @@ const inputSchema = {
   properties: {
     path: pathParameter('Only changes touching this path.'),
     limit: { type: 'integer', minimum: 1, default: 50, description: `At most ${HISTORY_LIST_CAP}.` },
+    offset: { type: 'integer', minimum: 0, description: 'Skip this many of the newest: a previous next_offset.' },
   },
   additionalProperties: false,
 } as const satisfies InputSchema;
@@ -62,11 +63,14 @@ export const historyList = defineTool({
       matching = records.filter((record) => record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)));
     }
     const undone = undoneBy(records);
-    const shown = matching.slice(0, input.limit);
+    const offset = input.offset ?? 0;
+    const shown = matching.slice(offset, offset + input.limit);
+    const end = offset + shown.length;
     return {
       count: shown.length,
       total: matching.length,
-      truncated: matching.length > shown.length,
+      truncated: end < matching.length,
+      ...(end < matching.length ? { next_offset: end } : {}),
       operations: shown.map((record) => describeRecord(record, undone)),
     };
   },
