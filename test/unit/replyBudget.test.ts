@@ -43,16 +43,27 @@ async function allPages(session: Session, operation: string, input: Record<strin
   return collected;
 }
 
-describe('replies with default arguments', function () {
-  this.timeout(60000);
-  let ws: TempWorkspace;
+/** The fixture workspace for the tests of one describe block, made before them and removed after. */
+function withFixture(): { readonly session: Session } {
+  let ws: TempWorkspace | undefined;
   before(function () {
     ws = tempWorkspace();
     fixture(ws);
   });
   after(function () {
-    ws.cleanup();
+    ws?.cleanup();
   });
+  return {
+    get session(): Session {
+      if (!ws) throw new Error('the fixture is made in before()');
+      return ws.session;
+    },
+  };
+}
+
+describe('replies with default arguments', function () {
+  this.timeout(60000);
+  const ws = withFixture();
 
   const defaults: readonly [string, Record<string, unknown>][] = [
     ['read_file', { file_name: 'logs/app.log' }],
@@ -83,14 +94,7 @@ describe('replies with default arguments', function () {
 
 describe('next_offset: exactly the rest, in the same order', function () {
   this.timeout(60000);
-  let ws: TempWorkspace;
-  before(function () {
-    ws = tempWorkspace();
-    fixture(ws);
-  });
-  after(function () {
-    ws.cleanup();
-  });
+  const ws = withFixture();
 
   it('list_files: the pages make up the whole sorted list, as one call with a large max_results gives it', async function () {
     const whole = expectOk(await call(ws.session, 'list_files', { max_results: 5000 }));

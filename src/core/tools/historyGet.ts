@@ -4,11 +4,12 @@ import { requireHistory, requireRecord, undoneBy } from '../history/undo';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { describeRecord } from './historyList';
+import { OPERATION_ID } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    operation_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' },
+    operation_id: OPERATION_ID,
   },
   required: ['operation_id'],
   additionalProperties: false,

@@ -6,11 +6,12 @@ import type { Preparation } from '../tool';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { plural } from '../walk';
+import { OPERATION_ID } from './parameters';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    operation_id: { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' },
+    operation_id: OPERATION_ID,
   },
   required: ['operation_id'],
   additionalProperties: false,
