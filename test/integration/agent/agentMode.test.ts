@@ -209,7 +209,7 @@ describe('Copilot agent mode with a scripted model', function () {
             },
             shotAtCard: { name: 'agent-confirmation', readme: true },
           },
-          { tool: 'agentfs_history_list', input: () => ({ path: F, limit: 2 }), replayOmits: ['total', 'truncated'] },
+          { tool: 'agentfs_history_list', input: () => ({ path: F, limit: 2 }), replayOmits: ['total', 'truncated', 'next_offset'] },
           { tool: 'agentfs_history_get', input: (earlier) => ({ operation_id: operationId(earlier[2]?.envelope) }) },
           {
             tool: 'agentfs_undo_operation',
