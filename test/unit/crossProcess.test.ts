@@ -222,6 +222,8 @@ describe('several processes, one workspace', function () {
 
   it('processes killed with SIGKILL at random points of writes, patches and directory moves leave whole files, no staging file and a history that undoes exactly', async function () {
     const kills = Math.max(1, Number(process.env.AGENTFS_KILLS ?? 100));
+    // A kill takes about a second on two busy cores (a worker's start, up to half a second of work, the checks).
+    this.timeout(Math.max(600_000, kills * 3_000));
     setUpChurn(f.base);
     const session = f.session(10_000);
     let steps = 0;
