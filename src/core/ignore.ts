@@ -10,114 +10,18 @@
  * An entry matched by `policy.hiddenPaths` is skipped always, whatever `include_ignored` says, and is not counted:
  * those are secrets (policy.ts), not clutter.
  *
- * Glob semantics are those of policy.ts, so one pattern means the same in every setting: matched case-insensitively
- * against the path relative to its root, dot files included; no leading '/' matches at any depth ("dist" also covers
- * "app/dist"), a leading '/' anchors to the root, a trailing '/' means the directory and everything in it.
+ * The exclude and hidden globs are path rules of glob.ts, so one pattern means the same in every setting and in a
+ * walk as in a check of one path.
  *
  * Walks check each entry once, when they meet it: a skipped directory is not descended, so everything inside it is
  * skipped with it and the directory counts as one ignored entry.
  */
 import ignore, { type Ignore } from 'ignore';
-import { Minimatch } from 'minimatch';
 import type { DirEntry } from './fs';
+import { type GlobList, globList } from './glob';
 import { dirname, isWithin, relativeTo } from './paths';
-import { isHidden } from './policy';
 import type { Root } from './root';
 import type { ToolContext } from './context';
-
-/** Glob patterns compiled for fast checks of walk entries, with policy.ts's pattern semantics. */
-export class GlobList {
-  /** Patterns that only look at the last segment ("**\/name"), joined into one regex: one test per entry. */
-  private readonly basenames: RegExp | undefined;
-  /** Patterns that only look at a directory's last segment ("**\/name/**"): prune that directory. */
-  private readonly directoryNames: RegExp[] = [];
-  /** Everything else, matched against the whole relative path. */
-  private readonly full: Minimatch[] = [];
-  /** The normalised globs, for engines that take globs themselves (ripgrep). */
-  readonly globs: readonly string[];
-  /**
-   * Regex sources (case-insensitive) that together match every name some pattern could match, when every pattern
-   * looks at names only; undefined when some pattern needs the path. For IgnoreRules' one-regex pre-check.
-   */
-  readonly nameSources: readonly string[] | undefined;
-
-  constructor(patterns: readonly string[]) {
-    const globs: string[] = [];
-    const basenames: RegExp[] = [];
-    for (const pattern of patterns) {
-      let glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-      if (glob === '' || glob === '/') continue;
-      if (glob.endsWith('/')) glob += '**';
-      glob = glob.startsWith('/') ? glob.slice(1) : glob.startsWith('**/') ? glob : `**/${glob}`;
-      globs.push(glob);
-      const rest = glob.slice(3);
-      const options = { dot: true, nocase: true, nocomment: true, nonegate: true };
-      if (glob.startsWith('**/') && !rest.includes('/') && !rest.includes('**')) {
-        const regex = new Minimatch(rest, options).makeRe();
-        if (regex) {
-          basenames.push(regex);
-          continue;
-        }
-      }
-      if (glob.startsWith('**/') && glob.endsWith('/**')) {
-        const name = rest.slice(0, -3);
-        const regex = !name.includes('/') && !name.includes('**') ? new Minimatch(name, options).makeRe() : false;
-        if (regex) {
-          this.directoryNames.push(regex);
-          continue;
-        }
-      }
-      this.full.push(new Minimatch(glob, options));
-    }
-    this.globs = globs;
-    this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
-    const byName = [...basenames, ...this.directoryNames];
-    this.nameSources = this.full.length === 0 && byName.every((regex) => /^i?$/.test(regex.flags)) ? byName.map((regex) => regex.source) : undefined;
-  }
-
-  get isEmpty(): boolean {
-    return this.globs.length === 0;
-  }
-
-  /** Whether matchesEntry needs the relative path (some pattern looks beyond the name). */
-  get needsPath(): boolean {
-    return this.full.length > 0;
-  }
-
-  /** Whether the entry itself matches (its ancestors are the caller's business). `relative` is root-relative. */
-  matchesEntry(relative: string, name: string, isDirectory: boolean): boolean {
-    if (this.basenames?.test(name)) return true;
-    if (isDirectory) for (const regex of this.directoryNames) if (regex.test(name)) return true;
-    for (const matcher of this.full) {
-      if (matcher.match(relative)) return true;
-      // "dir/**" patterns cover the directory itself: its contents are what they are aimed at.
-      if (isDirectory && matcher.match(`${relative}/`)) return true;
-    }
-    return false;
-  }
-
-  /** Whether the path or any ancestor directory matches: for paths that did not come from a walk. */
-  matchesPath(relative: string, isDirectory: boolean): boolean {
-    const segments = relative.split('/');
-    for (let length = segments.length; length >= 1; length--) {
-      const path = segments.slice(0, length).join('/');
-      if (this.matchesEntry(path, segments[length - 1] ?? '', length < segments.length || isDirectory)) return true;
-    }
-    return false;
-  }
-}
-
-const compiledLists = new WeakMap<readonly string[], GlobList>();
-
-/** One GlobList per settings array, so a call does not recompile patterns the previous call compiled. */
-export function globList(patterns: readonly string[]): GlobList {
-  let list = compiledLists.get(patterns);
-  if (!list) {
-    list = new GlobList(patterns);
-    compiledLists.set(patterns, list);
-  }
-  return list;
-}
 
 export interface IgnoreOptions {
   /** `include_ignored`: show what .git, .gitignore and the exclude settings would hide (hiddenPaths still apply). */
@@ -308,7 +212,7 @@ export class IgnoreRules {
   async excludesPath(absolute: string, isDirectory: boolean): Promise<boolean> {
     const relative = relativeTo(this.root.path, absolute);
     if (relative === '') return false;
-    if (isHidden(this.context.policy, relative, isDirectory ? 'directory' : 'file')) return true;
+    if (this.hidden.matchesPath(relative, isDirectory)) return true;
     if (this.options.includeIgnored) return false;
     const segments = relative.split('/');
     if (segments.includes('.git') || this.exclude.matchesPath(relative, isDirectory)) return true;

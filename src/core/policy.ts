@@ -4,19 +4,17 @@
  * before it writes; every tool that shows content, names or metadata asks `assertMayRead` or filters walk entries
  * with `isHidden`.
  *
- * Pattern semantics (documented in the README): globs matched with minimatch (dot files included, case-insensitive,
- * so the safe answer wins on case-insensitive file systems) against the path relative to its root. A pattern
- * without a leading '/' matches at any depth (`.env` also covers `app/.env`); a leading '/' anchors it to the root;
- * a trailing '/' means "this directory and everything in it". A path is also covered when one of its ancestor
- * directories matches, as in .gitignore. A hidden path is protected as well: writing to it could reveal its content
- * through a diff, a NO_MATCH candidate or a patch failure.
+ * The patterns are path rules (glob.ts, documented in the README): case-insensitive, at any depth unless anchored
+ * with a leading '/', a trailing '/' for a directory and everything in it, and a path inside a matched directory
+ * covered too. A hidden path is protected as well: writing to it could reveal its content through a diff, a NO_MATCH
+ * candidate or a patch failure.
  *
  * Symbolic links: the lexical path and the real path (where the file system has real paths) are both checked, so a
  * link named `notes.txt` pointing at `.env` is as protected as `.env` itself.
  */
-import { Minimatch } from 'minimatch';
 import { ToolError } from './errors';
 import type { EntryKind } from './fs';
+import { globList } from './glob';
 import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
 import type { ConfinedPath, Root } from './root';
 import type { Policy, PolicyKnobs } from './settings';
@@ -31,41 +29,8 @@ export interface PathRuleMatch {
   readonly pattern: string;
 }
 
-interface CompiledPattern {
-  readonly pattern: string;
-  readonly matcher: Minimatch;
-}
-
-const compiledCache = new WeakMap<readonly string[], readonly CompiledPattern[]>();
-
-function compile(patterns: readonly string[]): readonly CompiledPattern[] {
-  let compiled = compiledCache.get(patterns);
-  if (compiled) return compiled;
-  compiled = patterns.flatMap((pattern): CompiledPattern[] => {
-    let glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '');
-    if (glob === '' || glob === '/') return [];
-    if (glob.endsWith('/')) glob += '**';
-    glob = glob.startsWith('/') ? glob.slice(1) : glob.startsWith('**/') ? glob : `**/${glob}`;
-    return [{ pattern, matcher: new Minimatch(glob, { dot: true, nocase: true, nocomment: true, nonegate: true }) }];
-  });
-  compiledCache.set(patterns, compiled);
-  return compiled;
-}
-
 function firstMatch(patterns: readonly string[], relative: string, kind: EntryKind | undefined): string | undefined {
-  if (relative === '') return undefined;
-  const compiled = compile(patterns);
-  if (compiled.length === 0) return undefined;
-  const segments = relative.split('/');
-  // The path itself, then every ancestor: a matched directory covers what is inside it.
-  const candidates: string[] = [];
-  for (let length = segments.length; length >= 1; length--) candidates.push(segments.slice(0, length).join('/'));
-  // A directory is covered by a pattern aimed at its contents (".ssh/**" covers ".ssh").
-  if (kind === 'directory') candidates.push(`${relative}/`);
-  for (const candidate of candidates) {
-    for (const { pattern, matcher } of compiled) if (matcher.match(candidate)) return pattern;
-  }
-  return undefined;
+  return globList(patterns).firstMatch(relative, kind === 'directory');
 }
 
 /** Whether reads, listings and searches must leave this path out. `relative` is relative to its root ('/'-separated). */

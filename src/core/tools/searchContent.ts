@@ -1,5 +1,6 @@
 import type { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
+import { compileSearchGlob, normaliseGlob } from '../glob';
 import { GITIGNORE, IgnoreRules } from '../ignore';
 import { compareCodePoints, searchStarts } from '../listing';
 import { basename, dirname, isWithin, relativeTo } from '../paths';
@@ -11,7 +12,6 @@ import type { ToolContext } from '../context';
 import type { InputOf, InputSchema } from '../schema';
 import { reportProgress } from '../signals';
 import { defineTool } from '../tool';
-import { compileGlob } from './searchFiles';
 import { INCLUDE_IGNORED, pathParameter } from './parameters';
 
 export const SEARCH_CONTENT_CAP = 200;
@@ -134,7 +134,10 @@ async function parentIgnoreFiles(context: ToolContext, start: ConfinedPath): Pro
 
 function externalRequest(start: ConfinedPath, query: CompiledQuery, input: Input, rules: IgnoreRules, parents: readonly string[]): ContentSearchRequest | undefined {
   if (!query.external) return undefined;
-  const includeGlobs = input.file_pattern === undefined ? [] : [input.file_pattern.trim().replace(/^\.\//, ''), `${input.file_pattern.trim().replace(/^\.\//, '')}.txt`];
+  // The clean-up compileSearchGlob gives the pattern (ripgrep would read a '\\' as an escape); a leading '/' stays, as
+  // ripgrep anchors it at the root too.
+  const glob = input.file_pattern === undefined ? undefined : normaliseGlob(input.file_pattern);
+  const includeGlobs = glob === undefined ? [] : [glob, `${glob}.txt`];
   return {
     root: start.root.path,
     start: start.absolute,
@@ -179,7 +182,7 @@ export const searchContent = defineTool({
       });
     }
     const query = compileQuery(input.query, input.is_regex, input.case_sensitive);
-    const pattern = input.file_pattern === undefined ? undefined : compileGlob(input.file_pattern, 'file_pattern');
+    const pattern = input.file_pattern === undefined ? undefined : compileSearchGlob(input.file_pattern, 'file_pattern');
     const starts = await searchStarts(context, input.path);
 
     // Enough to know whether there are more than max_results, with room for results the checks below drop.

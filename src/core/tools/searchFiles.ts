@@ -1,5 +1,5 @@
-import { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
+import { compileSearchGlob, searchNameRegex } from '../glob';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
 import { relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
@@ -21,36 +21,6 @@ const inputSchema = {
   required: ['pattern'],
   additionalProperties: false,
 } as const satisfies InputSchema;
-
-/**
- * The pattern as search_files and search_content's file_pattern read it: a minimatch glob against the path relative
- * to its root; a pattern without '/' matches the name at any depth (as .gitignore and fd do). Case-insensitive
- * unless the pattern has an upper-case letter (fd's smart case). Dot files match like any other.
- */
-export function compileGlob(pattern: string, field: string): Minimatch {
-  const glob = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\//, '');
-  const invalid = (why: string): ToolError =>
-    new ToolError('INVALID_PATTERN', `${field} ${JSON.stringify(pattern)} is not a usable glob: ${why}. Use e.g. "**/*.md", "src/**/*.ts" or "*.json".`, { field });
-  if (glob === '') throw invalid('it is empty');
-  // minimatch would read these as never matching, or as a negation: an empty answer that hides the mistake.
-  if (glob.startsWith('!')) throw invalid('negated patterns are not supported (use include_ignored and the exclude settings to widen or narrow)');
-  const reversed = /\[[^\]]*?([^\]])-([^\]])/.exec(glob);
-  if (reversed && (reversed[1] ?? '') > (reversed[2] ?? '')) throw invalid(`the range ${reversed[1] ?? ''}-${reversed[2] ?? ''} is reversed`);
-  const matcher = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: glob === glob.toLowerCase(), nocomment: true, nonegate: true });
-  if (matcher.makeRe() === false) throw invalid('minimatch cannot compile it');
-  return matcher;
-}
-
-/**
- * A regex over the name alone, for globs that only look at the name ("*.md", "**\/*.md"): the common case, and much
- * cheaper per entry than matching the whole path.
- */
-export function nameRegex(matcher: Minimatch): RegExp | undefined {
-  const glob = matcher.pattern;
-  const rest = matcher.options.matchBase ? glob : glob.startsWith('**/') ? glob.slice(3) : undefined;
-  if (rest === undefined || rest === '' || rest.includes('/') || rest.includes('**')) return undefined;
-  return new Minimatch(rest, { ...matcher.options, matchBase: false }).makeRe() || undefined;
-}
 
 export const searchFiles = defineTool({
   name: 'search_files',
@@ -74,10 +44,10 @@ export const searchFiles = defineTool({
         cap: SEARCH_FILES_CAP,
       });
     }
-    const matcher = compileGlob(input.pattern, 'pattern');
+    const matcher = compileSearchGlob(input.pattern, 'pattern');
     // With a fixed leading part ("src/**/*.ts") whole directories can be passed over; a name-only pattern cannot.
-    const canPrune = !matcher.options.matchBase && !input.pattern.trim().replace(/^\.?\//, '').startsWith('**');
-    const byName = nameRegex(matcher);
+    const canPrune = !matcher.options.matchBase && !matcher.pattern.startsWith('**');
+    const byName = searchNameRegex(matcher);
     const found: { display: string; absolute: string; type: ReturnType<typeof entryType>; root: number }[] = [];
     let ignored = 0;
     const starts = await searchStarts(context, input.path);

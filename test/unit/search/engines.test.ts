@@ -46,6 +46,7 @@ const CASES: readonly Case[] = [
   { name: 'file_pattern *.txt', input: { query: 'needle', file_pattern: '*.txt' }, min: 6 },
   { name: 'file_pattern *.pdf reaches the sidecar', input: { query: 'needle', file_pattern: '*.pdf' }, min: 1 },
   { name: 'file_pattern with a directory part', input: { query: 'needle', file_pattern: 'sub/**/*.ts' }, min: 1 },
+  { name: 'file_pattern with Windows separators and a leading ./', input: { query: 'needle', file_pattern: '.\\sub\\**\\*.ts' }, min: 1 },
   { name: 'a gitignored file matched by file_pattern stays out', input: { query: 'needle', file_pattern: '*.log' }, min: 0 },
   { name: 'path below the root honours the root .gitignore', input: { query: 'needle', path: 'sub' }, min: 2 },
   { name: 'include_ignored', input: { query: 'needle', include_ignored: true }, min: 18 },

@@ -1,0 +1,71 @@
+/**
+ * One glob, one answer: a path rule of the settings (hidden, protected, exclude) gives the same answer whether a
+ * walk meets the path (listings, searches) or a tool names it (reads, writes); and a search pattern gives the same
+ * files whichever engine searches.
+ */
+import * as assert from 'node:assert/strict';
+import { globList, normaliseGlob, ruleGlob } from '../../src/core/glob';
+import { isHidden } from '../../src/core/policy';
+import { call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
+
+describe('path rule globs', function () {
+  it('are normalised once: blanks, backslashes, a leading ./, anchoring and a trailing /', function () {
+    assert.equal(normaliseGlob('  .\\build\\out  '), 'build/out');
+    assert.equal(ruleGlob('dist'), '**/dist');
+    assert.equal(ruleGlob('/dist'), 'dist');
+    assert.equal(ruleGlob('secrets/'), '**/secrets/**');
+    assert.equal(ruleGlob('./build\\'), '**/build/**');
+    assert.equal(ruleGlob('**/x'), '**/x');
+    assert.equal(ruleGlob('  '), undefined);
+    assert.equal(ruleGlob('/'), undefined);
+  });
+
+  it('name the first pattern, in the order a path is checked: the path itself, then each ancestor', function () {
+    const list = globList(['b/', 'a/']);
+    assert.equal(list.firstMatch('a/b/c.txt', false), 'b/');
+    assert.equal(list.firstMatch('a/b', true), 'a/');
+    assert.equal(list.firstMatch('a', true), 'a/');
+    assert.equal(list.firstMatch('c/d', false), undefined);
+  });
+
+  // Walks used to test a directory against every path glob with a trailing '/' added, reads only when they named the
+  // directory itself: an extended glob that matches an empty name ("!(x)") hid a directory from listings while its
+  // files could still be read. A directory is now tested that way only by a glob aimed at its contents ("dir/**").
+  it('cover a directory through its contents only for a glob aimed at them ("dir/**", "dir/")', function () {
+    for (const [pattern, directory, covered] of [
+      ['.ssh/**', '.ssh', true],
+      ['secrets/', 'x/secrets', true],
+      ['secret/!(public.txt)', 'secret', false],
+      ['!(a)', 'a', false],
+      ['!(a)', 'b', true],
+    ] as const) {
+      const list = globList([pattern]);
+      assert.equal(list.firstMatch(directory, true) !== undefined, covered, `${pattern} on the directory ${directory} (read)`);
+      const name = directory.slice(directory.lastIndexOf('/') + 1);
+      assert.equal(list.matchesEntry(directory, name, true), covered, `${pattern} on the directory ${directory} (walk)`);
+      assert.equal(isHidden({ hiddenPaths: [pattern] }, directory, 'directory'), covered, `${pattern} on the directory ${directory} (policy)`);
+    }
+  });
+});
+
+describe('a hidden-path glob answers the same in listings and in reads', function () {
+  let ws: TempWorkspace;
+  beforeEach(function () {
+    ws = tempWorkspace({ hiddenPaths: ['secret/!(public.txt)'] });
+    ws.write({ 'secret/public.txt': 'shown\n', 'secret/key.txt': 'hidden\n', 'other.txt': 'x\n' });
+  });
+  afterEach(function () {
+    ws.cleanup();
+  });
+
+  it('secret/!(public.txt): public.txt is listed and read, key.txt neither', async function () {
+    const listed = expectOk(await call(ws.session, 'list_files', {}), 'list_files');
+    assert.deepEqual(listed.files, ['other.txt', 'secret/public.txt']);
+    const entries = expectOk(await call(ws.session, 'list_directory', { path: 'secret' }), 'list_directory');
+    assert.deepEqual((entries.entries as { relative_path: string }[]).map((entry) => entry.relative_path), ['secret/public.txt']);
+    const found = expectOk(await call(ws.session, 'search_files', { pattern: '*.txt' }), 'search_files');
+    assert.deepEqual((found.matches as { relative_path: string }[]).map((match) => match.relative_path), ['other.txt', 'secret/public.txt']);
+    assert.equal(expectOk(await call(ws.session, 'read_file', { file_name: 'secret/public.txt' }), 'read_file').content, 'shown\n');
+    expectError(await call(ws.session, 'read_file', { file_name: 'secret/key.txt' }), 'SENSITIVE_PATH_REFUSED', 'read_file');
+  });
+});
