@@ -54,7 +54,7 @@ export interface FileSystem {
   /** Follows symbolic links (see FileStat); `undefined` when nothing exists at the path. */
   stat(path: string): Promise<FileStat | undefined>;
   /**
-   * Entries in no particular order, without Agent FS's own staging files (files.ts `isStagingName`): no listing,
+   * Entries in no particular order, without Agent FS's own staging files (staging.ts `isStagingName`): no listing,
    * search or recorded state ever shows a half-written temporary of this or another process.
    */
   readDirectory(path: string): Promise<DirEntry[]>;

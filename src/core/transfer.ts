@@ -7,7 +7,7 @@ import { ToolError } from './errors';
 import type { FileStat } from './fs';
 import { basename, dirname, isWithin, joinPath } from './paths';
 import type { ConfinedPath } from './root';
-import { siblingPath } from './files';
+import { siblingPath } from './staging';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './context';
 

@@ -5,7 +5,7 @@
  *
  * Protocol. A process owns "slot" files there, `<host>.<pid>.<slot>.idle` while free and renamed to `….held` while
  * it claims paths. A slot file only ever grows: a claim is a JSON line {pid, host, since, paths} (real paths)
- * appended to it, and every staging file the holder then creates (files.ts siblingPath) is appended after it, one
+ * appended to it, and every staging file the holder then creates (staging.ts siblingPath) is appended after it, one
  * per line, before it is created; the last JSON line is the current claim. (Appends and renames cost microseconds;
  * truncating or deleting a file can cost milliseconds on a busy disk.) To lock: append the claim to a free slot,
  * rename it to .held, then read the directory. Another held
@@ -32,7 +32,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { stagingNameInfo } from '../core/files';
+import { stagingNameInfo } from '../core/staging';
 import { FsError, type HeldLock } from '../core/fs';
 
 export interface NodeLockOptions {

@@ -8,7 +8,7 @@
  */
 import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs';
-import { isStagingName } from '../core/files';
+import { isStagingName } from '../core/staging';
 import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
 import { basename } from '../core/paths';
 import { type NodeLocks, trackStaging } from './locks';

@@ -66,7 +66,7 @@ export function ripgrepArguments(request: ContentSearchRequest, engine: Engine =
   for (const glob of request.includeGlobs) args.push(request.includeCaseInsensitive ? `--iglob=${glob}` : `--glob=${glob}`);
   for (const glob of request.excludeGlobs) args.push(`--iglob=!${glob}`);
   if (request.respectIgnoreFiles) args.push('--glob=!.git');
-  // Agent FS's own staging files (files.ts siblingPath), as the port's listings leave them out too.
+  // Agent FS's own staging files (staging.ts siblingPath), as the port's listings leave them out too.
   args.push('--glob=!.*.agentfs-{write,copy,undo,replaced}-*');
   const pattern = request.query.kind === 'literal' ? request.query.text : engine === 'pcre2' ? request.query.pcre2 : request.query.rust;
   args.push(`--regexp=${pattern ?? ''}`, '--', nativePath(request.start));

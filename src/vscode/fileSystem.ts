@@ -15,7 +15,7 @@
  */
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
-import { isStagingName } from '../core/files';
+import { isStagingName } from '../core/staging';
 import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
 import { basename, isWithin } from '../core/paths';
 import { NodeLocks, trackStaging } from '../node/locks';

@@ -7,6 +7,7 @@ import * as nodePath from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
+import { isStagingName } from '../../src/core/staging';
 import type { EditorState } from '../../src/core/context';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/session';
@@ -91,7 +92,7 @@ export function sessionOver(
   };
 }
 
-/** True for a path the atomic-write machinery stages through (files.ts siblingPath). */
+/** True for a path the atomic-write machinery stages through (staging.ts siblingPath). */
 export function isStagingPath(path: string): boolean {
-  return /\/\.[^/]*\.agentfs-[a-z]+-[a-z0-9]+$/.test(path);
+  return isStagingName(nodePath.posix.basename(path));
 }

@@ -6,9 +6,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HistoryLimits } from '../../src/core/history/store';
+import { HistoryStore, type HistoryLimits, type OperationRecord } from '../../src/core/history/store';
 import type { Session } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { NodeFileSystem } from '../../src/node/nodeFileSystem';
+import { createNodeSession, toPosixPath } from '../../src/node/session';
+import { FaultyFileSystem } from './faultInjection';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
 
 describe('history store: index, journal and sharing', function () {
@@ -82,5 +84,23 @@ describe('history store: index, journal and sharing', function () {
     expectOk(await call(b, 'undo_last', {}));
     assert.equal(fs.readFileSync(path.join(base, 'old.txt'), 'utf8'), 'before\n');
     assert.equal(fs.existsSync(path.join(base, 'new.txt')), false);
+  });
+
+  it('swaps in a whole journal through a staging sibling where the port cannot append: a failed swap keeps the old one', async () => {
+    const record = (id: string): OperationRecord => ({ version: 1, id, time: new Date(0).toISOString(), operation: 'write_file', summary: id, input: {}, paths: [], undo_available: false, blobs: {} });
+    // FaultyFileSystem has no appendFile: every journal line is written by replacing the journal whole.
+    const faulty = new FaultyFileSystem();
+    const writer = new HistoryStore(faulty, toPosixPath(state));
+    await writer.add(record('a1'), new Map());
+    await writer.add(record('a2'), new Map());
+    const journal = path.join(state, 'journal');
+    const kept = fs.readFileSync(journal);
+    faulty.fail({ step: 'rename', when: (to) => to === toPosixPath(journal) });
+    await assert.rejects(writer.add(record('a3'), new Map()), /Could not write history/);
+    assert.equal(faulty.fired, 1);
+    assert.deepEqual(fs.readFileSync(journal), kept, 'the old journal, byte for byte');
+    assert.deepEqual(fs.readdirSync(state).filter((name) => name.includes('agentfs-')), [], 'no staging file left');
+    const reader = new HistoryStore(new NodeFileSystem(), toPosixPath(state));
+    assert.deepEqual((await reader.list()).map((each) => each.id), ['a2', 'a1']);
   });
 });

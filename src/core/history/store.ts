@@ -27,6 +27,7 @@
  */
 import { describeError } from '../errors';
 import type { FileSystem } from '../fs';
+import { removeQuietly, replaceFile } from '../staging';
 import { contentHash } from '../text';
 import type { PathState } from './state';
 
@@ -281,7 +282,7 @@ export class HistoryStore {
   async discardContent(): Promise<void> {
     if (this.pending.size === 0) return;
     const index = await this.current();
-    for (const hex of this.pending) if (!index.refs.has(hex)) await this.removeQuietly(`${this.blobsDirectory}/${hex}`);
+    for (const hex of this.pending) if (!index.refs.has(hex)) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
     this.pending.clear();
   }
 
@@ -303,7 +304,7 @@ export class HistoryStore {
       await this.appendJournal(index, addLine(record.id, record.blobs));
       index.insert(record.id, record.blobs, record);
       // Written ahead but not kept (over the byte cap): nothing refers to it.
-      for (const hex of this.pending) if (!index.refs.has(hex)) await this.removeQuietly(`${this.blobsDirectory}/${hex}`);
+      for (const hex of this.pending) if (!index.refs.has(hex)) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
     } finally {
       this.pending.clear();
     }
@@ -347,7 +348,7 @@ export class HistoryStore {
         await this.fs.createDirectory(this.trashDirectory);
         await this.fs.rename(path, target, { overwrite: false });
       } catch {
-        await this.removeQuietly(path);
+        await removeQuietly(this.fs, path);
       }
     }
   }
@@ -356,7 +357,7 @@ export class HistoryStore {
   private emptyTrash(): void {
     if (this.emptying) return;
     this.emptying = (async () => {
-      for (const name of await this.readNames(this.trashDirectory)) await this.removeQuietly(`${this.trashDirectory}/${name}`);
+      for (const name of await this.readNames(this.trashDirectory)) await removeQuietly(this.fs, `${this.trashDirectory}/${name}`);
     })()
       .catch(() => undefined)
       .finally(() => {
@@ -473,7 +474,7 @@ export class HistoryStore {
       const joined = new Uint8Array(old.length + bytes.length);
       joined.set(old);
       joined.set(bytes, old.length);
-      await this.write(this.journalPath, joined);
+      await this.replaceJournal(joined);
     }
     index.offset += bytes.length;
     index.stamp = (await this.fs.stat(this.journalPath))?.ctimeMs ?? Number.NaN;
@@ -483,18 +484,23 @@ export class HistoryStore {
   private async rewriteJournal(index: StoreIndex, extra = ''): Promise<void> {
     const lines = index.ids.map((id) => addLine(id, index.entries.get(id)?.blobs ?? {})).join('');
     const bytes = encoder.encode(journalHeader(index.generation) + lines + extra);
-    const temporary = `${this.journalPath}.tmp-${randomToken(8)}`;
-    try {
-      await this.fs.writeFile(temporary, bytes);
-      await this.fs.rename(temporary, this.journalPath, { overwrite: true });
-    } catch (error) {
-      await this.removeQuietly(temporary);
-      throw new Error(`Could not write history to ${this.journalPath}: ${describeError(error)}`);
-    }
+    await this.replaceJournal(bytes);
     index.lines = index.ids.length;
     index.offset = bytes.length;
     index.stamp = (await this.fs.stat(this.journalPath))?.ctimeMs ?? Number.NaN;
   }
+  /**
+   * Swaps in a whole new journal: readers, which hold no lock, see the old one or the new one, never half of it. Its
+   * staging sibling is one the port's listings leave out and a dead holder's lock recovery removes (staging.ts).
+   */
+  private async replaceJournal(bytes: Uint8Array): Promise<void> {
+    try {
+      await replaceFile(this.fs, this.journalPath, bytes);
+    } catch (error) {
+      throw new Error(`Could not write history to ${this.journalPath}: ${describeError(error)}`);
+    }
+  }
+
   /**
    * Rewrites the journal with only the live records, and removes files no record names that are old enough that no
    * other process can still be about to name them (a record or blob of a process that died mid-add).
@@ -510,7 +516,7 @@ export class HistoryStore {
     const now = Date.now();
     const old = async (path: string): Promise<void> => {
       const stat = await this.fs.stat(path).catch(() => undefined);
-      if (stat && now - stat.mtimeMs > ORPHAN_MS) await this.removeQuietly(path);
+      if (stat && now - stat.mtimeMs > ORPHAN_MS) await removeQuietly(this.fs, path);
     };
     for (const name of await this.readNames(this.operationsDirectory)) {
       const id = RECORD_FILE.exec(name)?.[1];
@@ -563,14 +569,6 @@ export class HistoryStore {
       return parsed as OperationRecord;
     } catch {
       return undefined;
-    }
-  }
-
-  private async removeQuietly(path: string): Promise<void> {
-    try {
-      await this.fs.delete(path, { recursive: false, useTrash: false });
-    } catch {
-      // A file another process already removed, or one that cannot be removed now, is left for the next compaction.
     }
   }
 }

@@ -5,7 +5,8 @@
  * mutating call, so it can be undone in turn.
  */
 import { describeError, ToolError } from '../errors';
-import { removeQuietly, siblingPath, writeFileAtomic } from '../files';
+import { writeFileAtomic } from '../files';
+import { removeQuietly, siblingPath } from '../staging';
 import { dirname, joinPath } from '../paths';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';

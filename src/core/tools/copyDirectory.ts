@@ -1,4 +1,5 @@
-import { missingDirectories, removeQuietly, siblingPath } from '../files';
+import { missingDirectories } from '../files';
+import { removeQuietly, siblingPath } from '../staging';
 import { dirname, relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
 import { reportProgress, throwIfCancelled } from '../signals';

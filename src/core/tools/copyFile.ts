@@ -1,4 +1,4 @@
-import { removeQuietly, siblingPath } from '../files';
+import { removeQuietly, siblingPath } from '../staging';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { throwIfCancelled } from '../signals';
