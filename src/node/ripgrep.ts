@@ -54,6 +54,7 @@ export type Engine = 'default' | 'pcre2';
 
 export function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default'): string[] {
   const args = ['--json', '--no-config', '--no-messages', '--hidden', '--crlf', `--max-count=${request.maxMatchesPerFile}`];
+  if (request.sorted) args.push('--sort=path');
   if (request.contextLines > 0) args.push(`--context=${request.contextLines}`);
   args.push(request.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (request.query.kind === 'literal') args.push('--fixed-strings');

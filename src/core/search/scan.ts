@@ -6,6 +6,9 @@
  * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
  * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is read as UTF-8. Files are read in
  * chunks split at newlines, so a 1 GiB log costs one chunk of memory, not the file.
+ *
+ * Matches come out in the order of the files' sort keys, then by line, whatever order the reads finish in: the
+ * caller can stop at the first N and know they are the first N.
  */
 import { CancelledError } from '../errors';
 import type { IgnoreRules } from '../ignore';
@@ -23,6 +26,8 @@ const FIRST_READ_BYTES = 16 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
 /** Files read at once: the scan waits on I/O more than it computes. */
 const CONCURRENCY = 8;
+/** How far reads may run ahead of the first file not yet done, so that one slow file does not make the rest pile up. */
+const LOOKAHEAD_FILES = 64;
 /** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** UTF-16 files are decoded whole; above this they are passed over. */
@@ -36,6 +41,8 @@ export interface ScanRequest {
   readonly acceptsFile: (absolute: string) => boolean;
   readonly includeIgnored: boolean;
   readonly maxMatchesPerFile: number;
+  /** Where a file (absolute) sorts among the others; a promise only for the few that need a look at the disk. */
+  readonly sortKey: (absolute: string) => string | Promise<string>;
 }
 
 export interface ScanStats {
@@ -137,20 +144,38 @@ function linesOf(text: string, isEnd: boolean): string[] {
 }
 
 export async function scanContent(context: ToolContext, request: ScanRequest, onMatch: (match: LineMatch) => Promise<boolean>): Promise<ScanStats> {
-  const files: string[] = [];
+  const found: string[] = [];
   const rules = await walkVisible(context, request.start, { includeIgnored: request.includeIgnored, search: true, includeDotFiles: true }, (entry) => {
     // Links are not followed, as ripgrep does not follow them either.
-    if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) files.push(entry.absolute);
+    if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry.absolute);
   });
+  const keyed: { key: string; path: string }[] = [];
+  for (const path of found) {
+    const key = request.sortKey(path);
+    keyed.push({ key: typeof key === 'string' ? key : await key, path });
+  }
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const files = keyed.map((file) => file.path);
 
   const { fs } = context.workspace;
   let stopped = false;
   let filesSearched = 0;
   let binarySkipped = 0;
-  const emit = async (match: LineMatch): Promise<boolean> => {
-    if (stopped) return false;
-    if (!(await onMatch(match))) stopped = true;
-    return !stopped;
+  // Each file's matches wait in `held` until every file before it is done; `frontier` is the first not yet passed on.
+  const held = new Map<number, LineMatch[]>();
+  let frontier = 0;
+  let passing: Promise<void> = Promise.resolve();
+  const passOn = async (): Promise<void> => {
+    for (let matches = held.get(frontier); matches !== undefined && !stopped; matches = held.get(frontier)) {
+      held.delete(frontier);
+      frontier++;
+      for (const match of matches) {
+        if (!(await onMatch(match))) {
+          stopped = true;
+          break;
+        }
+      }
+    }
   };
 
   const read = async (path: string, offset: number, length: number): Promise<Uint8Array> => {
@@ -159,7 +184,11 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
     return whole.subarray(offset, offset + length);
   };
 
-  const searchFile = async (path: string): Promise<void> => {
+  const searchFileInto = async (path: string, matches: LineMatch[]): Promise<void> => {
+    const emit = (match: LineMatch): Promise<boolean> => {
+      matches.push(match);
+      return Promise.resolve(!stopped);
+    };
     // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
     let bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
     const bom = detectBom(bytes);
@@ -234,19 +263,36 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
   };
 
   let next = 0;
+  let waiters: (() => void)[] = [];
   const worker = async (): Promise<void> => {
     while (!stopped && next < files.length) {
       throwIfCancelled(context);
-      const path = files[next++];
+      if (next - frontier >= LOOKAHEAD_FILES) {
+        await new Promise<void>((resolve) => waiters.push(resolve));
+        continue;
+      }
+      const index = next++;
+      const path = files[index];
       if (path === undefined) break;
       reportProgress(context, next, files.length, 'files searched');
+      const matches: LineMatch[] = [];
       try {
-        await searchFile(path);
+        await searchFileInto(path, matches);
       } catch (error) {
         if (error instanceof CancelledError) throw error;
         // A file that vanished or cannot be read is passed over, as ripgrep does.
       }
+      held.set(index, matches);
+      passing = passing.then(passOn);
+      await passing;
+      const woken = waiters;
+      waiters = [];
+      for (const wake of woken) wake();
     }
+    // A worker that ends wakes the others, which may be waiting for a frontier that no longer moves.
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
   return { rules, filesSearched, binarySkipped };

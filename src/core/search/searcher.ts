@@ -34,6 +34,11 @@ export interface ContentSearchRequest {
   readonly parentIgnoreFiles: readonly string[];
   /** Stop a file after this many matching lines. */
   readonly maxMatchesPerFile: number;
+  /**
+   * Walk in ripgrep's `--sort=path` order (one thread): depth first, each directory's entries by the bytes of their
+   * names. Otherwise in any order.
+   */
+  readonly sorted?: boolean;
 }
 
 /** One matching line. Indices are UTF-16 offsets into `text`, the line without its terminator. */
@@ -60,7 +65,8 @@ export interface ContentSearcher {
   /** Shown in results as `engine`. */
   readonly name: string;
   /**
-   * Calls `onMatch` for each matching line, in any order; stops early once it returns false. Throws
+   * Calls `onMatch` for each matching line, a file's lines together and in line order, the files in any order
+   * (or as `sorted` says); stops early once it returns false. Throws
    * CancelledError when `isCancelled` turns true.
    */
   search(request: ContentSearchRequest, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome>;

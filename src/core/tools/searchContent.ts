@@ -6,17 +6,22 @@ import { compareCodePoints, searchStarts } from '../listing';
 import { basename, dirname, isWithin, relativeTo } from '../paths';
 import type { ConfinedPath } from '../root';
 import { compileQuery, type CompiledQuery } from '../search/query';
-import { scanContent } from '../search/scan';
-import type { ContentSearchRequest, LineMatch } from '../search/searcher';
+import { scanContent, type ScanStats } from '../search/scan';
+import type { ContentSearcher, ContentSearchRequest, LineMatch } from '../search/searcher';
+import type { DirEntry } from '../fs';
+import { pageFields, pageFrom } from '../paging';
 import type { ToolContext } from '../context';
 import type { InputOf, InputSchema } from '../schema';
 import { reportProgress } from '../signals';
 import { defineTool } from '../tool';
-import { INCLUDE_IGNORED, pathParameter } from './parameters';
+import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
 
 export const SEARCH_CONTENT_CAP = 200;
 
 export const CONTEXT_LINES_CAP = 5;
+
+/** The longest query and file_pattern, checked in run() rather than in the schema to keep the definition short. */
+export const SEARCH_TEXT_MAX = 1024;
 
 /** Longer lines are shown as a window around the match, so one minified file cannot flood the reply. */
 export const LINE_TEXT_MAX = 400;
@@ -24,12 +29,13 @@ export const LINE_TEXT_MAX = 400;
 const inputSchema = {
   type: 'object',
   properties: {
-    query: { type: 'string', minLength: 1, maxLength: 1024, description: 'Text or regex.' },
-    is_regex: { type: 'boolean', default: false, description: 'query is a regex.' },
+    query: { type: 'string', minLength: 1, description: 'Text or regex.' },
+    is_regex: { type: 'boolean', default: false, description: 'Regex query.' },
     case_sensitive: { type: 'boolean', default: false, description: 'Match case.' },
-    path: pathParameter('Directory (default: all).'),
-    file_pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'Only matching files (glob).' },
+    path: pathParameter('Directory.'),
+    file_pattern: { type: 'string', minLength: 1, description: 'Glob of files.' },
     max_results: { type: 'integer', minimum: 1, default: 50, description: `At most ${SEARCH_CONTENT_CAP}.` },
+    offset: OFFSET,
     context_lines: { type: 'integer', minimum: 0, default: 0, description: `At most ${CONTEXT_LINES_CAP}.` },
     include_ignored: INCLUDE_IGNORED,
   },
@@ -73,6 +79,8 @@ interface Accepted {
   readonly display: string;
   readonly via?: string;
   readonly match: LineMatch;
+  /** The index of the start that found it. */
+  readonly root: number;
 }
 
 /** The file set rule both engines share, and the sidecar rule: a .pdf is searched through its .pdf.txt. */
@@ -132,7 +140,7 @@ async function parentIgnoreFiles(context: ToolContext, start: ConfinedPath): Pro
   return found;
 }
 
-function externalRequest(start: ConfinedPath, query: CompiledQuery, input: Input, rules: IgnoreRules, parents: readonly string[]): ContentSearchRequest | undefined {
+function externalRequest(start: ConfinedPath, query: CompiledQuery, input: Input, rules: IgnoreRules, parents: readonly string[], need: number): ContentSearchRequest | undefined {
   if (!query.external) return undefined;
   // The clean-up compileSearchGlob gives the pattern (ripgrep would read a '\\' as an escape); a leading '/' stays, as
   // ripgrep anchors it at the root too.
@@ -149,15 +157,237 @@ function externalRequest(start: ConfinedPath, query: CompiledQuery, input: Input
     excludeGlobs: [...rules.hiddenGlobs, ...rules.excludeGlobs],
     respectIgnoreFiles: !input.include_ignored,
     parentIgnoreFiles: parents,
-    maxMatchesPerFile: input.max_results + 1,
+    maxMatchesPerFile: need,
   };
+}
+
+/** The reply's order: display path (code units, as every listing), then line; between roots of one name, the first. */
+function inReplyOrder(a: Accepted, b: Accepted): number {
+  return compareCodePoints(a.display, b.display) || a.match.line - b.match.line || a.root - b.root;
+}
+
+/** The `need` first, in the reply's order, of the matches it is given in any order; it sorts only now and then. */
+class Smallest {
+  private items: Accepted[] = [];
+  private sorted = true;
+
+  constructor(private readonly need: number) {}
+
+  add(item: Accepted): void {
+    this.items.push(item);
+    this.sorted = false;
+    if (this.items.length >= 2 * this.need) this.trim();
+  }
+
+  /** The need-th so far, which only smaller ones can push out; undefined while there are fewer. */
+  last(): Accepted | undefined {
+    this.trim();
+    return this.items[this.need - 1];
+  }
+
+  result(): Accepted[] {
+    this.trim();
+    return this.items;
+  }
+
+  private trim(): void {
+    if (this.sorted) return;
+    this.items.sort(inReplyOrder);
+    if (this.items.length > this.need) this.items.length = this.need;
+    this.sorted = true;
+  }
+}
+
+/** What one start gave: its first `need` matches in the reply's order, and how many it has when that is known. */
+interface StartResult {
+  readonly matches: readonly Accepted[];
+  readonly total: number | undefined;
+}
+
+/** Code point order, which is UTF-8's byte order (ripgrep's); code units differ only where a surrogate meets U+E000–U+FFFF. */
+function compareUtf8(a: string, b: string): number {
+  if (!/[\uD800-\uDFFF]/.test(a) && !/[\uD800-\uDFFF]/.test(b)) return compareCodePoints(a, b);
+  const x = Array.from(a, (character) => character.codePointAt(0) ?? 0);
+  const y = Array.from(b, (character) => character.codePointAt(0) ?? 0);
+  for (let index = 0; index < Math.min(x.length, y.length); index++) {
+    const difference = (x[index] ?? 0) - (y[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return x.length - y.length;
+}
+
+function childOf(directory: string, name: string): string {
+  return directory === '/' ? `/${name}` : `${directory}/${name}`;
+}
+
+/**
+ * How far ripgrep's sorted walk (`--sort=path`) has got, in the reply's order. It takes each directory's entries by
+ * their names' bytes, depth first: the reply's order, except that a directory comes before a sibling whose name
+ * goes on from the directory's with a character below '/' ("a/" before "a-b", "a.ts"; in the reply "a.ts" <
+ * "a/x"), and where byte and code unit order part. So the least display path a later file can have is read from the
+ * listings of the directories the walk is in: the least of their entries that come later in the walk.
+ */
+class SortedWalk {
+  private readonly listings = new Map<string, Promise<readonly DirEntry[] | undefined>>();
+  private readonly later = new Map<string, string | null>();
+  private previous: readonly string[] | undefined;
+  /** False once the walk did something this class does not expect (a file out of order, an unreadable listing). */
+  holds = true;
+
+  constructor(
+    private readonly context: ToolContext,
+    private readonly start: ConfinedPath,
+  ) {}
+
+  /** Notes the next file the walk reports, checking that it comes after the one before. */
+  meet(path: string): void {
+    const parts = relativeTo(this.start.absolute, path).split('/');
+    const previous = this.previous;
+    if (previous) {
+      let order = 0;
+      for (let index = 0; order === 0 && index < Math.min(previous.length, parts.length); index++) order = compareUtf8(previous[index] ?? '', parts[index] ?? '');
+      if (order >= 0) this.holds = false;
+    }
+    this.previous = parts;
+  }
+
+  /** The least display path of any file the walk can report after `path`; undefined when none can follow. */
+  async after(path: string): Promise<string | undefined> {
+    let least: string | undefined;
+    let directory = this.start.absolute;
+    for (const name of relativeTo(this.start.absolute, path).split('/')) {
+      const entry = await this.laterEntry(directory, name);
+      if (entry !== undefined) {
+        const display = this.context.paths.display(this.start.root, childOf(directory, entry));
+        if (least === undefined || compareCodePoints(display, least) < 0) least = display;
+      }
+      directory = childOf(directory, name);
+    }
+    return least;
+  }
+
+  /** The least, as it sorts in the reply, of the entries of `directory` the walk meets after `name`. */
+  private async laterEntry(directory: string, name: string): Promise<string | undefined> {
+    const key = `${directory}\0${name}`;
+    const known = this.later.get(key);
+    if (known !== undefined) return known ?? undefined;
+    let listing = this.listings.get(directory);
+    if (!listing) {
+      listing = this.context.workspace.fs.readDirectory(directory).catch(() => undefined);
+      this.listings.set(directory, listing);
+    }
+    const entries = await listing;
+    if (!entries) this.holds = false;
+    let least: string | undefined;
+    for (const entry of entries ?? []) {
+      if (compareUtf8(entry.name, name) <= 0) continue;
+      // A directory sorts as its files do, with '/' after its name; a sidecar as the .pdf it stands for.
+      const sortsAs = entry.kind === 'directory' && !entry.isSymlink ? `${entry.name}/` : PDF_TEXT.test(entry.name) ? entry.name.slice(0, -4) : entry.name;
+      if (least === undefined || compareCodePoints(sortsAs, least) < 0) least = sortsAs;
+    }
+    this.later.set(key, least ?? null);
+    return least;
+  }
+}
+
+/**
+ * One start through the external searcher; undefined when it cannot run the request. First in any order, on all
+ * threads: most searches find fewer than `need` lines and are done. Otherwise again along the sorted walk, which
+ * stops once no later file can come before the need-th line found.
+ */
+async function searchWithSearcher(
+  context: ToolContext,
+  searcher: ContentSearcher,
+  start: ConfinedPath,
+  request: ContentSearchRequest,
+  accept: (match: LineMatch) => Promise<Accepted | undefined>,
+  need: number,
+): Promise<StartResult | undefined> {
+  const first: Accepted[] = [];
+  const quick = await searcher.search(
+    request,
+    async (match) => {
+      const item = await accept(match);
+      if (item) first.push(item);
+      return first.length < need;
+    },
+    context.isCancelled,
+  );
+  if (quick === 'unavailable') return undefined;
+  if (first.length < need) return { matches: first, total: first.length };
+
+  const best = new Smallest(need);
+  const walk = new SortedWalk(context, start);
+  let current: string | undefined;
+  let inFile = 0;
+  let seen = 0;
+  let capped = false;
+  let stopped = false;
+  const outcome = await searcher.search(
+    { ...request, sorted: true },
+    async (match) => {
+      if (match.path !== current) {
+        const last = current === undefined ? undefined : best.last();
+        if (current !== undefined && last && walk.holds) {
+          const next = await walk.after(current);
+          if (walk.holds && (next === undefined || compareCodePoints(last.display, next) < 0)) {
+            stopped = true;
+            return false;
+          }
+        }
+        walk.meet(match.path);
+        current = match.path;
+        inFile = 0;
+      }
+      const item = await accept(match);
+      if (item) {
+        best.add(item);
+        seen++;
+        // A file cut at the per-file limit may hold more lines: the total is then unknown.
+        if (++inFile >= need) capped = true;
+      }
+      return true;
+    },
+    context.isCancelled,
+  );
+  if (outcome === 'unavailable') return undefined;
+  return { matches: best.result(), total: stopped || capped ? undefined : seen };
+}
+
+/** One start through the core's own scan, which hands out matches in the reply's order and so stops at `need`. */
+async function searchByScan(
+  context: ToolContext,
+  start: ConfinedPath,
+  files: FileFilter,
+  accept: (match: LineMatch) => Promise<Accepted | undefined>,
+  need: number,
+  counted: (stats: ScanStats) => void,
+  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean; pattern: Minimatch | undefined },
+): Promise<StartResult> {
+  const sidecarOrMatching = (absolute: string): boolean =>
+    options.pattern === undefined || files.matches(absolute) || (PDF_TEXT.test(absolute) && files.matches(absolute.slice(0, -4)));
+  // Within one start the display paths share a prefix: they sort as the absolute paths do, a sidecar as its .pdf.
+  const sortKey = (absolute: string): string | Promise<string> =>
+    PDF_TEXT.test(absolute) ? files.exists(absolute.slice(0, -4)).then((exists) => (exists ? absolute.slice(0, -4) : absolute)) : absolute;
+  const found: Accepted[] = [];
+  const stats = await scanContent(
+    context,
+    { start, query: options.query, contextLines: options.contextLines, acceptsFile: sidecarOrMatching, includeIgnored: options.includeIgnored, maxMatchesPerFile: need, sortKey },
+    async (match) => {
+      const item = await accept(match);
+      if (item) found.push(item);
+      return found.length < need;
+    },
+  );
+  counted(stats);
+  return { matches: found, total: found.length < need ? found.length : undefined };
 }
 
 export const searchContent = defineTool({
   name: 'search_content',
   title: 'Search Content',
   userDescription: 'Search the text of workspace files.',
-  modelDescription: 'Search file contents line by line for text or a JavaScript regex, sorted by path and line. Skips binary files; reads a .pdf via its .pdf.txt.',
+  modelDescription: 'Search file lines for text or a JS regex; a cut list gives next_offset. Skips binaries; reads x.pdf via x.pdf.txt.',
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',
@@ -175,6 +405,12 @@ export const searchContent = defineTool({
         cap: SEARCH_CONTENT_CAP,
       });
     }
+    for (const field of ['query', 'file_pattern'] as const) {
+      const value = input[field];
+      if (value !== undefined && value.length > SEARCH_TEXT_MAX) {
+        throw new ToolError('INVALID_INPUT', `${field} is ${value.length} characters long; it may have at most ${SEARCH_TEXT_MAX}.`, { field });
+      }
+    }
     if (input.context_lines > CONTEXT_LINES_CAP) {
       throw new ToolError('LIMIT_EXCEEDED', `context_lines ${input.context_lines} is above the cap of ${CONTEXT_LINES_CAP}. Read the surrounding lines with agentfs_read_file and start_line/end_line.`, {
         field: 'context_lines',
@@ -184,50 +420,62 @@ export const searchContent = defineTool({
     const query = compileQuery(input.query, input.is_regex, input.case_sensitive);
     const pattern = input.file_pattern === undefined ? undefined : compileSearchGlob(input.file_pattern, 'file_pattern');
     const starts = await searchStarts(context, input.path);
+    const offset = input.offset ?? 0;
 
-    // Enough to know whether there are more than max_results, with room for results the checks below drop.
-    const wanted = input.max_results + 1;
-    const accepted: Accepted[] = [];
+    // The first `need` lines in the reply's order: the page, and one more to know whether there is a next.
+    const need = offset + input.max_results + 1;
+    const found = new Smallest(need);
     let engine = 'scan';
     let ignored: number | null = 0;
-    for (const start of starts) {
-      if (accepted.length >= wanted) break;
+    // The number of matching lines in all, when every start could count them.
+    let total: number | undefined = 0;
+    let reported = 0;
+    // Roots' results come in blocks ("name/…"), so a root whose block starts after the need-th line so far adds nothing.
+    const order = starts.map((start, index) => ({ start, index, block: `${start.display}/` }));
+    if (starts.length > 1) order.sort((a, b) => compareCodePoints(a.block, b.block) || a.index - b.index);
+    for (const { start, index, block } of order) {
+      const last = starts.length > 1 ? found.last() : undefined;
+      if (last && compareCodePoints(last.display, block) < 0) {
+        total = undefined;
+        continue;
+      }
       const rules = new IgnoreRules(context, start.root, { includeIgnored: input.include_ignored, search: true });
       await rules.prepare(start.absolute);
       const files = new FileFilter(context, start, pattern);
-      const onMatch = async (match: LineMatch): Promise<boolean> => {
-        if (accepted.length >= wanted) return false;
-        // Whatever the engine, a result must pass the core's own rules: containment, hidden paths, ignores, pattern.
-        if (!isWithin(start.absolute, match.path) || (await rules.excludesPath(match.path, false))) return true;
-        const file = await files.resolve(match.path);
-        if (!file || accepted.length >= wanted) return accepted.length < wanted;
-        accepted.push({ display: file.display, via: file.via, match });
-        reportProgress(context, accepted.length, undefined, 'matching lines found');
-        return accepted.length < wanted;
+      let lastPath: string | undefined;
+      let lastFile: Promise<{ display: string; via?: string } | undefined> = Promise.resolve(undefined);
+      // Whatever the engine, a result must pass the core's own rules: containment, hidden paths, ignores, pattern.
+      const accept = async (match: LineMatch): Promise<Accepted | undefined> => {
+        if (match.path !== lastPath) {
+          lastPath = match.path;
+          lastFile = isWithin(start.absolute, match.path) ? rules.excludesPath(match.path, false).then((excluded) => (excluded ? undefined : files.resolve(match.path))) : Promise.resolve(undefined);
+        }
+        const file = await lastFile;
+        if (!file) return undefined;
+        reportProgress(context, ++reported, undefined, 'matching lines found');
+        return { display: file.display, via: file.via, match, root: index };
       };
 
       const parents = context.contentSearcher ? await parentIgnoreFiles(context, start) : undefined;
-      const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents);
-      if (context.contentSearcher && request && (await context.contentSearcher.search(request, onMatch, context.isCancelled)) === 'done') {
+      const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents, need);
+      const searched = context.contentSearcher && request ? await searchWithSearcher(context, context.contentSearcher, start, request, accept, need) : undefined;
+      if (context.contentSearcher && searched) {
         engine = context.contentSearcher.name;
         // ripgrep applies the ignore rules without counting what they skip: unknown, unless nothing was to be skipped.
         if (!input.include_ignored) ignored = null;
-        continue;
       }
-      const sidecarOrMatching = (absolute: string): boolean =>
-        pattern === undefined || files.matches(absolute) || (PDF_TEXT.test(absolute) && files.matches(absolute.slice(0, -4)));
-      const stats = await scanContent(
-        context,
-        { start, query, contextLines: input.context_lines, acceptsFile: sidecarOrMatching, includeIgnored: input.include_ignored, maxMatchesPerFile: wanted },
-        onMatch,
-      );
-      if (ignored !== null) ignored += stats.rules.ignoredCount;
+      const result =
+        searched ??
+        (await searchByScan(context, start, files, accept, need, (stats) => {
+          if (ignored !== null) ignored += stats.rules.ignoredCount;
+        }, { query, contextLines: input.context_lines, includeIgnored: input.include_ignored, pattern }));
+      for (const item of result.matches) found.add(item);
+      total = total === undefined || result.total === undefined ? undefined : total + result.total;
     }
 
-    accepted.sort((a, b) => compareCodePoints(a.display, b.display) || a.match.line - b.match.line);
-    const truncated = accepted.length > input.max_results;
-    const shown = truncated ? accepted.slice(0, input.max_results) : accepted;
-    const matches = shown.map(({ display, via, match }) => {
+    const all = found.result();
+    const page = pageFrom(all.slice(offset, offset + input.max_results), offset, all.length);
+    const matches = page.items.map(({ display, via, match }) => {
       const text = window(match.text, match.start);
       const entry: Record<string, unknown> = { path: display, line: match.line, column: codePoints(match.text.slice(0, match.start)) + 1, text: text.text };
       if (text.truncated) entry.text_truncated = true;
@@ -245,7 +493,9 @@ export const searchContent = defineTool({
       ...(input.path === undefined ? {} : { path: starts[0]?.display ?? null }),
       ...(input.file_pattern === undefined ? {} : { file_pattern: input.file_pattern }),
       count: matches.length,
-      truncated,
+      ...pageFields(page),
+      // Known once every file was searched to the end; a search that stops after the page cannot know it.
+      ...(total === undefined ? {} : { total }),
       engine,
       ignored_count: ignored,
       matches,
