@@ -44,6 +44,18 @@ export default tseslint.config(
     },
   },
   {
+    // Shared by the unit tests and the integration specs, which load it in the editor's extension host.
+    files: ['test/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [
+          { name: 'vscode', message: 'test/shared serves the unit tests too: no vscode.' },
+          { name: 'mocha', message: 'test/shared serves both test runners: no mocha.' },
+        ],
+      }],
+    },
+  },
+  {
     files: ['test/unit/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

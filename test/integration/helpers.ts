@@ -9,7 +9,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import type { JsonSchema } from '../../src/core/schema';
 import type { AgentFsApi } from '../../src/extension';
+import { sampleInput } from '../shared/schemaSamples';
+import { writeTree } from '../shared/tree';
 
 export const EXTENSION_ID = 'agent-fs.agent-fs';
 export const TOOL_PREFIX = 'agentfs_';
@@ -29,7 +32,7 @@ export interface ContributedTool {
   readonly name: string;
   readonly when?: string;
   readonly tags?: readonly string[];
-  readonly inputSchema: SchemaLike;
+  readonly inputSchema: JsonSchema;
 }
 
 export function contributedTools(): readonly ContributedTool[] {
@@ -92,14 +95,7 @@ export function scratch(label: string, files: Readonly<Record<string, string>> =
   const name = `${label.replace(/[^A-Za-z0-9_-]+/g, '-')}-${++scratchCounter}`;
   const root = path.join(workspaceRoot(), 'scratch', name);
   fs.mkdirSync(root, { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    const target = path.join(root, file);
-    if (file.endsWith('/')) fs.mkdirSync(target, { recursive: true });
-    else {
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-    }
-  }
+  writeTree(root, files);
   return {
     rel: (p = '') => (p === '' ? `scratch/${name}` : `scratch/${name}/${p}`),
     abs: (p = '') => (p === '' ? root : path.join(root, p)),
@@ -115,25 +111,10 @@ export function exists(file: string): boolean {
 }
 
 /**
- * Every file under `dir`, relative, sorted: a snapshot to compare before and after a refused call. `ignore` names
- * top-level entries to leave out (`.vscode`, where a settings change lands).
+ * Every file under a directory as text, directories as 'dir/': a snapshot to compare before and after a refused
+ * call. Its `ignore` names top-level entries to leave out (`.vscode`, where a settings change lands).
  */
-export function snapshot(dir: string, ignore: readonly string[] = []): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (current: string): void => {
-    for (const entry of fs.readdirSync(current, { withFileTypes: true })) {
-      const full = path.join(current, entry.name);
-      const rel = path.relative(dir, full);
-      if (current === dir && ignore.includes(entry.name)) continue;
-      if (entry.isDirectory()) {
-        out[`${rel}/`] = '';
-        walk(full);
-      } else out[rel] = fs.readFileSync(full, 'utf8');
-    }
-  };
-  if (fs.existsSync(dir)) walk(dir);
-  return out;
-}
+export { textTree as snapshot } from '../shared/tree';
 
 /**
  * Sets an agentFs setting for the duration of `body`, then restores it. Workspace settings by default, since the
@@ -154,41 +135,13 @@ export async function withSetting<T>(
   }
 }
 
-export interface SchemaLike {
-  readonly type?: string;
-  readonly enum?: readonly unknown[];
-  readonly pattern?: string;
-  readonly minimum?: number;
-  readonly minItems?: number;
-  readonly items?: SchemaLike;
-  readonly properties?: Readonly<Record<string, SchemaLike>>;
-  readonly required?: readonly string[];
-}
-
-/** A value of the schema's type that passes validation (used where the call must be refused before any I/O). */
-export function sampleValue(schema: SchemaLike): unknown {
-  if (schema.enum && schema.enum.length > 0) return schema.enum[0];
-  switch (schema.type) {
-    case 'boolean':
-      return false;
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 1;
-    case 'array':
-      return (schema.minItems ?? 0) > 0 ? [sampleValue(schema.items ?? { type: 'string' })] : [];
-    case 'object':
-      return minimalInput(schema);
-    default: {
-      const candidates = ['agentfs-probe.txt', 'agentfs-probe', 'a1b2c3d4', '1', 'a'];
-      return candidates.find((candidate) => schema.pattern === undefined || new RegExp(schema.pattern, 'u').test(candidate)) ?? candidates[0];
-    }
-  }
-}
-
-/** An input with only the required properties, each a sample of its type. */
-export function minimalInput(schema: SchemaLike): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) input[name] = sampleValue(schema.properties?.[name] ?? {});
+/**
+ * An input with only the required properties, each a sample of its type that passes validation (used where the call
+ * must be refused before any I/O). Path parameters name a file no spec creates.
+ */
+export function minimalInput(schema: JsonSchema): Record<string, unknown> {
+  const input = sampleInput(schema, 'agentfs-probe.txt');
+  assert.ok(input, 'a sample input for the schema');
   return input;
 }
 

@@ -1,7 +1,11 @@
 /**
- * A FileSystem port that behaves like the node adapter until told to fail: the next writeFile, rename, copyFile or
- * delete matching a path test throws (before doing anything, or after doing its work, which models a crash between
- * two steps). Used to prove that every write path leaves the old bytes whole and no temporary file behind.
+ * Ports that fail on demand, two on purpose:
+ *  - FaultyFileSystem, a reduced port (no setMode, readRange, lock or appendFile, so writes take the
+ *    copy-for-permissions path and reads read whole) that records every mutating step and can fail the next
+ *    writeFile, rename, copyFile or delete matching a path test, before doing anything or after doing its work
+ *    (a crash between two steps). It proves that every write path leaves the old bytes whole and no temporary file.
+ *  - faultySession, the runner's whole node session (its locks, searcher and policy merging) whose port rejects any
+ *    method a predicate picks: for the *_FAILED codes, which a healthy disk never gives.
  */
 import * as nodePath from 'node:path';
 import type { Session } from '../../src/core/invoke';
@@ -10,7 +14,7 @@ import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
 import { isStagingName } from '../../src/core/staging';
 import type { EditorState } from '../../src/core/context';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../src/node/session';
+import { createNodeSession, toPosixPath } from '../../src/node/session';
 
 export type FaultyStep = 'writeFile' | 'rename' | 'copyFile' | 'delete';
 
@@ -95,4 +99,30 @@ export function sessionOver(
 /** True for a path the atomic-write machinery stages through (staging.ts siblingPath). */
 export function isStagingPath(path: string): boolean {
   return isStagingName(nodePath.posix.basename(path));
+}
+
+/**
+ * A session over node:fs whose port fails where `fault` says so: `fault(method, args)` returns the error a call
+ * should reject with, or undefined to let it through. For the *_FAILED codes, which a healthy disk never gives.
+ */
+export function faultySession(root: string, fault: (method: string, args: readonly unknown[]) => Error | undefined, policy: Partial<Policy> = {}): Session {
+  const inner = createNodeSession(root, policy);
+  return {
+    policy: () => inner.policy(),
+    async workspace() {
+      const workspace = await inner.workspace();
+      const fs = new Proxy(workspace.fs, {
+        get(target, property, receiver): unknown {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]): unknown => {
+            const error = fault(String(property), args);
+            if (error) return Promise.reject(error);
+            return Reflect.apply(value, target, args);
+          };
+        },
+      });
+      return { ...workspace, fs };
+    },
+  };
 }

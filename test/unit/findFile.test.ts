@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FsError } from '../../src/core/fs';
-import { assertFields, assertTree, call, expectError, expectOk, faultySession, tempWorkspace, type TempWorkspace } from './helpers';
+import { faultySession } from './faultInjection';
+import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 
 interface Match {
   file_name: string;

@@ -1,7 +1,7 @@
 /**
- * Shared helpers for the unit tests: temporary workspaces (a `base` directory with an `outside` sibling), a
- * whole-tree snapshot (paths, types, bytes, link targets) so a test can assert that nothing else changed, and
- * small wrappers around the one call path (invokeOperation) the editor and the runner use.
+ * Shared helpers for the unit tests: temporary workspaces (a `base` directory with an `outside` sibling), the
+ * whole-tree snapshots of test/shared/tree.ts with edits for "what the disk should look like now", and small
+ * wrappers around the one call path (invokeOperation) the editor and the runner use.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +11,7 @@ import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/
 import { invokeOperation, type Session } from '../../src/core/invoke';
 import type { Policy } from '../../src/core/settings';
 import { createNodeSession } from '../../src/node/session';
+import { type Entry, snapshot, type Snapshot, writeTree } from '../shared/tree';
 
 /** A fresh directory under the OS temp dir, given by its real path (so /tmp links do not blur containment). */
 export function makeTempDir(prefix = 'agentfs-unit-'): string {
@@ -21,79 +22,7 @@ export function removeTree(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** One entry of a snapshot; file bytes are kept as base64 so any byte sequence compares exactly. */
-export type Entry = { readonly type: 'dir' } | { readonly type: 'file'; readonly bytes: string } | { readonly type: 'link'; readonly target: string } | { readonly type: 'other' };
-
-/** Every entry below a directory, keyed by its '/'-separated path relative to that directory. Links are not followed. */
-export type Snapshot = Map<string, Entry>;
-
-/**
- * File bytes by path, reused while the file's identity and change time are the same (any write or rename changes
- * the inode or the ctime, which user code cannot set back), so that snapshotting a tree after every call stays cheap.
- */
-const bytesCache = new Map<string, { readonly key: string; readonly bytes: string }>();
-
-function fileBytes(full: string, stat: fs.BigIntStats): string {
-  const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
-  const cached = bytesCache.get(full);
-  if (cached?.key === key) return cached.bytes;
-  const bytes = fs.readFileSync(full).toString('base64');
-  if (bytesCache.size > 10000) bytesCache.clear();
-  bytesCache.set(full, { key, bytes });
-  return bytes;
-}
-
-export function snapshot(root: string): Snapshot {
-  const result: Snapshot = new Map();
-  const visit = (relative: string): void => {
-    const absolute = relative === '' ? root : path.join(root, relative);
-    for (const name of fs.readdirSync(absolute)) {
-      const key = relative === '' ? name : `${relative}/${name}`;
-      const full = path.join(absolute, name);
-      const stat = fs.lstatSync(full, { bigint: true });
-      if (stat.isSymbolicLink()) result.set(key, { type: 'link', target: fs.readlinkSync(full) });
-      else if (stat.isDirectory()) {
-        result.set(key, { type: 'dir' });
-        visit(key);
-      } else if (stat.isFile()) result.set(key, { type: 'file', bytes: fileBytes(full, stat) });
-      else result.set(key, { type: 'other' });
-    }
-  };
-  visit('');
-  return result;
-}
-
-/** A plain, sorted object form of a snapshot: readable in assertion diffs (file bytes shown as text when they are UTF-8). */
-export function describeSnapshot(snap: Snapshot): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of [...snap.keys()].sort()) {
-    const entry = snap.get(key);
-    if (!entry) continue;
-    if (entry.type === 'file') out[key] = `file ${JSON.stringify(Buffer.from(entry.bytes, 'base64').toString('utf8'))}`;
-    else if (entry.type === 'link') out[key] = `link -> ${entry.target}`;
-    else out[key] = entry.type;
-  }
-  return out;
-}
-
-/** Whether two snapshots are identical (paths, types, bytes, link targets). */
-export function sameTree(a: Snapshot, b: Snapshot): boolean {
-  if (a.size !== b.size) return false;
-  for (const [key, entry] of a) {
-    const other = b.get(key);
-    if (other === undefined || other.type !== entry.type) return false;
-    if (entry.type === 'file' && other.type === 'file' && entry.bytes !== other.bytes) return false;
-    if (entry.type === 'link' && other.type === 'link' && entry.target !== other.target) return false;
-  }
-  return true;
-}
-
-export function assertTree(actual: Snapshot, expected: Snapshot, message?: string): void {
-  if (sameTree(actual, expected)) return;
-  assert.deepEqual(describeSnapshot(actual), describeSnapshot(expected), message);
-  // The text form could hide a byte difference in invalid UTF-8; compare the raw bytes too.
-  assert.deepEqual(actual, expected, message);
-}
+export { assertTree, describeSnapshot, type Entry, sameTree, snapshot, type Snapshot } from '../shared/tree';
 
 /** Snapshot editing for "what the disk should look like now". Keys are relative to the snapshot's root. */
 export const edit = {
@@ -204,19 +133,12 @@ export function tempWorkspace(policy: Partial<Policy> = {}): TempWorkspace {
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside secret');
   fs.mkdirSync(path.join(tmp, 'base2'));
   fs.writeFileSync(path.join(tmp, 'base2', 'file.txt'), 'prefix sibling');
-  const write = (files: Readonly<Record<string, string | Uint8Array>>): void => {
-    for (const [relative, content] of Object.entries(files)) {
-      const full = path.join(base, relative);
-      fs.mkdirSync(path.dirname(full), { recursive: true });
-      fs.writeFileSync(full, content);
-    }
-  };
   return {
     tmp,
     base,
     outside,
     session: createNodeSession(base, policy),
-    write,
+    write: (files) => writeTree(base, files),
     read: (relative) => fs.readFileSync(path.join(base, relative), 'utf8'),
     exists: (relative) => {
       try {
@@ -228,31 +150,5 @@ export function tempWorkspace(policy: Partial<Policy> = {}): TempWorkspace {
     },
     snap: () => snapshot(tmp),
     cleanup: () => removeTree(tmp),
-  };
-}
-
-/**
- * A session over node:fs whose port fails where `fault` says so: `fault(method, args)` returns the error a call
- * should reject with, or undefined to let it through. For the *_FAILED codes, which a healthy disk never gives.
- */
-export function faultySession(root: string, fault: (method: string, args: readonly unknown[]) => Error | undefined, policy: Partial<Policy> = {}): Session {
-  const inner = nodeSession(root, policy);
-  return {
-    policy: () => inner.policy(),
-    async workspace() {
-      const workspace = await inner.workspace();
-      const fs = new Proxy(workspace.fs, {
-        get(target, property, receiver): unknown {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if (typeof value !== 'function') return value;
-          return (...args: unknown[]): unknown => {
-            const error = fault(String(property), args);
-            if (error) return Promise.reject(error);
-            return Reflect.apply(value, target, args);
-          };
-        },
-      });
-      return { ...workspace, fs };
-    },
   };
 }

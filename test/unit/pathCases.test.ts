@@ -29,6 +29,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope, FailureEnvelope } from '../../src/core/envelope';
 import type { Session } from '../../src/core/invoke';
+import { compareCodePoints } from '../../src/core/listing';
 import { OUTSIDE_CODE } from '../../src/core/root';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
 import { createNodeSession } from '../../src/node/session';
@@ -266,7 +267,7 @@ function buildFixture(tmp: string): void {
 /** Puts the fixture back as `pristine` after a call changed it, touching only what differs (fast). */
 function restoreFixture(tmp: string, pristine: Snapshot, now: Snapshot): void {
   const same = (a: ReturnType<Snapshot['get']>, b: ReturnType<Snapshot['get']>): boolean => JSON.stringify(a) === JSON.stringify(b);
-  const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || (a < b ? -1 : a > b ? 1 : 0);
+  const byDepth = (a: string, b: string): number => a.split('/').length - b.split('/').length || compareCodePoints(a, b);
   const removed: string[] = [];
   for (const key of [...now.keys()].sort(byDepth)) {
     if (removed.some((gone) => key.startsWith(`${gone}/`))) continue;
@@ -359,7 +360,7 @@ function expectedListing(testCase: InsideCase, env: Env): string[] {
     }
     if (listed) files.push(testCase.display === '.' ? relative : `${testCase.display}/${relative}`);
   }
-  return files.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return files.sort(compareCodePoints);
 }
 
 const TRANSFER_FILE = 'transfer-src.txt';

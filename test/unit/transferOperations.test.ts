@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FsError } from '../../src/core/fs';
-import { assertFields, assertTree, call, edit, expectError, expectOk, faultySession, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
+import { faultySession } from './faultInjection';
+import { assertFields, assertTree, call, edit, expectError, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 
 describe('transfer operations', function () {
   let ws: TempWorkspace;

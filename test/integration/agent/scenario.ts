@@ -18,6 +18,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import type { CardText, ToolRow } from '../../agent/protocol';
 import type { OfferedTool, ReceivedResult, ScriptRun } from '../../agent/model/extension';
 import { callTool, snapshot, TOOL_PREFIX, workspaceRoot } from '../helpers';
+import { writeTree } from '../../shared/tree';
 import { MARKER } from '../index';
 import { type AgentTurn, card, click, notifications, rows, scriptedModel, shot, startTurn, ui } from './bridge';
 
@@ -86,14 +87,7 @@ export function folderOf(name: string): string {
 function layOut(root: string, files: Readonly<Record<string, string>>): void {
   fs.rmSync(root, { recursive: true, force: true });
   fs.mkdirSync(root, { recursive: true });
-  for (const [file, content] of Object.entries(files)) {
-    const target = path.join(root, file);
-    if (file.endsWith('/')) fs.mkdirSync(target, { recursive: true });
-    else {
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, content);
-    }
-  }
+  writeTree(root, files);
 }
 
 function envelopeOf(tool: string, text: string): Envelope | undefined {
