@@ -12,7 +12,8 @@
  */
 import { CancelledError } from '../errors';
 import type { IgnoreRules } from '../ignore';
-import { walkVisible } from '../listing';
+import { FileTree, walkVisible, type VisibleEntry } from '../listing';
+import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../root';
 import { decodeText, detectBom } from '../text';
 import type { ToolContext } from '../context';
@@ -27,7 +28,7 @@ const CHUNK_BYTES = 1024 * 1024;
 /** Files read at once: the scan waits on I/O more than it computes. */
 const CONCURRENCY = 8;
 /** How far reads may run ahead of the first file not yet done, so that one slow file does not make the rest pile up. */
-const LOOKAHEAD_FILES = 64;
+const LOOKAHEAD_FILES = 256;
 /** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** UTF-16 files are decoded whole; above this they are passed over. */
@@ -41,7 +42,10 @@ export interface ScanRequest {
   readonly acceptsFile: (absolute: string) => boolean;
   readonly includeIgnored: boolean;
   readonly maxMatchesPerFile: number;
-  /** Where a file (absolute) sorts among the others; a promise only for the few that need a look at the disk. */
+  /**
+   * The path (absolute) a file sorts as among the others: its own, or another in the same directory; a promise only
+   * for the few that need a look at the disk.
+   */
   readonly sortKey: (absolute: string) => string | Promise<string>;
 }
 
@@ -144,38 +148,66 @@ function linesOf(text: string, isEnd: boolean): string[] {
 }
 
 export async function scanContent(context: ToolContext, request: ScanRequest, onMatch: (match: LineMatch) => Promise<boolean>): Promise<ScanStats> {
-  const found: string[] = [];
+  // Grouped by directory, so that only each directory's own names are sorted (FileTree), not 100,000 long paths.
+  const tree = new FileTree();
+  const found: VisibleEntry[] = [];
   const rules = await walkVisible(context, request.start, { includeIgnored: request.includeIgnored, search: true, includeDotFiles: true }, (entry) => {
+    if (entry.kind === 'directory' && !entry.isSymlink) tree.addDirectory(entry.parent, entry.name);
     // Links are not followed, as ripgrep does not follow them either.
-    if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry.absolute);
+    else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry);
   });
-  const keyed: { key: string; path: string }[] = [];
-  for (const path of found) {
-    const key = request.sortKey(path);
-    keyed.push({ key: typeof key === 'string' ? key : await key, path });
+  // A file that sorts under another path (a sidecar as its .pdf) takes that path's place in the tree.
+  const standIns = new Map<string, string>();
+  const own: VisibleEntry[] = [];
+  for (const entry of found) {
+    const sorted = request.sortKey(entry.absolute);
+    const key = typeof sorted === 'string' ? sorted : await sorted;
+    if (key === entry.absolute) own.push(entry);
+    else if (!standIns.has(key)) {
+      standIns.set(key, entry.absolute);
+      tree.addFile(dirname(key), basename(key));
+    }
   }
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const files = keyed.map((file) => file.path);
+  for (const entry of own) if (!standIns.has(entry.absolute)) tree.addFile(entry.parent, entry.name);
+  const files = tree.first(request.start.absolute, Number.POSITIVE_INFINITY).map((path) => standIns.get(path) ?? path);
 
   const { fs } = context.workspace;
   let stopped = false;
   let filesSearched = 0;
   let binarySkipped = 0;
   // Each file's matches wait in `held` until every file before it is done; `frontier` is the first not yet passed on.
-  const held = new Map<number, LineMatch[]>();
+  const held = new Map<number, readonly LineMatch[]>();
   let frontier = 0;
-  let passing: Promise<void> = Promise.resolve();
+  // One pass at a time; a file done at the frontier starts one unless one runs, which then takes it up itself.
+  let passing: Promise<void> | undefined;
+  let running = false;
+  let failure: Error | undefined;
   const passOn = async (): Promise<void> => {
-    for (let matches = held.get(frontier); matches !== undefined && !stopped; matches = held.get(frontier)) {
-      held.delete(frontier);
-      frontier++;
-      for (const match of matches) {
-        if (!(await onMatch(match))) {
-          stopped = true;
-          break;
+    running = true;
+    try {
+      for (let matches = held.get(frontier); matches !== undefined && !stopped; matches = held.get(frontier)) {
+        held.delete(frontier);
+        frontier++;
+        for (const match of matches) {
+          if (!(await onMatch(match))) {
+            stopped = true;
+            break;
+          }
         }
       }
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      stopped = true;
+    } finally {
+      running = false;
+      wakeAll();
     }
+  };
+  let waiters: (() => void)[] = [];
+  const wakeAll = (): void => {
+    const woken = waiters;
+    waiters = [];
+    for (const wake of woken) wake();
   };
 
   const read = async (path: string, offset: number, length: number): Promise<Uint8Array> => {
@@ -187,7 +219,7 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
   const searchFileInto = async (path: string, matches: LineMatch[]): Promise<void> => {
     const emit = (match: LineMatch): Promise<boolean> => {
       matches.push(match);
-      return Promise.resolve(!stopped);
+      return stopped ? NO : YES;
     };
     // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
     let bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
@@ -263,7 +295,6 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
   };
 
   let next = 0;
-  let waiters: (() => void)[] = [];
   const worker = async (): Promise<void> => {
     while (!stopped && next < files.length) {
       throwIfCancelled(context);
@@ -282,21 +313,21 @@ export async function scanContent(context: ToolContext, request: ScanRequest, on
         if (error instanceof CancelledError) throw error;
         // A file that vanished or cannot be read is passed over, as ripgrep does.
       }
-      held.set(index, matches);
-      passing = passing.then(passOn);
-      await passing;
-      const woken = waiters;
-      waiters = [];
-      for (const wake of woken) wake();
+      held.set(index, matches.length === 0 ? NONE : matches);
+      if (index === frontier && !running) passing = passOn();
     }
     // A worker that ends wakes the others, which may be waiting for a frontier that no longer moves.
-    const woken = waiters;
-    waiters = [];
-    for (const wake of woken) wake();
+    wakeAll();
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
+  await passing;
+  if (failure) throw failure;
   return { rules, filesSearched, binarySkipped };
 }
+
+const NONE: readonly LineMatch[] = [];
+const YES = Promise.resolve(true);
+const NO = Promise.resolve(false);
 
 function countNewlines(bytes: Uint8Array): number {
   let count = 0;
