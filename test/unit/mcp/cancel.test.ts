@@ -66,7 +66,9 @@ describe('MCP server: cancellation and progress', function () {
     const server = await start();
     const controller = new AbortController();
     const progress: number[] = [];
-    const call = server.call('search_content', { query: 'needle \\d+-\\d+$', is_regex: true, max_results: 200, context_lines: 2 }, {
+    // Only the last file matches, so the search must read all 10,000 (a query matching every file would stop after
+    // the first page and could finish before the cancellation arrives).
+    const call = server.call('search_content', { query: 'needle 199-49$', is_regex: true, max_results: 200, context_lines: 2 }, {
       signal: controller.signal,
       onprogress: (update) => {
         progress.push(update.progress);
