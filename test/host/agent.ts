@@ -16,7 +16,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, ToolRow } from '../agent/protocol';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
-import type { Outcome } from './run';
+import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
 import { withLaunch } from './session';
 
 const MARKER = '[agentfs-it] ';
@@ -229,19 +229,13 @@ async function seedStorage(page: Page): Promise<void> {
   await page.evaluate(SEED_STORAGE);
 }
 
-interface SuiteResult {
-  vscode: string;
-  passed: number;
-  failed: number;
-  pending: number;
-}
-
 export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, options: AgentOptions): Promise<Outcome> {
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
   say(`VS Code ${host.vscodeVersion}: Copilot agent mode with a scripted model`);
   const windowLog: string[] = [];
+  const launch: SuiteLaunch = { label, vscode: host.vscodeVersion, started, windowLog, say };
   let result: SuiteResult | undefined;
   let onExit: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => {
@@ -315,18 +309,8 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
       },
       (code) => code === 0 && result !== undefined && result.failed === 0,
     );
-    const seconds = Math.round((Date.now() - started) / 1000);
-    if (!result) {
-      say(`the suite printed no result (exit code ${exitCode}); the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
-      return { label, vscode: host.vscodeVersion, passed: 0, failed: 1, pending: 0, seconds, error: 'no result' };
-    }
-    say(`VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`);
-    const failed = exitCode !== 0 && result.failed === 0 ? 1 : result.failed;
-    return { label, vscode: result.vscode, passed: result.passed, failed, pending: result.pending, seconds };
+    return finishedOutcome(launch, exitCode, result);
   } catch (error) {
-    const seconds = Math.round((Date.now() - started) / 1000);
-    say(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (windowLog.length > 0) say(`the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
-    return { label, vscode: result?.vscode ?? host.vscodeVersion, passed: result?.passed ?? 0, failed: Math.max(1, result?.failed ?? 0), pending: result?.pending ?? 0, seconds, error: String(error) };
+    return failedOutcome(launch, error, result);
   }
 }

@@ -22,22 +22,13 @@ import { AGENT_HOSTS, AGENT_SCENARIOS, isAgentScenario, runAgentChecks } from '.
 import { HOSTS, hostById, nodeFor, REPO_ROOT, type HostSpec } from './hosts';
 import { tempDir } from './launch';
 import { ensureHost } from './install';
+import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
 import { cleanUpOnSignals, withLaunch } from './session';
 import { runUiChecks } from './ui';
 
 const MARKER = '[agentfs-it] ';
 const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', ...AGENT_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
-
-export interface Outcome {
-  readonly label: string;
-  readonly vscode: string;
-  readonly passed: number;
-  readonly failed: number;
-  readonly pending: number;
-  readonly seconds: number;
-  readonly error?: string;
-}
 
 interface Options {
   readonly hosts: readonly HostSpec[];
@@ -148,19 +139,13 @@ function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string, host: H
   return { target: { folder }, env };
 }
 
-interface SuiteResult {
-  vscode: string;
-  passed: number;
-  failed: number;
-  pending: number;
-}
-
 async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options, vsix?: string): Promise<Outcome> {
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
   say(`VS Code ${host.vscodeVersion} (code-server's server-main.js, extension host on ${host.node === 'self' ? `Node ${process.version}` : 'Node 24'})`);
   const windowLog: string[] = [];
+  const launch: SuiteLaunch = { label, vscode: host.vscodeVersion, started, windowLog, say };
   let result: SuiteResult | undefined;
   let onExit: (code: number) => void = () => undefined;
   const exited = new Promise<number>((resolve) => {
@@ -199,19 +184,9 @@ async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, optio
       () => exited,
       (code) => code === 0 && result !== undefined && result.failed === 0,
     );
-    const seconds = Math.round((Date.now() - started) / 1000);
-    if (!result) {
-      say(`the suite printed no result (exit code ${exitCode}); the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
-      return { label, vscode: host.vscodeVersion, passed: 0, failed: 1, pending: 0, seconds, error: 'no result' };
-    }
-    say(`VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`);
-    const failed = exitCode !== 0 && result.failed === 0 ? 1 : result.failed;
-    return { label, vscode: result.vscode, passed: result.passed, failed, pending: result.pending, seconds };
+    return finishedOutcome(launch, exitCode, result);
   } catch (error) {
-    const seconds = Math.round((Date.now() - started) / 1000);
-    say(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    if (windowLog.length > 0) say(`the window's log ends with:\n${windowLog.slice(-40).join('\n')}`);
-    return { label, vscode: result?.vscode ?? host.vscodeVersion, passed: result?.passed ?? 0, failed: Math.max(1, result?.failed ?? 0), pending: result?.pending ?? 0, seconds, error: String(error) };
+    return failedOutcome(launch, error, result);
   }
 }
 

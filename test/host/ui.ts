@@ -13,7 +13,7 @@ import { createDemoWorkspace } from './demo';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
 import { confirmation, runTool, STEP_TIMEOUT } from './palette';
-import type { Outcome } from './run';
+import type { Outcome } from './outcome';
 import { withLaunch } from './session';
 
 /**
