@@ -30,7 +30,14 @@ const builds = [
 
 /** Bundles the tool list in memory, runs it, and rewrites package.json when its tool entries changed. */
 async function writeManifestTools() {
-  const { outputFiles } = await esbuild.build({ ...shared, minify: false, sourcemap: false, entryPoints: ['src/core/tools/index.ts'], write: false, outfile: 'manifest.js' });
+  const { outputFiles } = await esbuild.build({
+    ...shared,
+    minify: false,
+    sourcemap: false,
+    entryPoints: ['src/core/tools/index.ts'],
+    write: false,
+    outfile: 'manifest.js',
+  });
   const module = { exports: {} };
   new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
   const text = readFileSync('package.json', 'utf8');

@@ -4,9 +4,22 @@
 import tseslint from 'typescript-eslint';
 
 // Bare built-in names are matched exactly (a pattern 'fs' would also match the core's own './fs' module).
-const bareBuiltins = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'stream', 'util', 'url', 'events', 'buffer', 'process', 'readline', 'worker_threads'].map(
-  (name) => ({ name, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' }),
-);
+const bareBuiltins = [
+  'fs',
+  'fs/promises',
+  'path',
+  'os',
+  'child_process',
+  'crypto',
+  'stream',
+  'util',
+  'url',
+  'events',
+  'buffer',
+  'process',
+  'readline',
+  'worker_threads',
+].map((name) => ({ name, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
@@ -25,42 +38,54 @@ export default tseslint.config(
   {
     files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }, ...bareBuiltins],
-        patterns: [
-          { group: ['node:*'], message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
-          { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }, ...bareBuiltins],
+          patterns: [
+            { group: ['node:*'], message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
+            { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/node/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (DESIGN.md §6).' }],
-        patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (DESIGN.md §6).' }],
+          patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
+        },
+      ],
     },
   },
   {
     // Shared by the unit tests and the integration specs, which load it in the editor's extension host.
     files: ['test/shared/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [
-          { name: 'vscode', message: 'test/shared serves the unit tests too: no vscode.' },
-          { name: 'mocha', message: 'test/shared serves both test runners: no mocha.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'test/shared serves the unit tests too: no vscode.' },
+            { name: 'mocha', message: 'test/shared serves both test runners: no mocha.' },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['test/unit/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'Unit tests run over the Node adapter; use test/integration for the editor.' }],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'Unit tests run over the Node adapter; use test/integration for the editor.' }],
+        },
+      ],
     },
   },
 );

@@ -16,8 +16,15 @@ export async function run(bench: Bench): Promise<void> {
     await bench.measure(workload, [
       ...(bench.rg ? [bench.ours('agentfs search_content (ripgrep)', 'search_content', input, describe)] : []),
       bench.ours('agentfs search_content (scan)', 'search_content', input, describe, bench.scanSession),
-      ...(bench.rg ? [bench.command(`rg --hidden${isRegex ? '' : ' -F'}`, bench.rg, ['--hidden', ...(isRegex ? [] : ['-F']), query, tree])] : []),
-      bench.command(`grep -r${isRegex ? 'E' : 'F'}`, 'grep', ['-r', isRegex ? '-E' : '-F', isRegex ? query.replace('\\d', '[0-9]') : query, tree]),
+      ...(bench.rg
+        ? [bench.command(`rg --hidden${isRegex ? '' : ' -F'}`, bench.rg, ['--hidden', ...(isRegex ? [] : ['-F']), query, tree])]
+        : []),
+      bench.command(`grep -r${isRegex ? 'E' : 'F'}`, 'grep', [
+        '-r',
+        isRegex ? '-E' : '-F',
+        isRegex ? query.replace('\\d', '[0-9]') : query,
+        tree,
+      ]),
     ]);
     bench.target(`${key} content search, ripgrep path ≤ 1.5× rg`, workload, 'agentfs search_content (ripgrep)', 'rg', 1.5);
     bench.target(`${key} content search, scan ≤ 5× rg`, workload, 'agentfs search_content (scan)', 'rg', 5);

@@ -19,7 +19,8 @@ const bytes = (text: string): number => Buffer.byteLength(text);
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)));
-  const line = (row: readonly string[]): string => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
+  const line = (row: readonly string[]): string =>
+    row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join('  ');
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -27,7 +28,12 @@ async function reply(session: Session, operation: string, input: Record<string, 
   const envelope = await invokeOperation(operation, input, session);
   if (!envelope.ok) return { bytes: bytes(JSON.stringify(envelope)), note: envelope.error.code };
   const data = envelope.data as { truncated?: unknown; next_offset?: unknown; next_start_line?: unknown };
-  const way = data.next_offset !== undefined ? 'next_offset' : data.next_start_line !== undefined && data.next_start_line !== null ? 'next_start_line' : 'no way on given';
+  const way =
+    data.next_offset !== undefined
+      ? 'next_offset'
+      : data.next_start_line !== undefined && data.next_start_line !== null
+        ? 'next_start_line'
+        : 'no way on given';
   const note = data.truncated === true ? `truncated: ${way}` : '';
   return { bytes: bytes(JSON.stringify(envelope)), note };
 }
@@ -38,7 +44,10 @@ export async function run(bench: Bench): Promise<void> {
 
   const ours = TOOL_DEFINITIONS.map((tool) => ({ name: tool.name, bytes: definitionBytes(tool) }));
   const { tools } = await (await bench.mcp()).client.listTools();
-  const theirs = tools.map((tool) => ({ name: tool.name, bytes: bytes(JSON.stringify({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema })) }));
+  const theirs = tools.map((tool) => ({
+    name: tool.name,
+    bytes: bytes(JSON.stringify({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema })),
+  }));
   const sum = (list: readonly { bytes: number }[]): number => list.reduce((total, each) => total + each.bytes, 0);
   const definitionRows = [
     ...ours.map((tool) => [`agentfs_${tool.name}`, String(tool.bytes), tool.bytes <= TOOL_BUDGET ? 'met' : 'NOT MET']),
@@ -51,7 +60,12 @@ export async function run(bench: Bench): Promise<void> {
   const { tree, logs, log } = bench.generated;
   const session = bench.sessionFor(tree, { history: false });
   const logSession = bench.sessionFor(logs, { history: false });
-  const someFiles = ((await invokeOperation('search_files', { pattern: '**/*.ts', max_results: 32 }, session)) as { data?: { matches?: { relative_path: string }[] } }).data?.matches?.map((match) => match.relative_path) ?? [];
+  const someFiles =
+    (
+      (await invokeOperation('search_files', { pattern: '**/*.ts', max_results: 32 }, session)) as {
+        data?: { matches?: { relative_path: string }[] };
+      }
+    ).data?.matches?.map((match) => match.relative_path) ?? [];
   const calls: readonly [string, Record<string, unknown>, Session][] = [
     ['read_file', { file_name: path.basename(log) }, logSession],
     ['read_many_files', { paths: someFiles }, session],

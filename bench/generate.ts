@@ -52,23 +52,140 @@ export function random(seed: number): () => number {
 }
 
 const DIRECTORY_WORDS = [
-  'src', 'lib', 'app', 'components', 'utils', 'helpers', 'services', 'models', 'controllers', 'views', 'api', 'core',
-  'internal', 'pkg', 'cmd', 'handlers', 'middleware', 'hooks', 'store', 'routes', 'config', 'scripts', 'tests', 'fixtures',
-  'docs', 'guides', 'assets', 'styles', 'images', 'fonts', 'i18n', 'locales', 'server', 'client', 'shared', 'common',
-  'domain', 'infra', 'adapters', 'ports', 'migrations', 'schemas', 'types', 'widgets', 'pages', 'layouts', 'plugins', 'tools',
+  'src',
+  'lib',
+  'app',
+  'components',
+  'utils',
+  'helpers',
+  'services',
+  'models',
+  'controllers',
+  'views',
+  'api',
+  'core',
+  'internal',
+  'pkg',
+  'cmd',
+  'handlers',
+  'middleware',
+  'hooks',
+  'store',
+  'routes',
+  'config',
+  'scripts',
+  'tests',
+  'fixtures',
+  'docs',
+  'guides',
+  'assets',
+  'styles',
+  'images',
+  'fonts',
+  'i18n',
+  'locales',
+  'server',
+  'client',
+  'shared',
+  'common',
+  'domain',
+  'infra',
+  'adapters',
+  'ports',
+  'migrations',
+  'schemas',
+  'types',
+  'widgets',
+  'pages',
+  'layouts',
+  'plugins',
+  'tools',
 ];
 const FILE_WORDS = [
-  'user', 'account', 'order', 'invoice', 'payment', 'cart', 'product', 'catalog', 'search', 'index', 'session', 'auth',
-  'token', 'profile', 'settings', 'report', 'export', 'import', 'queue', 'worker', 'cache', 'logger', 'metrics', 'router',
-  'controller', 'service', 'repository', 'factory', 'builder', 'parser', 'formatter', 'validator', 'client', 'server',
-  'handler', 'mapper', 'adapter', 'schema', 'model', 'view', 'helper', 'util', 'config', 'constants', 'types', 'errors',
+  'user',
+  'account',
+  'order',
+  'invoice',
+  'payment',
+  'cart',
+  'product',
+  'catalog',
+  'search',
+  'index',
+  'session',
+  'auth',
+  'token',
+  'profile',
+  'settings',
+  'report',
+  'export',
+  'import',
+  'queue',
+  'worker',
+  'cache',
+  'logger',
+  'metrics',
+  'router',
+  'controller',
+  'service',
+  'repository',
+  'factory',
+  'builder',
+  'parser',
+  'formatter',
+  'validator',
+  'client',
+  'server',
+  'handler',
+  'mapper',
+  'adapter',
+  'schema',
+  'model',
+  'view',
+  'helper',
+  'util',
+  'config',
+  'constants',
+  'types',
+  'errors',
 ];
 const EXTENSIONS: readonly (readonly [string, number])[] = [
-  ['.ts', 24], ['.js', 14], ['.py', 9], ['.json', 8], ['.md', 5], ['.go', 5], ['.css', 5], ['.tsx', 5], ['.html', 4],
-  ['.yml', 4], ['.txt', 4], ['.rs', 4], ['.java', 3], ['.sh', 2], ['.c', 2], ['.h', 2],
+  ['.ts', 24],
+  ['.js', 14],
+  ['.py', 9],
+  ['.json', 8],
+  ['.md', 5],
+  ['.go', 5],
+  ['.css', 5],
+  ['.tsx', 5],
+  ['.html', 4],
+  ['.yml', 4],
+  ['.txt', 4],
+  ['.rs', 4],
+  ['.java', 3],
+  ['.sh', 2],
+  ['.c', 2],
+  ['.h', 2],
 ];
 const BINARY_EXTENSIONS = ['.png', '.woff2', '.bin', '.jpg', '.ico'];
-const PACKAGES = ['lodash', 'react', 'express', 'chalk', 'debug', 'semver', 'yargs', 'commander', 'uuid', 'ms', 'qs', 'zod', 'axios', 'rxjs', 'tslib', 'glob'];
+const PACKAGES = [
+  'lodash',
+  'react',
+  'express',
+  'chalk',
+  'debug',
+  'semver',
+  'yargs',
+  'commander',
+  'uuid',
+  'ms',
+  'qs',
+  'zod',
+  'axios',
+  'rxjs',
+  'tslib',
+  'glob',
+];
 
 function pick<T>(next: () => number, items: readonly T[]): T {
   const item = items[Math.floor(next() * items.length)];
@@ -98,7 +215,10 @@ function linePool(next: () => number): string[] {
     (a: string, b: string) => `def ${a}_${b}(self, value):`,
     (a: string, b: string) => `    return self.${a}.get("${b}", None)`,
     (a: string, b: string) => `  "${a}": "${b}-${Math.floor(next() * 1000)}",`,
-    (a: string, b: string) => `.${a}-${b} { margin: ${Math.floor(next() * 16)}px; color: #${Math.floor(next() * 0xffffff).toString(16).padStart(6, '0')}; }`,
+    (a: string, b: string) =>
+      `.${a}-${b} { margin: ${Math.floor(next() * 16)}px; color: #${Math.floor(next() * 0xffffff)
+        .toString(16)
+        .padStart(6, '0')}; }`,
     (a: string, b: string) => `func (s *${capital(a)}) ${capital(b)}(ctx context.Context) error {`,
     (a: string, b: string) => `The ${a} module keeps ${b} records consistent across restarts.`,
     () => '}',
@@ -140,7 +260,13 @@ function planDirectories(next: () => number): { visible: PlannedDirectory[]; ign
   while (ignored.length < GENERATOR.ignoredDirectories) {
     const parent = next() < 0.3 ? modules : pick(next, ignored);
     if (parent.depth >= GENERATOR.maxDepth) continue;
-    add(ignored, parent, parent === modules ? `${pick(next, PACKAGES)}${next() < 0.5 ? '' : `-${pick(next, FILE_WORDS)}`}` : pick(next, ['lib', 'dist', 'src', 'esm', 'cjs', 'types', 'utils']));
+    add(
+      ignored,
+      parent,
+      parent === modules
+        ? `${pick(next, PACKAGES)}${next() < 0.5 ? '' : `-${pick(next, FILE_WORDS)}`}`
+        : pick(next, ['lib', 'dist', 'src', 'esm', 'cjs', 'types', 'utils']),
+    );
   }
   return { visible: visible.slice(1), ignored };
 }
@@ -208,7 +334,8 @@ export function ensureGenerated(dir: string, log: (message: string) => void = ()
   const manifestFile = path.join(dir, 'manifest.json');
   try {
     const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as unknown;
-    if (JSON.stringify(manifest) === JSON.stringify(GENERATOR) && fs.statSync(where.log).size >= GENERATOR.logBytes) return { ...where, reused: true };
+    if (JSON.stringify(manifest) === JSON.stringify(GENERATOR) && fs.statSync(where.log).size >= GENERATOR.logBytes)
+      return { ...where, reused: true };
   } catch {
     // Absent or incomplete: generate below.
   }
@@ -235,7 +362,16 @@ export function ensureGenerated(dir: string, log: (message: string) => void = ()
     const isIgnored = index >= visibleFiles;
     const directory = isIgnored ? pick(next, ignored) : (visible[Math.floor(next() * visible.length)] ?? { relative: '' });
     const binary = next() < GENERATOR.binaryShare;
-    const extension = binary ? pick(next, BINARY_EXTENSIONS) : isIgnored ? pickWeighted(next, [['.js', 6], ['.json', 1], ['.md', 1], ['.ts', 2]]) : pickWeighted(next, EXTENSIONS);
+    const extension = binary
+      ? pick(next, BINARY_EXTENSIONS)
+      : isIgnored
+        ? pickWeighted(next, [
+            ['.js', 6],
+            ['.json', 1],
+            ['.md', 1],
+            ['.ts', 2],
+          ])
+        : pickWeighted(next, EXTENSIONS);
     let name = `${pick(next, FILE_WORDS)}${next() < 0.6 ? `-${pick(next, FILE_WORDS)}` : ''}${extension}`;
     let relative = directory.relative === '' ? name : `${directory.relative}/${name}`;
     for (let attempt = 2; used.has(relative); attempt++) {

@@ -33,7 +33,9 @@ export interface Options {
 
 /** Where the generated workspace lives when neither --dir nor AGENTFS_BENCH_DIR says: the OS temp folder. */
 export function defaultDirectory(): string {
-  return process.env.AGENTFS_BENCH_DIR ? path.resolve(process.env.AGENTFS_BENCH_DIR) : path.join(os.tmpdir(), `afs-benchmark-v${GENERATOR.version}`);
+  return process.env.AGENTFS_BENCH_DIR
+    ? path.resolve(process.env.AGENTFS_BENCH_DIR)
+    : path.join(os.tmpdir(), `afs-benchmark-v${GENERATOR.version}`);
 }
 
 export function parseOptions(argv: readonly string[]): Options {
@@ -49,7 +51,8 @@ export function parseOptions(argv: readonly string[]): Options {
     else if (argument === '--markdown') markdown = true;
     else {
       const value = argv[++index];
-      if (value === undefined) throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b, --output FILE; flags: --readme, --markdown)`);
+      if (value === undefined)
+        throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b, --output FILE; flags: --readme, --markdown)`);
       if (argument === '--dir') dir = path.resolve(value);
       else if (argument === '--reps') reps = Math.max(1, parseInt(value, 10));
       else if (argument === '--only') only = value.split(',');
@@ -165,7 +168,12 @@ export function toolVersion(executable: string): string {
 }
 
 /** One call of an operation, in-process, through the pipeline every host uses; throws when it fails. */
-export async function ours(session: Session, operation: string, input: Record<string, unknown>, describe: (data: Record<string, unknown>) => string): Promise<string> {
+export async function ours(
+  session: Session,
+  operation: string,
+  input: Record<string, unknown>,
+  describe: (data: Record<string, unknown>) => string,
+): Promise<string> {
   const envelope = await invokeOperation(operation, input, session);
   if (!envelope.ok) throw new Error(`${operation} failed: ${envelope.error.code} ${envelope.error.message}`);
   return describe(envelope.data as Record<string, unknown>);
@@ -186,7 +194,12 @@ export class McpServer {
   static async spawn(args: readonly string[]): Promise<McpServer> {
     // The client's default 10 MiB message cap is below a directory_tree of this workspace: raised, so the server is
     // measured doing the work rather than refused by its client.
-    const transport = new StdioClientTransport({ command: process.execPath, args: [...args], stderr: 'ignore', maxBufferSize: 1024 * 1024 * 1024 });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...args],
+      stderr: 'ignore',
+      maxBufferSize: 1024 * 1024 * 1024,
+    });
     const client = new Client({ name: 'agentfs-bench', version: '1.0.0' });
     await client.connect(transport);
     return new McpServer(client, transport);
@@ -204,7 +217,10 @@ export class McpServer {
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<string> {
-    const result = (await this.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as { content?: { type: string; text?: string }[]; isError?: boolean };
+    const result = (await this.client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as {
+      content?: { type: string; text?: string }[];
+      isError?: boolean;
+    };
     const text = (result.content ?? []).map((part) => part.text ?? '').join('');
     if (result.isError) throw new Error(`MCP ${name} failed: ${text.slice(0, 300)}`);
     return text;
@@ -244,7 +260,11 @@ export class Bench {
   /** A session over `root` configured like a user's (history on), with its own history folder under the bench dir. */
   sessionFor(root: string, options: { ripgrep?: false; history?: false }): Session {
     const state = path.join(this.options.dir, 'state', `${path.basename(root)}-${Math.random().toString(36).slice(2, 8)}`);
-    return createNodeSession(root, {}, { ripgrep: options.ripgrep === false ? false : (this.rg ?? false), ...(options.history === false ? {} : { stateDirectory: state }) });
+    return createNodeSession(
+      root,
+      {},
+      { ripgrep: options.ripgrep === false ? false : (this.rg ?? false), ...(options.history === false ? {} : { stateDirectory: state }) },
+    );
   }
 
   wants(key: string): boolean {
@@ -303,9 +323,22 @@ export class Bench {
    * An in-process row: one operation with one input through `session` (default: the user-configured one). Its peak
    * memory is measured in a fresh process (memoryProbe.ts) configured the same way.
    */
-  ours(tool: string, operation: string, input: Record<string, unknown>, describe: (data: Record<string, unknown>) => string, session: Session = this.session): Spec {
+  ours(
+    tool: string,
+    operation: string,
+    input: Record<string, unknown>,
+    describe: (data: Record<string, unknown>) => string,
+    session: Session = this.session,
+  ): Spec {
     const root = session.host?.workspaceFolders[0]?.path ?? this.generated.tree;
-    const probe = [path.join(__dirname, 'memoryProbe.js'), root, path.join(this.options.dir, 'state', 'probe'), operation, JSON.stringify(input), ...(session.contentSearcher ? [] : ['--no-ripgrep'])];
+    const probe = [
+      path.join(__dirname, 'memoryProbe.js'),
+      root,
+      path.join(this.options.dir, 'state', 'probe'),
+      operation,
+      JSON.stringify(input),
+      ...(session.contentSearcher ? [] : ['--no-ripgrep']),
+    ];
     return {
       tool,
       reference: false,
@@ -345,14 +378,25 @@ export class Bench {
       if (target.figure) {
         const value = target.figure.value();
         const shown = (figure: number): string => (target.figure?.unit === 'ms' ? `${figure.toFixed(2)} ms` : `${figure.toFixed(2)}×`);
-        return { label: target.label, measured: value === undefined ? 'not measured' : shown(value), limit: shown(target.limit), met: value === undefined ? undefined : value <= target.limit };
+        return {
+          label: target.label,
+          measured: value === undefined ? 'not measured' : shown(value),
+          limit: shown(target.limit),
+          met: value === undefined ? undefined : value <= target.limit,
+        };
       }
       const mine = this.medianOf(target.workload, target.ours);
       const theirs = target.reference === undefined ? undefined : this.medianOf(target.workload, target.reference);
       const limit = target.reference === undefined ? `${target.limit} ms` : `${target.limit}×`;
-      if (mine === undefined || (target.reference !== undefined && theirs === undefined)) return { label: target.label, measured: 'not measured', limit, met: undefined };
+      if (mine === undefined || (target.reference !== undefined && theirs === undefined))
+        return { label: target.label, measured: 'not measured', limit, met: undefined };
       const value = theirs === undefined ? mine : mine / theirs;
-      return { label: target.label, measured: theirs === undefined ? `${value.toFixed(1)} ms` : `${value.toFixed(2)}×`, limit, met: value <= target.limit };
+      return {
+        label: target.label,
+        measured: theirs === undefined ? `${value.toFixed(1)} ms` : `${value.toFixed(2)}×`,
+        limit,
+        met: value <= target.limit,
+      };
     });
   }
 
@@ -364,7 +408,11 @@ export class Bench {
       return memory.extraKiB === undefined ? mib(memory.peakKiB) : `${mib(memory.peakKiB)} (+${mib(memory.extraKiB)})`;
     };
     const header = ['workload', 'tool', 'min ms', 'median ms', '× fastest reference', 'peak RSS', 'result'];
-    const table = timedCells(this.rows, (row) => [formatMemory(row.memory), row.result], (row) => `skipped: ${row.skipped ?? 'no run'}`);
+    const table = timedCells(
+      this.rows,
+      (row) => [formatMemory(row.memory), row.result],
+      (row) => `skipped: ${row.skipped ?? 'no run'}`,
+    );
     const targets = this.targetRows();
     const verdict = (met: boolean | undefined): string => (met === undefined ? '–' : met ? 'met' : 'NOT MET');
     const targetTable = targets.map((target) => [target.label, target.measured, target.limit, verdict(target.met)]);

@@ -43,7 +43,17 @@ export async function run(bench: Bench): Promise<void> {
   for (const folder of [ourWrites, theirWrites, tiny]) fs.mkdirSync(folder, { recursive: true });
   fs.writeFileSync(path.join(tiny, 'tiny.txt'), 'a tiny file\n');
   const state = path.join(dir, 'state', `mcp-${Math.random().toString(36).slice(2, 8)}`);
-  const ours = await McpServer.spawn([path.join(REPO, 'dist', 'mcp.js'), '--root', tree, '--root', logs, '--root', scratch, '--state', state]);
+  const ours = await McpServer.spawn([
+    path.join(REPO, 'dist', 'mcp.js'),
+    '--root',
+    tree,
+    '--root',
+    logs,
+    '--root',
+    scratch,
+    '--state',
+    state,
+  ]);
   const theirs = await bench.mcp();
   const oursPid = ours.transport.pid;
   const row = (tool: string, call: () => Promise<string>, describe: (text: string) => string): Spec => ({
@@ -54,32 +64,62 @@ export async function run(bench: Bench): Promise<void> {
   });
   const reference = (tool: string, call: () => Promise<string>, describe: (text: string) => string): Spec => {
     const pid = theirs.transport.pid;
-    return { tool, reference: true, run: async () => describe(await call()), memory: () => (pid === null ? Promise.resolve(undefined) : peakOf(pid, call)) };
+    return {
+      tool,
+      reference: true,
+      run: async () => describe(await call()),
+      memory: () => (pid === null ? Promise.resolve(undefined) : peakOf(pid, call)),
+    };
   };
-  const ahead = (workload: string, what: string): void => bench.target(`MCP ${what}: Agent FS ahead of the official server`, workload, 'agentfs-mcp', 'official', 1);
+  const ahead = (workload: string, what: string): void =>
+    bench.target(`MCP ${what}: Agent FS ahead of the official server`, workload, 'agentfs-mcp', 'official', 1);
 
   try {
     if (wants('mcp-glob')) {
       const workload = 'MCP: glob **/*.md';
       await bench.measure(workload, [
-        row('agentfs-mcp search_files', () => ours.call('search_files', { pattern: '**/*.md', path: tree, max_results: 200 }), (text) => `${String(dataOf(text).total)} paths`),
-        reference('official search_files', () => theirs.call('search_files', { path: tree, pattern: '**/*.md' }), (text) => `${countLines(text)} lines`),
+        row(
+          'agentfs-mcp search_files',
+          () => ours.call('search_files', { pattern: '**/*.md', path: tree, max_results: 200 }),
+          (text) => `${String(dataOf(text).total)} paths`,
+        ),
+        reference(
+          'official search_files',
+          () => theirs.call('search_files', { path: tree, pattern: '**/*.md' }),
+          (text) => `${countLines(text)} lines`,
+        ),
       ]);
       ahead(workload, 'glob');
     }
     if (wants('mcp-list')) {
       const workload = 'MCP: recursive listing';
       await bench.measure(workload, [
-        row('agentfs-mcp list_directory', () => ours.call('list_directory', { path: tree, recursive: true, include_hidden: true, max_entries: 1000 }), (text) => `${String(dataOf(text).total)} entries`),
-        reference('official directory_tree', () => theirs.call('directory_tree', { path: tree }), (text) => `${text.length} chars`),
+        row(
+          'agentfs-mcp list_directory',
+          () => ours.call('list_directory', { path: tree, recursive: true, include_hidden: true, max_entries: 1000 }),
+          (text) => `${String(dataOf(text).total)} entries`,
+        ),
+        reference(
+          'official directory_tree',
+          () => theirs.call('directory_tree', { path: tree }),
+          (text) => `${text.length} chars`,
+        ),
       ]);
       ahead(workload, 'listing');
     }
     if (wants('mcp-tail')) {
       const workload = `MCP: tail 100 lines of 1 GiB log (${BATCH} calls)`;
       await bench.measure(workload, [
-        row('agentfs-mcp read_file tail_lines', () => batch(() => ours.call('read_file', { file_name: log, tail_lines: 100 })), (text) => `${countLines(String(dataOf(text).content)) - 1} lines`),
-        reference('official read_text_file tail', () => batch(() => theirs.call('read_text_file', { path: log, tail: 100 })), (text) => `${countLines(text.trimEnd())} lines`),
+        row(
+          'agentfs-mcp read_file tail_lines',
+          () => batch(() => ours.call('read_file', { file_name: log, tail_lines: 100 })),
+          (text) => `${countLines(String(dataOf(text).content)) - 1} lines`,
+        ),
+        reference(
+          'official read_text_file tail',
+          () => batch(() => theirs.call('read_text_file', { path: log, tail: 100 })),
+          (text) => `${countLines(text.trimEnd())} lines`,
+        ),
       ]);
       ahead(workload, 'tail');
     }
@@ -88,23 +128,46 @@ export async function run(bench: Bench): Promise<void> {
       const workload = `MCP: first 1,000 lines of 1 GiB log (${BATCH} calls)`;
       await bench.measure(workload, [
         // max_bytes at its cap: the 1,000 lines whole (about 80 KB), past read_file's default 20 KiB budget.
-        row('agentfs-mcp read_file start_line/end_line', () => batch(() => ours.call('read_file', { file_name: log, start_line: 1, end_line: 1000, max_bytes: 256 * 1024 })), (text) => `${countLines(String(dataOf(text).content)) - 1} lines`),
-        reference('official read_text_file head', () => batch(() => theirs.call('read_text_file', { path: log, head: 1000 })), (text) => `${countLines(text.trimEnd())} lines`),
+        row(
+          'agentfs-mcp read_file start_line/end_line',
+          () => batch(() => ours.call('read_file', { file_name: log, start_line: 1, end_line: 1000, max_bytes: 256 * 1024 })),
+          (text) => `${countLines(String(dataOf(text).content)) - 1} lines`,
+        ),
+        reference(
+          'official read_text_file head',
+          () => batch(() => theirs.call('read_text_file', { path: log, head: 1000 })),
+          (text) => `${countLines(text.trimEnd())} lines`,
+        ),
       ]);
       ahead(workload, 'ranged read');
     }
     if (wants('mcp-writes')) {
       const workload = 'MCP: 1,000 small writes';
-      const writes = (server: McpServer, folder: string, input: (index: number) => Record<string, unknown>) => async (): Promise<string> => {
-        fs.rmSync(folder, { recursive: true, force: true });
-        fs.mkdirSync(path.join(folder, 'notes'), { recursive: true });
-        for (let index = 0; index < 1000; index++) await server.call('write_file', input(index));
-        return '1000 files';
-      };
+      const writes =
+        (server: McpServer, folder: string, input: (index: number) => Record<string, unknown>) => async (): Promise<string> => {
+          fs.rmSync(folder, { recursive: true, force: true });
+          fs.mkdirSync(path.join(folder, 'notes'), { recursive: true });
+          for (let index = 0; index < 1000; index++) await server.call('write_file', input(index));
+          return '1000 files';
+        };
       const content = (index: number): string => `# Note ${index}\n\nSome text.\n`;
       await bench.measure(workload, [
-        { tool: 'agentfs-mcp write_file (history on)', reference: false, run: writes(ours, ourWrites, (index) => ({ file_name: path.join(ourWrites, 'notes', `note-${index}.md`), content: content(index) })) },
-        { tool: 'official write_file', reference: true, run: writes(theirs, theirWrites, (index) => ({ path: path.join(theirWrites, 'notes', `note-${index}.md`), content: content(index) })) },
+        {
+          tool: 'agentfs-mcp write_file (history on)',
+          reference: false,
+          run: writes(ours, ourWrites, (index) => ({
+            file_name: path.join(ourWrites, 'notes', `note-${index}.md`),
+            content: content(index),
+          })),
+        },
+        {
+          tool: 'official write_file',
+          reference: true,
+          run: writes(theirs, theirWrites, (index) => ({
+            path: path.join(theirWrites, 'notes', `note-${index}.md`),
+            content: content(index),
+          })),
+        },
       ]);
       ahead(workload, 'writes');
     }

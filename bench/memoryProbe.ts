@@ -16,8 +16,13 @@ function status(): { rss: number; hwm: number } {
 
 async function main(): Promise<void> {
   const [root, state, operation, json, flag] = process.argv.slice(2);
-  if (root === undefined || state === undefined || operation === undefined || json === undefined) throw new Error('usage: memoryProbe ROOT STATE OPERATION JSON [--no-ripgrep]');
-  const session = createNodeSession(root, {}, { stateDirectory: state, ripgrep: flag === '--no-ripgrep' ? false : (findRipgrepOnPath() ?? false) });
+  if (root === undefined || state === undefined || operation === undefined || json === undefined)
+    throw new Error('usage: memoryProbe ROOT STATE OPERATION JSON [--no-ripgrep]');
+  const session = createNodeSession(
+    root,
+    {},
+    { stateDirectory: state, ripgrep: flag === '--no-ripgrep' ? false : (findRipgrepOnPath() ?? false) },
+  );
   // A first small call loads the pipeline's modules and the session, so they count as the baseline, not as the call.
   await invokeOperation('path_exists', { path: '.' }, session);
   const before = status();

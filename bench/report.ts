@@ -26,7 +26,11 @@ export interface Timed {
  * machine falls on all of them rather than on whichever ran then. Each first gets WARM_UPS unmeasured runs (one, for
  * a run slower than 2 s); one whose measured runs already took more than `budgetMs` (at least 3 of them) stops early.
  */
-export async function roundRobin(runs: readonly (() => Promise<string> | string)[], reps: number, options: { budgetMs?: number; onStart?: (index: number) => void } = {}): Promise<Timed[]> {
+export async function roundRobin(
+  runs: readonly (() => Promise<string> | string)[],
+  reps: number,
+  options: { budgetMs?: number; onStart?: (index: number) => void } = {},
+): Promise<Timed[]> {
   const budget = options.budgetMs ?? 30_000;
   const state = runs.map(() => ({ times: [] as number[], result: '', failure: undefined as string | undefined }));
   const failed = (error: unknown): string => (error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));
@@ -45,7 +49,8 @@ export async function roundRobin(runs: readonly (() => Promise<string> | string)
   for (let rep = 0; rep < reps; rep++) {
     for (const [index, run] of runs.entries()) {
       const each = state[index];
-      if (!each || each.failure !== undefined || (each.times.length >= 3 && each.times.reduce((sum, time) => sum + time, 0) > budget)) continue;
+      if (!each || each.failure !== undefined || (each.times.length >= 3 && each.times.reduce((sum, time) => sum + time, 0) > budget))
+        continue;
       try {
         const start = performance.now();
         each.result = await run();
@@ -71,7 +76,11 @@ export interface TimedRow {
  * The table cells of timed rows, workload by workload: [workload, tool, min, median, × the workload's fastest
  * reference] then `extra(row)` — or, for a row that did not run, dashes and why.
  */
-export function timedCells<R extends TimedRow>(rows: readonly R[], extra: (row: R) => readonly string[], why: (row: R) => string): string[][] {
+export function timedCells<R extends TimedRow>(
+  rows: readonly R[],
+  extra: (row: R) => readonly string[],
+  why: (row: R) => string,
+): string[][] {
   const cells: string[][] = [];
   for (const workload of [...new Set(rows.map((row) => row.workload))]) {
     const group = rows.filter((row) => row.workload === workload);
@@ -79,11 +88,28 @@ export function timedCells<R extends TimedRow>(rows: readonly R[], extra: (row: 
     const fastest = references.length > 0 ? Math.min(...references) : undefined;
     for (const row of group) {
       if (row.skipped !== undefined || row.times.length === 0) {
-        cells.push([workload, row.tool, '–', '–', '–', ...extra(row).map(() => '–').slice(1), why(row)]);
+        cells.push([
+          workload,
+          row.tool,
+          '–',
+          '–',
+          '–',
+          ...extra(row)
+            .map(() => '–')
+            .slice(1),
+          why(row),
+        ]);
         continue;
       }
       const med = median(row.times);
-      cells.push([workload, row.tool, Math.min(...row.times).toFixed(1), med.toFixed(1), fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`, ...extra(row)]);
+      cells.push([
+        workload,
+        row.tool,
+        Math.min(...row.times).toFixed(1),
+        med.toFixed(1),
+        fastest === undefined ? '–' : `${(med / fastest).toFixed(2)}×`,
+        ...extra(row),
+      ]);
     }
   }
   return cells;
@@ -100,7 +126,11 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 
 export function plainTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((title, index) => Math.max(title.length, ...rows.map((row) => (row[index] ?? '').length)));
-  const line = (row: readonly string[]): string => row.map((text, index) => text.padEnd(widths[index] ?? 0)).join('  ').trimEnd();
+  const line = (row: readonly string[]): string =>
+    row
+      .map((text, index) => text.padEnd(widths[index] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 

@@ -22,7 +22,9 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const started = Date.now();
   const generated = ensureGenerated(options.dir, (message) => process.stderr.write(`${message}\n`));
-  process.stderr.write(`Workspace: ${generated.tree} (${generated.reused ? 'reused' : `generated in ${((Date.now() - started) / 1000).toFixed(0)} s`})\n`);
+  process.stderr.write(
+    `Workspace: ${generated.tree} (${generated.reused ? 'reused' : `generated in ${((Date.now() - started) / 1000).toFixed(0)} s`})\n`,
+  );
   const bench = new Bench(options, generated);
   try {
     for (const section of SECTIONS) await (await section()).run(bench);

@@ -10,7 +10,13 @@ export async function run(bench: Bench): Promise<void> {
   const pid = mcp.transport.pid;
   const mcpTail = (): Promise<string> => mcp.call('read_text_file', { path: log, tail: 100 });
   await bench.measure(workload, [
-    bench.ours('agentfs read_file tail_lines', 'read_file', { file_name: 'app.log', tail_lines: 100 }, (data) => `${countLines(String(data.content)) - 1} lines`, session),
+    bench.ours(
+      'agentfs read_file tail_lines',
+      'read_file',
+      { file_name: 'app.log', tail_lines: 100 },
+      (data) => `${countLines(String(data.content)) - 1} lines`,
+      session,
+    ),
     bench.command('tail -n 100', 'tail', ['-n', '100', log]),
     {
       tool: 'MCP read_text_file tail',

@@ -5,7 +5,14 @@ import type { Preparation } from './core/tool';
 import { RESULT_SCHEME, registerCommands, ResultDocuments } from './vscode/commands';
 import { defaultDialogs, type Dialogs } from './vscode/dialogs';
 import { registerConnectCommand } from './vscode/connect';
-import { ActivityView, BaseDirectoryStatus, createHistoryStore, historyDirectory, registerHistoryUi, watchHistoryStore } from './vscode/history';
+import {
+  ActivityView,
+  BaseDirectoryStatus,
+  createHistoryStore,
+  historyDirectory,
+  registerHistoryUi,
+  watchHistoryStore,
+} from './vscode/history';
 import { CallLog } from './vscode/log';
 import { EditorSession } from './vscode/session';
 import { ToolHost } from './vscode/tools';
@@ -39,9 +46,21 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...registerCommands({ session, state: context.workspaceState, log, results, dialogs: () => dialogs }),
-    ...registerHistoryUi({ store: history, session, tools, view: activity, status: new BaseDirectoryStatus(session), dialogs: () => dialogs }),
+    ...registerHistoryUi({
+      store: history,
+      session,
+      tools,
+      view: activity,
+      status: new BaseDirectoryStatus(session),
+      dialogs: () => dialogs,
+    }),
     watchHistoryStore(historyDirectory(context), activity),
-    registerConnectCommand({ session, extensionUri: context.extensionUri, historyDirectory: historyDirectory(context), dialogs: () => dialogs }),
+    registerConnectCommand({
+      session,
+      extensionUri: context.extensionUri,
+      historyDirectory: historyDirectory(context),
+      dialogs: () => dialogs,
+    }),
   );
 
   return {

@@ -66,12 +66,19 @@ function medianOf(rows: readonly HostRow[], workload: string, tool: string): num
 
 function report(result: Result, options: Options, started: Date): void {
   const machine = [
-    `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')} at the end`,
+    `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}; load average ${os
+      .loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')} at the end`,
     `VS Code ${result.vscode} (code-server's server, headless Chromium), extension host on Node ${result.node}; the extension as built in dist/`,
     `workspace: ${options.dir}/tree and ${options.dir}/logs as two folders; 3 warm-up runs, then ${options.reps} repetitions taking turns (the one-at-a-time walk: 1); tiny calls: the median of 200`,
   ];
   const header = ['workload', 'tool', 'min ms', 'median ms', '× fastest reference', 'result'];
-  const table = timedCells(result.rows, (row) => [row.result], (row) => `failed: ${row.skipped ?? 'no run'}`);
+  const table = timedCells(
+    result.rows,
+    (row) => [row.result],
+    (row) => `failed: ${row.skipped ?? 'no run'}`,
+  );
   const rows = result.rows;
   const tiny = 'tiny call';
   const api = medianOf(rows, tiny, 'agentfs path_exists (extension API)');
@@ -80,9 +87,17 @@ function report(result: Result, options: Options, started: Date): void {
   // Agent FS's own cost of a call is bounded by the whole of a tiny one through the API: its file-system work is in
   // there too (node:fs calls of microseconds on the local disk), so nothing is subtracted that could hide a cost.
   const figures: string[][] = [];
-  if (api !== undefined) figures.push(["Agent FS's own cost of a tiny call: path_exists through the extension API, its file-system calls included", `${api.toFixed(2)} ms`]);
+  if (api !== undefined)
+    figures.push([
+      "Agent FS's own cost of a tiny call: path_exists through the extension API, its file-system calls included",
+      `${api.toFixed(2)} ms`,
+    ]);
   if (stat !== undefined) figures.push(['a bare workspace.fs.stat of the same file, for comparison', `${stat.toFixed(2)} ms`]);
-  if (api !== undefined && tool !== undefined) figures.push(["VS Code's own round trip of vscode.lm.invokeTool: the same call through invokeTool minus through the API", `${(tool - api).toFixed(2)} ms`]);
+  if (api !== undefined && tool !== undefined)
+    figures.push([
+      "VS Code's own round trip of vscode.lm.invokeTool: the same call through invokeTool minus through the API",
+      `${(tool - api).toFixed(2)} ms`,
+    ]);
   const ratio = (workload: string, ours: string, reference: string): number | undefined => {
     const mine = medianOf(rows, workload, ours);
     const theirs = medianOf(rows, workload, reference);
@@ -93,9 +108,24 @@ function report(result: Result, options: Options, started: Date): void {
   const fuzzy = medianOf(rows, 'fuzzy', 'agentfs find_file (extension API)');
   const fuzzyTool = medianOf(rows, 'fuzzy', 'agentfs find_file (invokeTool)');
   const targets = [
-    ['glob search_files ≤ 1.5× workspace.findFiles', glob === undefined ? 'not measured' : `${glob.toFixed(2)}×`, '1.5×', verdict(glob, 1.5)],
-    ['fuzzy find_file < 1 s (extension API)', fuzzy === undefined ? 'not measured' : `${fuzzy.toFixed(0)} ms`, '1000 ms', verdict(fuzzy, 1000)],
-    ['fuzzy find_file < 1 s (invokeTool)', fuzzyTool === undefined ? 'not measured' : `${fuzzyTool.toFixed(0)} ms`, '1000 ms', verdict(fuzzyTool, 1000)],
+    [
+      'glob search_files ≤ 1.5× workspace.findFiles',
+      glob === undefined ? 'not measured' : `${glob.toFixed(2)}×`,
+      '1.5×',
+      verdict(glob, 1.5),
+    ],
+    [
+      'fuzzy find_file < 1 s (extension API)',
+      fuzzy === undefined ? 'not measured' : `${fuzzy.toFixed(0)} ms`,
+      '1000 ms',
+      verdict(fuzzy, 1000),
+    ],
+    [
+      'fuzzy find_file < 1 s (invokeTool)',
+      fuzzyTool === undefined ? 'not measured' : `${fuzzyTool.toFixed(0)} ms`,
+      '1000 ms',
+      verdict(fuzzyTool, 1000),
+    ],
     ["Agent FS's own per-call cost < 2 ms", api === undefined ? 'not measured' : `${api.toFixed(2)} ms`, '2 ms', verdict(api, 2)],
   ];
   const markdown = [
@@ -109,7 +139,9 @@ function report(result: Result, options: Options, started: Date): void {
     '',
     markdownTable(['target', 'measured', 'limit', 'verdict'], targets, [false, true, true, false]),
   ].join('\n');
-  process.stdout.write(`\n${[...machine, '', plainTable(header, table), '', plainTable(['figure', 'value'], figures), '', plainTable(['target', 'measured', 'limit', 'verdict'], targets)].join('\n')}\n`);
+  process.stdout.write(
+    `\n${[...machine, '', plainTable(header, table), '', plainTable(['figure', 'value'], figures), '', plainTable(['target', 'measured', 'limit', 'verdict'], targets)].join('\n')}\n`,
+  );
   const output = path.join(options.dir, 'results-host.md');
   fs.writeFileSync(output, `${markdown}\n`);
   process.stderr.write(`\nWritten to ${output}\n`);
@@ -120,7 +152,10 @@ async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
   cleanUpOnSignals();
   for (const file of [path.join(REPO_ROOT, 'dist', 'extension.js'), SUITE]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run bench:host does both).`);
+    if (!fs.existsSync(file))
+      throw new Error(
+        `${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run bench:host does both).`,
+      );
   }
   const host = hostById('1.139');
   ensureHost(host);
@@ -141,8 +176,18 @@ async function main(): Promise<number> {
       prepare: (dir) => {
         const workspace = path.join(dir, 'bench.code-workspace');
         // Nothing in the tree changes during the bench: no need for VS Code to watch 100,000 files meanwhile.
-        fs.writeFileSync(workspace, JSON.stringify({ folders: [{ path: generated.tree }, { path: generated.logs }], settings: { 'files.watcherExclude': { '**': true } } }, null, 2));
-        return { target: { workspace }, env: { AGENTFS_BENCH_REPS: String(options.reps), ...(options.only ? { AGENTFS_BENCH_ONLY: options.only } : {}) } };
+        fs.writeFileSync(
+          workspace,
+          JSON.stringify(
+            { folders: [{ path: generated.tree }, { path: generated.logs }], settings: { 'files.watcherExclude': { '**': true } } },
+            null,
+            2,
+          ),
+        );
+        return {
+          target: { workspace },
+          env: { AGENTFS_BENCH_REPS: String(options.reps), ...(options.only ? { AGENTFS_BENCH_ONLY: options.only } : {}) },
+        };
       },
       editor: { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: SUITE },
       open: {

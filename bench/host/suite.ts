@@ -20,7 +20,12 @@ import { median, roundRobin } from '../report';
 export const MARKER = '[agentfs-bench] ';
 
 function say(...args: unknown[]): void {
-  console.log(MARKER + format(...args).split('\n').join(`\n${MARKER}`));
+  console.log(
+    MARKER +
+      format(...args)
+        .split('\n')
+        .join(`\n${MARKER}`),
+  );
 }
 
 export interface HostRow {
@@ -60,7 +65,14 @@ async function measure(workload: string, specs: readonly Spec[], reps: number): 
   }
   for (const spec of specs) {
     const { times = [], result = '', failure } = timed.get(spec) ?? {};
-    rows.push({ workload, tool: spec.tool, reference: spec.reference ?? false, times, result, ...(failure === undefined ? {} : { skipped: failure }) });
+    rows.push({
+      workload,
+      tool: spec.tool,
+      reference: spec.reference ?? false,
+      times,
+      result,
+      ...(failure === undefined ? {} : { skipped: failure }),
+    });
   }
 }
 
@@ -97,7 +109,8 @@ async function readDirectoryWalk(root: vscode.Uri, concurrency: number): Promise
           (children) => {
             for (const [name, type] of children) {
               entries++;
-              if (type === vscode.FileType.Directory && name !== 'node_modules' && name !== '.git') pending.push(vscode.Uri.joinPath(next, name));
+              if (type === vscode.FileType.Directory && name !== 'node_modules' && name !== '.git')
+                pending.push(vscode.Uri.joinPath(next, name));
             }
             active--;
             pump();
@@ -129,17 +142,22 @@ export async function run(): Promise<void> {
   const wants = (key: string): boolean => only === undefined || only.includes(key);
   const [tree, logs] = vscode.workspace.workspaceFolders ?? [];
   if (!tree || !logs) throw new Error('the bench window opens two folders: the generated tree and the folder of its log');
-  say(`VS Code ${vscode.version} (${vscode.env.appName}), extension host on Node ${process.version}, folders ${tree.uri.fsPath} and ${logs.uri.fsPath}`);
+  say(
+    `VS Code ${vscode.version} (${vscode.env.appName}), extension host on Node ${process.version}, folders ${tree.uri.fsPath} and ${logs.uri.fsPath}`,
+  );
   const agentFs = await api();
   const viaApi = async (operation: string, input: Data): Promise<Data> => ok(operation, await agentFs.invoke(operation, input));
   const viaTool = async (operation: string, input: Data): Promise<Data> => ok(operation, await callTool(operation, input));
   const plainFs = workspaceFsSession();
-  const viaWorkspaceFs = async (operation: string, input: Data): Promise<Data> => ok(operation, await invokeOperation(operation, input, plainFs));
+  const viaWorkspaceFs = async (operation: string, input: Data): Promise<Data> =>
+    ok(operation, await invokeOperation(operation, input, plainFs));
   /** The three ways Agent FS is called, as rows of one workload. */
   const ours = (operation: string, input: Data, describe: (data: Data) => string, withPlainFs = false): Spec[] => [
     { tool: `agentfs ${operation} (extension API)`, run: async () => describe(await viaApi(operation, input)) },
     { tool: `agentfs ${operation} (invokeTool)`, run: async () => describe(await viaTool(operation, input)) },
-    ...(withPlainFs ? [{ tool: `agentfs ${operation} (core over workspace.fs only)`, run: async () => describe(await viaWorkspaceFs(operation, input)) }] : []),
+    ...(withPlainFs
+      ? [{ tool: `agentfs ${operation} (core over workspace.fs only)`, run: async () => describe(await viaWorkspaceFs(operation, input)) }]
+      : []),
   ];
   const treeName = tree.name;
 
@@ -158,7 +176,15 @@ export async function run(): Promise<void> {
     );
   }
   if (wants('fuzzy')) {
-    await measure('fuzzy file name', ours('find_file', { file_name: 'user controler', max_results: 20 }, (data) => `${String(data.count)} shown, ${String(data.match_type)}`), reps);
+    await measure(
+      'fuzzy file name',
+      ours(
+        'find_file',
+        { file_name: 'user controler', max_results: 20 },
+        (data) => `${String(data.count)} shown, ${String(data.match_type)}`,
+      ),
+      reps,
+    );
   }
   if (wants('list')) {
     const entries = (data: Data): string => `${String(data.total)} entries`;
@@ -167,14 +193,31 @@ export async function run(): Promise<void> {
       [
         ...ours('list_directory', { path: treeName, recursive: true, include_hidden: true, max_entries: 1000 }, entries, true),
         ...ours('list_files', { path: treeName, recursive: true, max_results: 1000 }, (data) => `${String(data.total)} files`),
-        { tool: 'workspace.fs.readDirectory walk, 16 at a time', reference: true, run: async () => `${await readDirectoryWalk(tree.uri, 16)} entries` },
-        { tool: 'workspace.fs.readDirectory walk, one at a time', reference: true, reps: 1, run: async () => `${await readDirectoryWalk(tree.uri, 1)} entries` },
+        {
+          tool: 'workspace.fs.readDirectory walk, 16 at a time',
+          reference: true,
+          run: async () => `${await readDirectoryWalk(tree.uri, 16)} entries`,
+        },
+        {
+          tool: 'workspace.fs.readDirectory walk, one at a time',
+          reference: true,
+          reps: 1,
+          run: async () => `${await readDirectoryWalk(tree.uri, 1)} entries`,
+        },
       ],
       reps,
     );
   }
   if (wants('literal')) {
-    await measure('content literal (50 files)', ours('search_content', { query: 'QUASAR_TOKEN_7f3a', path: treeName, case_sensitive: true, max_results: 200 }, (data) => `${String(data.count)} matches (${String(data.engine)})`), reps);
+    await measure(
+      'content literal (50 files)',
+      ours(
+        'search_content',
+        { query: 'QUASAR_TOKEN_7f3a', path: treeName, case_sensitive: true, max_results: 200 },
+        (data) => `${String(data.count)} matches (${String(data.engine)})`,
+      ),
+      reps,
+    );
   }
   if (wants('read')) {
     const file = `${treeName}/README.md`;
@@ -182,13 +225,25 @@ export async function run(): Promise<void> {
       'read a small file',
       [
         ...ours('read_file', { file_name: file }, (data) => `${String(data.size_bytes)} bytes`, true),
-        { tool: 'workspace.fs.readFile', reference: true, run: async () => `${(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(tree.uri, 'README.md'))).length} bytes` },
+        {
+          tool: 'workspace.fs.readFile',
+          reference: true,
+          run: async () => `${(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(tree.uri, 'README.md'))).length} bytes`,
+        },
       ],
       reps,
     );
   }
   if (wants('tail')) {
-    await measure('tail 100 lines of 1 GiB log', ours('read_file', { file_name: `${logs.name}/app.log`, tail_lines: 100 }, (data) => `${String(data.content).split('\n').length - 1} lines`), reps);
+    await measure(
+      'tail 100 lines of 1 GiB log',
+      ours(
+        'read_file',
+        { file_name: `${logs.name}/app.log`, tail_lines: 100 },
+        (data) => `${String(data.content).split('\n').length - 1} lines`,
+      ),
+      reps,
+    );
   }
   if (wants('tiny')) {
     // Single calls: each row's times are 200 sequential calls, so its median is the median call.
@@ -196,9 +251,21 @@ export async function run(): Promise<void> {
     const readme = vscode.Uri.joinPath(tree.uri, 'README.md');
     const workload = 'tiny call: path_exists (per call)';
     const series = [
-      { tool: 'agentfs path_exists (extension API)', reference: false, call: () => agentFs.invoke('path_exists', { path: `${treeName}/README.md` }) },
-      { tool: 'agentfs path_exists (invokeTool)', reference: false, call: () => callTool('path_exists', { path: `${treeName}/README.md` }) },
-      { tool: 'agentfs path_exists (core over workspace.fs only)', reference: false, call: () => invokeOperation('path_exists', { path: `${treeName}/README.md` }, plainFs) },
+      {
+        tool: 'agentfs path_exists (extension API)',
+        reference: false,
+        call: () => agentFs.invoke('path_exists', { path: `${treeName}/README.md` }),
+      },
+      {
+        tool: 'agentfs path_exists (invokeTool)',
+        reference: false,
+        call: () => callTool('path_exists', { path: `${treeName}/README.md` }),
+      },
+      {
+        tool: 'agentfs path_exists (core over workspace.fs only)',
+        reference: false,
+        call: () => invokeOperation('path_exists', { path: `${treeName}/README.md` }, plainFs),
+      },
       { tool: 'workspace.fs.stat', reference: true, call: () => vscode.workspace.fs.stat(readme) },
     ];
     for (const each of series) await perCall(20, each.call);
@@ -207,6 +274,9 @@ export async function run(): Promise<void> {
       rows.push({ workload, tool: each.tool, reference: each.reference, times: await perCall(calls, each.call), result: `${calls} calls` });
     }
   }
-  for (const row of rows) say(`${row.workload} | ${row.tool} | median ${row.times.length > 0 ? median(row.times).toFixed(1) : '–'} ms | ${row.skipped ?? row.result}`);
+  for (const row of rows)
+    say(
+      `${row.workload} | ${row.tool} | median ${row.times.length > 0 ? median(row.times).toFixed(1) : '–'} ms | ${row.skipped ?? row.result}`,
+    );
   say(`RESULT ${JSON.stringify({ vscode: vscode.version, node: process.version, folder: path.dirname(tree.uri.fsPath), rows })}`);
 }

@@ -27,7 +27,10 @@ export const SERVER_NAME = 'agent-fs';
  * a `node` another program can start (in desktop VS Code it is Electron).
  */
 export function serverCommand(serverScript: string, baseDirectories: readonly string[], historyDirectory: string): ServerCommand {
-  return { command: 'node', args: [serverScript, ...baseDirectories.flatMap((directory) => ['--root', directory]), '--state', historyDirectory] };
+  return {
+    command: 'node',
+    args: [serverScript, ...baseDirectories.flatMap((directory) => ['--root', directory]), '--state', historyDirectory],
+  };
 }
 
 /** One word for a shell: POSIX single quotes, or cmd/PowerShell double quotes on Windows. */
@@ -39,7 +42,8 @@ export function shellWord(word: string, platform: string): string {
 export function connectSnippets(server: ServerCommand, platform: string): readonly ConnectSnippet[] {
   const entry = { command: server.command, args: [...server.args] };
   const mcpServers = `${JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2)}\n`;
-  const macOrOther = (mac: string, windows: string, linux: string): string => (platform === 'darwin' ? mac : platform === 'win32' ? windows : linux);
+  const macOrOther = (mac: string, windows: string, linux: string): string =>
+    platform === 'darwin' ? mac : platform === 'win32' ? windows : linux;
   return [
     {
       id: 'claude-desktop',

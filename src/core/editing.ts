@@ -53,7 +53,11 @@ const CONTENT_HASH = /^(?:sha256:)?[0-9a-f]{64}$/i;
  */
 export function checkHashFormat(expected: string | undefined): void {
   if (expected !== undefined && !CONTENT_HASH.test(expected)) {
-    throw new ToolError('INVALID_INPUT', `Parameter "expected_hash" must be a content_hash as the tools return it ("sha256:" and 64 hex digits), not ${JSON.stringify(expected.slice(0, 80))}.`, { field: 'expected_hash' });
+    throw new ToolError(
+      'INVALID_INPUT',
+      `Parameter "expected_hash" must be a content_hash as the tools return it ("sha256:" and 64 hex digits), not ${JSON.stringify(expected.slice(0, 80))}.`,
+      { field: 'expected_hash' },
+    );
   }
 }
 
@@ -77,9 +81,17 @@ export function checkExpectedHash(display: string, actual: string | undefined, e
  * Decodes bytes for editing: the BOM (or `encoding`) decides the encoding, UTF-8 otherwise. Refuses binary content
  * and anything that would not re-encode to the same bytes (invalid UTF-8, say a Latin-1 file read as UTF-8).
  */
-export function decodeForEdit(display: string, bytes: Uint8Array, encoding?: TextEncodingName): { text: string; encoding: TextEncodingName; bom: boolean } {
+export function decodeForEdit(
+  display: string,
+  bytes: Uint8Array,
+  encoding?: TextEncodingName,
+): { text: string; encoding: TextEncodingName; bom: boolean } {
   if (encoding === undefined && looksBinary(bytes)) {
-    throw new ToolError('BINARY_CONTENT_REFUSED', `${display} looks binary (it holds NUL bytes); the text tools do not edit binary files. If it is text in UTF-16 without a byte-order mark, name the encoding.`, { path: display });
+    throw new ToolError(
+      'BINARY_CONTENT_REFUSED',
+      `${display} looks binary (it holds NUL bytes); the text tools do not edit binary files. If it is text in UTF-16 without a byte-order mark, name the encoding.`,
+      { path: display },
+    );
   }
   const decoded = decodeText(bytes, encoding);
   if (!sameBytes(encodeText(decoded.text, decoded.encoding, decoded.bom), bytes)) {
@@ -99,13 +111,21 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /** Reads an existing text file for an edit: FILE_NOT_FOUND, FILE_NOT_FILE, LIMIT_EXCEEDED, CONTENT_CONFLICT, BINARY_CONTENT_REFUSED. */
-export async function readTextFile(context: ToolContext, path: ConfinedPath, options: { encoding?: TextEncodingName; expectedHash?: string }): Promise<TextFile> {
+export async function readTextFile(
+  context: ToolContext,
+  path: ConfinedPath,
+  options: { encoding?: TextEncodingName; expectedHash?: string },
+): Promise<TextFile> {
   const { fs } = context.workspace;
   const stat = await fs.stat(path.absolute);
   if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use agentfs_create_file to create it.`);
   if (stat.kind !== 'file') throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}.`);
   if (stat.size > EDIT_MAX_BYTES) {
-    throw new ToolError('LIMIT_EXCEEDED', `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use agentfs_write_file to replace it whole.`, { path: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES });
+    throw new ToolError(
+      'LIMIT_EXCEEDED',
+      `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use agentfs_write_file to replace it whole.`,
+      { path: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES },
+    );
   }
   const bytes = await fs.readFile(path.absolute);
   const hash = contentHash(bytes);
@@ -120,7 +140,10 @@ export function encodeLike(display: string, text: string, encoding: TextEncoding
     return encodeText(text, encoding, bom);
   } catch (error) {
     if (error instanceof RangeError) {
-      throw new ToolError('INVALID_INPUT', `The new text cannot be written to ${display} in its encoding ${encoding}: ${error.message}`, { path: display, encoding });
+      throw new ToolError('INVALID_INPUT', `The new text cannot be written to ${display} in its encoding ${encoding}: ${error.message}`, {
+        path: display,
+        encoding,
+      });
     }
     throw error;
   }
@@ -162,10 +185,18 @@ export function describeChange(display: string, before: string, after: string, p
   if (rough.linesAdded + rough.linesRemoved > DIFF_MAX_CHANGED_LINES) return { diff: undefined, ...rough };
   const from = Math.max(0, head - DIFF_CONTEXT);
   const keep = Math.max(0, tail - DIFF_CONTEXT);
-  const patch = structuredPatch(oldName, newName, a.slice(from, a.length - keep).join(''), b.slice(from, b.length - keep).join(''), undefined, undefined, {
-    context: DIFF_CONTEXT,
-    maxEditLength: DIFF_MAX_EDIT_LENGTH,
-  });
+  const patch = structuredPatch(
+    oldName,
+    newName,
+    a.slice(from, a.length - keep).join(''),
+    b.slice(from, b.length - keep).join(''),
+    undefined,
+    undefined,
+    {
+      context: DIFF_CONTEXT,
+      maxEditLength: DIFF_MAX_EDIT_LENGTH,
+    },
+  );
   if (patch === undefined) return { diff: undefined, ...rough };
   let linesAdded = 0;
   let linesRemoved = 0;
@@ -177,7 +208,8 @@ export function describeChange(display: string, before: string, after: string, p
       else if (line.startsWith('-')) linesRemoved++;
     }
   }
-  const diff = patch.hunks.length === 0 ? '' : formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
+  const diff =
+    patch.hunks.length === 0 ? '' : formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
   return { diff, linesAdded, linesRemoved };
 }
 
@@ -226,7 +258,11 @@ export interface EditOptions {
 }
 
 /** The edit options every text-editing tool takes, from its input's parameter names. */
-export function editOptionsOf(input: { encoding?: TextEncodingName; expected_hash?: string; dry_run: boolean }): EditOptions & { dryRun: boolean } {
+export function editOptionsOf(input: {
+  encoding?: TextEncodingName;
+  expected_hash?: string;
+  dry_run: boolean;
+}): EditOptions & { dryRun: boolean } {
   checkHashFormat(input.expected_hash);
   return { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run };
 }

@@ -19,11 +19,6 @@ export function success(operation: string, data: unknown): SuccessEnvelope {
   return { ok: true, operation, data };
 }
 
-export function failure(
-  operation: string,
-  code: ErrorCode,
-  message: string,
-  details?: Readonly<Record<string, unknown>>,
-): FailureEnvelope {
+export function failure(operation: string, code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): FailureEnvelope {
   return { ok: false, operation, error: details === undefined ? { code, message } : { code, message, details } };
 }

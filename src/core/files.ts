@@ -62,4 +62,3 @@ export async function missingDirectories(fs: FileSystem, directory: string, root
   for (let path = directory; path !== root && isWithin(root, path) && !(await fs.stat(path)); path = dirname(path)) missing.push(path);
   return missing;
 }
-

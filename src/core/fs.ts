@@ -29,7 +29,8 @@ export interface DirEntry {
 }
 
 /** Why a port call failed, in terms the tools can map to their contract codes. */
-export type FsErrorKind = 'not-found' | 'exists' | 'not-a-directory' | 'is-a-directory' | 'not-empty' | 'cross-device' | 'permission' | 'locked' | 'other';
+export type FsErrorKind =
+  'not-found' | 'exists' | 'not-a-directory' | 'is-a-directory' | 'not-empty' | 'cross-device' | 'permission' | 'locked' | 'other';
 
 export class FsError extends Error {
   constructor(

@@ -100,7 +100,8 @@ export class GlobList {
     this.globs = globs;
     this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
     const byName = [...basenames, ...this.directoryNames];
-    this.nameSources = this.full.length === 0 && byName.every((regex) => /^i?$/.test(regex.flags)) ? byName.map((regex) => regex.source) : undefined;
+    this.nameSources =
+      this.full.length === 0 && byName.every((regex) => /^i?$/.test(regex.flags)) ? byName.map((regex) => regex.source) : undefined;
   }
 
   get isEmpty(): boolean {
@@ -135,7 +136,8 @@ export class GlobList {
       const candidate = length === segments.length ? relative : segments.slice(0, length).join('/');
       for (const { pattern, matcher } of this.rules) if (matcher.match(candidate)) return pattern;
     }
-    if (isDirectory) for (const { pattern, matcher, coversDirectory } of this.rules) if (coversDirectory && matcher.match(`${relative}/`)) return pattern;
+    if (isDirectory)
+      for (const { pattern, matcher, coversDirectory } of this.rules) if (coversDirectory && matcher.match(`${relative}/`)) return pattern;
     return undefined;
   }
 
@@ -164,13 +166,25 @@ export function globList(patterns: readonly string[]): GlobList {
 export function compileSearchGlob(pattern: string, field: string): Minimatch {
   const glob = normaliseGlob(pattern).replace(/^\//, '');
   const invalid = (why: string): ToolError =>
-    new ToolError('INVALID_PATTERN', `${field} ${JSON.stringify(pattern)} is not a usable glob: ${why}. Use e.g. "**/*.md", "src/**/*.ts" or "*.json".`, { field });
+    new ToolError(
+      'INVALID_PATTERN',
+      `${field} ${JSON.stringify(pattern)} is not a usable glob: ${why}. Use e.g. "**/*.md", "src/**/*.ts" or "*.json".`,
+      { field },
+    );
   if (glob === '') throw invalid('it is empty');
   // minimatch would read these as never matching, or as a negation: an empty answer that hides the mistake.
-  if (glob.startsWith('!')) throw invalid('negated patterns are not supported (use include_ignored and the exclude settings to widen or narrow)');
+  if (glob.startsWith('!'))
+    throw invalid('negated patterns are not supported (use include_ignored and the exclude settings to widen or narrow)');
   const reversed = /\[[^\]]*?([^\]])-([^\]])/.exec(glob);
-  if (reversed && (reversed[1] ?? '') > (reversed[2] ?? '')) throw invalid(`the range ${reversed[1] ?? ''}-${reversed[2] ?? ''} is reversed`);
-  const matcher = new Minimatch(glob, { dot: true, matchBase: !glob.includes('/'), nocase: glob === glob.toLowerCase(), nocomment: true, nonegate: true });
+  if (reversed && (reversed[1] ?? '') > (reversed[2] ?? ''))
+    throw invalid(`the range ${reversed[1] ?? ''}-${reversed[2] ?? ''} is reversed`);
+  const matcher = new Minimatch(glob, {
+    dot: true,
+    matchBase: !glob.includes('/'),
+    nocase: glob === glob.toLowerCase(),
+    nocomment: true,
+    nonegate: true,
+  });
   if (matcher.makeRe() === false) throw invalid('minimatch cannot compile it');
   return matcher;
 }

@@ -81,7 +81,12 @@ function parseGitignore(text: string): Gitignore {
     const rule = line.trim();
     return rule === '' || rule.startsWith('#') || !rule.replace(/^!/, '').replace(/\/+$/, '').includes('/');
   });
-  const parsed: Gitignore = { rules: ignore({ allowRelativePaths: true }).add(text), byName, answers: new Map(), nameFilter: byName ? nameFilterOf(text) : undefined };
+  const parsed: Gitignore = {
+    rules: ignore({ allowRelativePaths: true }).add(text),
+    byName,
+    answers: new Map(),
+    nameFilter: byName ? nameFilterOf(text) : undefined,
+  };
   if (parsedGitignores.size >= PARSED_GITIGNORES_KEPT) parsedGitignores.clear();
   parsedGitignores.set(text, parsed);
   return parsed;
@@ -172,7 +177,11 @@ export class IgnoreRules {
     const relative = this.hidden.needsPath || this.exclude.needsPath ? relativeTo(this.root.path, absolute) : '';
     if (this.hidden.matchesEntry(relative, name, isDirectory)) return true;
     if (this.options.includeIgnored) return false;
-    if (name === '.git' || this.exclude.matchesEntry(relative, name, isDirectory) || this.gitignored(absolute, name, isDirectory, this.walkChain)) {
+    if (
+      name === '.git' ||
+      this.exclude.matchesEntry(relative, name, isDirectory) ||
+      this.gitignored(absolute, name, isDirectory, this.walkChain)
+    ) {
       this.ignoredCount++;
       return true;
     }
@@ -198,7 +207,11 @@ export class IgnoreRules {
     const sources: (readonly string[] | undefined)[] = [this.hidden.nameSources];
     if (!this.options.includeIgnored) {
       if (!chain) return null;
-      sources.push(['^\\.git$'], this.exclude.nameSources, ...chain.map(([, gitignore]) => (gitignore.nameFilter === undefined ? undefined : [gitignore.nameFilter])));
+      sources.push(
+        ['^\\.git$'],
+        this.exclude.nameSources,
+        ...chain.map(([, gitignore]) => (gitignore.nameFilter === undefined ? undefined : [gitignore.nameFilter])),
+      );
     }
     const all: string[] = [];
     for (const each of sources) {

@@ -47,7 +47,11 @@ export async function invokeOperation(
     if (error instanceof CancelledError) throw error;
     if (error instanceof ToolError) return failure(tool.name, error.code, error.message, error.details);
     if (isFsError(error, 'cross-device')) {
-      return failure(tool.name, 'CROSS_DEVICE_MOVE_UNSUPPORTED', `The move crosses file systems, which is not supported: ${describeError(error)}`);
+      return failure(
+        tool.name,
+        'CROSS_DEVICE_MOVE_UNSUPPORTED',
+        `The move crosses file systems, which is not supported: ${describeError(error)}`,
+      );
     }
     return failure(tool.name, tool.failureCode, `${tool.name} failed: ${describeError(error)}`);
   }
@@ -63,7 +67,11 @@ export async function prepareOperation(operation: string, input: unknown, sessio
     return session.policy().confirmDestructive ? preparation : { invocationMessage: preparation.invocationMessage };
   } catch (error) {
     // The call itself will answer with the refusal; nothing to confirm for a call that changes nothing.
-    if (error instanceof ToolError) return { invocationMessage: refusalLine(operation, error.code, error.message), refusal: { code: error.code, message: error.message } };
+    if (error instanceof ToolError)
+      return {
+        invocationMessage: refusalLine(operation, error.code, error.message),
+        refusal: { code: error.code, message: error.message },
+      };
     return { invocationMessage: `Agent FS ${labelOf(operation)}` };
   }
 }
@@ -93,7 +101,10 @@ async function createContext(
   const policy = session.policy();
   if (tool.effect !== 'read') {
     if (!policy.trusted) {
-      throw new ToolError('WORKSPACE_UNTRUSTED', `${tool.name} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`);
+      throw new ToolError(
+        'WORKSPACE_UNTRUSTED',
+        `${tool.name} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`,
+      );
     }
     if (policy.readOnly) {
       throw new ToolError('READ_ONLY_MODE', `${tool.name} changes files, and Agent FS is read-only (${policy.knobs.readOnly}).`);

@@ -69,22 +69,30 @@ export function eolFor(text: string, lines: readonly Line[], near: number): Excl
 export function checkLine(name: string, value: number, total: number, path: string): void {
   if (value >= 1 && value <= total) return;
   const why = total === 0 ? `${path} is empty (0 lines)` : `${path} has ${total} lines`;
-  throw new ToolError('INVALID_INPUT', `${name} ${value} is out of range: ${why}. Line numbers are 1-based and inclusive; nothing was changed.`, {
-    field: name,
-    value,
-    total_lines: total,
-  });
+  throw new ToolError(
+    'INVALID_INPUT',
+    `${name} ${value} is out of range: ${why}. Line numbers are 1-based and inclusive; nothing was changed.`,
+    {
+      field: name,
+      value,
+      total_lines: total,
+    },
+  );
 }
 
 export function checkRange(start: number, end: number, total: number, path: string): void {
   checkLine('start_line', start, total, path);
   checkLine('end_line', end, total, path);
   if (end < start) {
-    throw new ToolError('INVALID_INPUT', `end_line ${end} is before start_line ${start}; the range is inclusive, so end_line must be at least start_line.`, {
-      field: 'end_line',
-      value: end,
-      total_lines: total,
-    });
+    throw new ToolError(
+      'INVALID_INPUT',
+      `end_line ${end} is before start_line ${start}; the range is inclusive, so end_line must be at least start_line.`,
+      {
+        field: 'end_line',
+        value: end,
+        total_lines: total,
+      },
+    );
   }
 }
 
@@ -105,7 +113,8 @@ export function replaceLineRange(text: string, start: number, end: number, conte
   const after = lines.slice(end);
   // Removing the last lines of a file that ends without a newline: the new last line must not gain one.
   const previous = before[before.length - 1];
-  if (replacement.length === 0 && after.length === 0 && lastEol === '' && previous) before[before.length - 1] = { text: previous.text, eol: '' };
+  if (replacement.length === 0 && after.length === 0 && lastEol === '' && previous)
+    before[before.length - 1] = { text: previous.text, eol: '' };
   return joinLines([...before, ...replacement, ...after]);
 }
 
@@ -123,10 +132,18 @@ export function insertLinesAt(text: string, position: InsertPosition, line: numb
   }
   let index: number;
   if (position === 'end') {
-    if (line !== undefined) throw new ToolError('INVALID_INPUT', 'position "end" appends after the last line and takes no line number; leave out "line".', { field: 'line' });
+    if (line !== undefined)
+      throw new ToolError('INVALID_INPUT', 'position "end" appends after the last line and takes no line number; leave out "line".', {
+        field: 'line',
+      });
     index = lines.length;
   } else {
-    if (line === undefined) throw new ToolError('INVALID_INPUT', `position "${position}" needs "line", the 1-based line to insert ${position}. Use position "end" to append.`, { field: 'line' });
+    if (line === undefined)
+      throw new ToolError(
+        'INVALID_INPUT',
+        `position "${position}" needs "line", the 1-based line to insert ${position}. Use position "end" to append.`,
+        { field: 'line' },
+      );
     checkLine('line', line, lines.length, path);
     index = position === 'before' ? line - 1 : line;
   }

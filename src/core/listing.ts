@@ -70,7 +70,10 @@ export async function resolveDirectory(context: ToolContext, input: string | und
   const stat = await context.workspace.fs.stat(directory.absolute);
   if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${directory.display}.`);
   if (stat.kind !== 'directory') {
-    throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${directory.display} is a ${stat.kind}. Use agentfs_file_info or agentfs_read_file for a file.`);
+    throw new ToolError(
+      'DIRECTORY_NOT_DIRECTORY',
+      `Not a directory: ${directory.display} is a ${stat.kind}. Use agentfs_file_info or agentfs_read_file for a file.`,
+    );
   }
   await assertMayRead(context, directory, 'directory');
   return directory;
@@ -110,7 +113,10 @@ export class FileTree {
     const visit = (directory: string): void => {
       const children = this.directories.get(directory);
       if (!children) return;
-      const keyed = [...children.files.map((name) => ({ key: name, name, isDirectory: false })), ...children.subdirectories.map((name) => ({ key: `${name}/`, name, isDirectory: true }))];
+      const keyed = [
+        ...children.files.map((name) => ({ key: name, name, isDirectory: false })),
+        ...children.subdirectories.map((name) => ({ key: `${name}/`, name, isDirectory: true })),
+      ];
       keyed.sort((a, b) => compareCodePoints(a.key, b.key));
       for (const { name, isDirectory } of keyed) {
         if (found.length >= count) return;

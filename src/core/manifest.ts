@@ -43,7 +43,9 @@ export function operationOf(toolName: string): string {
  * part of a tool list every request carries (the editor's languageModelTools and MCP's tools/list alike).
  */
 export function definitionBytes(tool: { readonly name: string; readonly modelDescription: string; readonly inputSchema: unknown }): number {
-  return new TextEncoder().encode(JSON.stringify({ name: toolNameOf(tool.name), description: tool.modelDescription, inputSchema: tool.inputSchema })).length;
+  return new TextEncoder().encode(
+    JSON.stringify({ name: toolNameOf(tool.name), description: tool.modelDescription, inputSchema: tool.inputSchema }),
+  ).length;
 }
 
 /** One manifest entry, in the key order package.json keeps. */

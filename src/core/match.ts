@@ -109,7 +109,7 @@ function whitespaceMatches(text: string, lines: readonly Line[], oldString: stri
   if (keys.every((key) => key === '')) return [];
   const fileKeys = lines.map((line) => line.text.trim());
   const regions: MatchRegion[] = [];
-  for (let start = 0; start + wanted.length <= lines.length; ) {
+  for (let start = 0; start + wanted.length <= lines.length;) {
     let matched = true;
     for (let offset = 0; offset < wanted.length; offset++) {
       if (fileKeys[start + offset] !== keys[offset]) {
@@ -243,7 +243,13 @@ export function nearestCandidates(lines: readonly Line[], oldString: string): Ca
     for (let offset = 0; offset < span; offset++) {
       const index = start + offset;
       if (cheap) total += (lines[index]?.text.trim() ?? '') === (wanted[offset]?.trim() ?? '') ? 1 : 0;
-      else total += lineSimilarity(fileGrams[index] ?? NO_GRAMS, wantedGrams[offset] ?? NO_GRAMS, fileSizes[index] ?? 0, wantedSizes[offset] ?? 0);
+      else
+        total += lineSimilarity(
+          fileGrams[index] ?? NO_GRAMS,
+          wantedGrams[offset] ?? NO_GRAMS,
+          fileSizes[index] ?? 0,
+          wantedSizes[offset] ?? 0,
+        );
     }
     // Lines of old_string beyond the end of the file count as misses.
     scored.push({ start, score: total / wanted.length });

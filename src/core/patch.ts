@@ -63,7 +63,11 @@ function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | un
 export async function parsePatchTargets(context: ToolContext, text: string): Promise<PatchTarget[]> {
   const size = new TextEncoder().encode(text).length;
   if (size > PATCH_MAX_BYTES) {
-    throw new ToolError('LIMIT_EXCEEDED', `The patch is ${size} bytes; apply_patch takes at most ${PATCH_MAX_BYTES} bytes. Split it into several patches.`, { size_bytes: size, limit: PATCH_MAX_BYTES });
+    throw new ToolError(
+      'LIMIT_EXCEEDED',
+      `The patch is ${size} bytes; apply_patch takes at most ${PATCH_MAX_BYTES} bytes. Split it into several patches.`,
+      { size_bytes: size, limit: PATCH_MAX_BYTES },
+    );
   }
   let parsed: StructuredPatch[];
   try {
@@ -71,9 +75,14 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
   } catch (error) {
     throw failed(`The patch could not be parsed: ${describeError(error)}.`, {});
   }
-  const entries = parsed.filter((entry) => entry.hunks.length > 0 || entry.isCreate || entry.isDelete || entry.isRename || entry.isCopy || entry.isBinary);
+  const entries = parsed.filter(
+    (entry) => entry.hunks.length > 0 || entry.isCreate || entry.isDelete || entry.isRename || entry.isCopy || entry.isBinary,
+  );
   if (entries.length === 0) {
-    throw failed('The patch holds no changes. apply_patch takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.', {});
+    throw failed(
+      'The patch holds no changes. apply_patch takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.',
+      {},
+    );
   }
   const targets: PatchTarget[] = [];
   const seen = new Set<string>();
@@ -89,9 +98,12 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
     const oldName = stripPrefix(entry.oldFileName, 'a/');
     const newName = stripPrefix(entry.newFileName, 'b/');
     if (oldName === undefined && newName === undefined) {
-      throw failed(`File ${index + 1} of the patch names no file: give each file "--- a/path" and "+++ b/path" headers.`, { file_index: index + 1 });
+      throw failed(`File ${index + 1} of the patch names no file: give each file "--- a/path" and "+++ b/path" headers.`, {
+        file_index: index + 1,
+      });
     }
-    const action: PatchAction = oldName === undefined || entry.isCreate ? 'create' : newName === undefined || entry.isDelete ? 'delete' : 'modify';
+    const action: PatchAction =
+      oldName === undefined || entry.isCreate ? 'create' : newName === undefined || entry.isDelete ? 'delete' : 'modify';
     let name = (action === 'delete' ? oldName : newName) ?? oldName ?? '';
     if (action === 'modify' && oldName !== undefined && newName !== undefined && oldName !== newName) {
       // "diff -u old.c new.c" names two files; the one that exists is the one to patch, as patch(1) decides.
@@ -99,14 +111,16 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
       if (!(await context.workspace.fs.stat(newPath.absolute))) name = oldName;
     }
     const path = await context.paths.resolve(name, 'file');
-    if (seen.has(path.absolute)) throw failed(`The patch changes ${path.display} twice; give each file one section.`, { file: path.display });
+    if (seen.has(path.absolute))
+      throw failed(`The patch changes ${path.display} twice; give each file one section.`, { file: path.display });
     seen.add(path.absolute);
     targets.push({ index, action, path, patch: entry });
   }
   return targets;
 }
 
-const sameLine = (a: string | undefined, b: string | undefined): boolean => a !== undefined && b !== undefined && a.replace(/\r$/, '') === b.replace(/\r$/, '');
+const sameLine = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.replace(/\r$/, '') === b.replace(/\r$/, '');
 
 function headerOf(hunk: StructuredPatchHunk): string {
   // parsePatch moves a zero-length range's start one down; show the header as the patch wrote it.
@@ -125,7 +139,8 @@ function placeHunks(display: string, text: string, patch: StructuredPatch): Hunk
     const header = headerOf(hunk);
     const old = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-') || line === '').map((line) => line.slice(1));
     const wanted = hunk.oldStart - 1 + shift;
-    const fitsAt = (at: number): boolean => at >= floor && at + old.length <= lines.length && old.every((line, offset) => sameLine(lines[at + offset], line));
+    const fitsAt = (at: number): boolean =>
+      at >= floor && at + old.length <= lines.length && old.every((line, offset) => sameLine(lines[at + offset], line));
     let at: number | undefined;
     if (fitsAt(wanted)) at = wanted;
     else if (old.length > 0) {
@@ -133,33 +148,49 @@ function placeHunks(display: string, text: string, patch: StructuredPatch): Hunk
       for (let candidate = floor; candidate + old.length <= lines.length; candidate++) if (fitsAt(candidate)) found.push(candidate);
       const where = `Hunk ${index + 1} of ${patch.hunks.length} (${header}) for ${display}`;
       if (found.length > 1) {
-        throw failed(`${where} is ambiguous: its lines occur at lines ${found.map((each) => each + 1).join(', ')} but not at line ${wanted + 1} where the header puts it. Add context lines or correct the header.`, {
-          file: display,
-          hunk: index + 1,
-          header,
-          matches_at_lines: found.map((each) => each + 1),
-        });
+        throw failed(
+          `${where} is ambiguous: its lines occur at lines ${found.map((each) => each + 1).join(', ')} but not at line ${wanted + 1} where the header puts it. Add context lines or correct the header.`,
+          {
+            file: display,
+            hunk: index + 1,
+            header,
+            matches_at_lines: found.map((each) => each + 1),
+          },
+        );
       }
       at = found[0];
       if (at === undefined) {
         const differences: { line: number; expected: string; actual: string | null }[] = [];
         for (const [offset, line] of old.entries()) {
           const actual = lines[wanted + offset];
-          if (!sameLine(actual, line)) differences.push({ line: wanted + offset + 1, expected: line, actual: actual === undefined ? null : actual.replace(/\r$/, '') });
+          if (!sameLine(actual, line))
+            differences.push({
+              line: wanted + offset + 1,
+              expected: line,
+              actual: actual === undefined ? null : actual.replace(/\r$/, ''),
+            });
         }
         const first = differences[0];
         const shown = first
           ? ` At line ${first.line} the patch expects ${JSON.stringify(first.expected)} but the file has ${first.actual === null ? 'no line (it ends earlier)' : JSON.stringify(first.actual)}.`
           : '';
-        throw failed(`${where} does not match the file, at its line or anywhere else.${shown} Read the file again and make the patch from its current content.`, {
-          file: display,
-          hunk: index + 1,
-          header,
-          differences: differences.slice(0, 20),
-        });
+        throw failed(
+          `${where} does not match the file, at its line or anywhere else.${shown} Read the file again and make the patch from its current content.`,
+          {
+            file: display,
+            hunk: index + 1,
+            header,
+            differences: differences.slice(0, 20),
+          },
+        );
       }
     }
-    if (at === undefined) throw failed(`Hunk ${index + 1} (${header}) for ${display} lies beyond the end of the file (${lines.length} lines).`, { file: display, hunk: index + 1, header });
+    if (at === undefined)
+      throw failed(`Hunk ${index + 1} (${header}) for ${display} lies beyond the end of the file (${lines.length} lines).`, {
+        file: display,
+        hunk: index + 1,
+        header,
+      });
     placements.push({ header, line: at + 1, offset: at - (hunk.oldStart - 1) });
     shift = at - (hunk.oldStart - 1);
     floor = at + old.length;
@@ -172,10 +203,13 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
   if (result === false) {
     // Every hunk fitted by placeHunks, so what is left is the end-of-file newline marker of the last hunk.
     const last = placements[placements.length - 1];
-    throw failed(`The last hunk${last ? ` (${last.header})` : ''} for ${display} does not agree with the file about the newline at its end ("\\ No newline at end of file").`, {
-      file: display,
-      hunk: placements.length,
-    });
+    throw failed(
+      `The last hunk${last ? ` (${last.header})` : ''} for ${display} does not agree with the file about the newline at its end ("\\ No newline at end of file").`,
+      {
+        file: display,
+        hunk: placements.length,
+      },
+    );
   }
   return result;
 }
@@ -193,18 +227,37 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
     if (action === 'create') {
       if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
       const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
-      if (stray !== -1) throw failed(`Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`, { file: path.display, hunk: stray + 1 });
+      if (stray !== -1)
+        throw failed(
+          `Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`,
+          { file: path.display, hunk: stray + 1 },
+        );
       const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
       const text = applyWhole(path.display, '', patch, placements);
       const bom = text.startsWith('\uFEFF');
       const body = bom ? text.slice(1) : text;
-      plans.push({ ...target, stat, before: undefined, after: encodeLike(path.display, body, 'utf-8', bom), change: describeChange(path.display, '', body, { old: '/dev/null' }), hunks: placements });
+      plans.push({
+        ...target,
+        stat,
+        before: undefined,
+        after: encodeLike(path.display, body, 'utf-8', bom),
+        change: describeChange(path.display, '', body, { old: '/dev/null' }),
+        hunks: placements,
+      });
       continue;
     }
-    if (!stat) throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, { file: path.display });
-    if (stat.kind !== 'file') throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
+    if (!stat)
+      throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, {
+        file: path.display,
+      });
+    if (stat.kind !== 'file')
+      throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
     if (stat.size > EDIT_MAX_BYTES) {
-      throw new ToolError('LIMIT_EXCEEDED', `${path.display} is ${stat.size} bytes; apply_patch edits files up to ${EDIT_MAX_BYTES} bytes.`, { file: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `${path.display} is ${stat.size} bytes; apply_patch edits files up to ${EDIT_MAX_BYTES} bytes.`,
+        { file: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES },
+      );
     }
     const before = await fs.readFile(path.absolute);
     const decoded: { text: string; encoding: TextEncodingName; bom: boolean } = decodeForEdit(path.display, before);
@@ -212,12 +265,29 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
     const text = applyWhole(path.display, decoded.text, patch, placements);
     if (action === 'delete') {
       if (text !== '') {
-        throw failed(`The patch deletes ${path.display}, but its removed lines are not the whole file (${text.split('\n').length} lines would remain). Nothing is deleted that the patch does not show.`, { file: path.display });
+        throw failed(
+          `The patch deletes ${path.display}, but its removed lines are not the whole file (${text.split('\n').length} lines would remain). Nothing is deleted that the patch does not show.`,
+          { file: path.display },
+        );
       }
-      plans.push({ ...target, stat, before, after: undefined, change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }), hunks: placements });
+      plans.push({
+        ...target,
+        stat,
+        before,
+        after: undefined,
+        change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }),
+        hunks: placements,
+      });
       continue;
     }
-    plans.push({ ...target, stat, before, after: encodeLike(path.display, text, decoded.encoding, decoded.bom), change: describeChange(path.display, decoded.text, text), hunks: placements });
+    plans.push({
+      ...target,
+      stat,
+      before,
+      after: encodeLike(path.display, text, decoded.encoding, decoded.bom),
+      change: describeChange(path.display, decoded.text, text),
+      hunks: placements,
+    });
   }
   return plans;
 }

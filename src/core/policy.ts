@@ -21,7 +21,6 @@ import type { Policy, PolicyKnobs } from './settings';
 import type { ToolContext } from './context';
 import { walkTree } from './walk';
 
-
 export type PathSetting = 'agentFs.protectedPaths' | 'agentFs.hiddenPaths';
 
 export interface PathRuleMatch {
@@ -67,7 +66,9 @@ export function rootRelative(path: ConfinedPath): string {
 function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write', knobs: PolicyKnobs): ToolError {
   const verb = access === 'read' ? 'read' : 'change';
   const hidden = match.setting === 'agentFs.hiddenPaths';
-  const why = hidden ? 'which keeps secrets out of what the tools read, list, search and change' : 'which protects credentials and configuration from the tools';
+  const why = hidden
+    ? 'which keeps secrets out of what the tools read, list, search and change'
+    : 'which protects credentials and configuration from the tools';
   return new ToolError(
     'SENSITIVE_PATH_REFUSED',
     `Refusing to ${verb} ${display}: it matches "${match.pattern}" in ${hidden ? knobs.hiddenPaths : knobs.protectedPaths}, ${why}. Ask the user to do this themselves; ${knobs.pathRuleRemedy}.`,
@@ -172,14 +173,23 @@ export async function assertTreeMayChange(
       return false;
     }
     if (access === 'write' && entry.kind === 'file' && context.editors?.isDirty(entry.absolute)) {
-      offence = new ToolError('FILE_DIRTY_IN_EDITOR', `${display} is open in an editor with unsaved changes; Agent FS does not delete or move it. Ask the user to save or revert it first.`, { path: display });
+      offence = new ToolError(
+        'FILE_DIRTY_IN_EDITOR',
+        `${display} is open in an editor with unsaved changes; Agent FS does not delete or move it. Ask the user to save or revert it first.`,
+        { path: display },
+      );
       return false;
     }
     if (destination && destinationBase !== undefined) {
       const landing = destinationBase === '' ? inside : `${destinationBase}/${inside}`;
       const landingMatch = matchRule(context.policy, landing, 'write', kind);
       if (landingMatch) {
-        offence = refusal(context.paths.display(destination.root, joinPath(destination.absolute, inside)), landingMatch, 'write', context.policy.knobs);
+        offence = refusal(
+          context.paths.display(destination.root, joinPath(destination.absolute, inside)),
+          landingMatch,
+          'write',
+          context.policy.knobs,
+        );
         return false;
       }
     }

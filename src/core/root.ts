@@ -119,7 +119,8 @@ export class PathResolver {
         OUTSIDE_CODE[slot],
         `Path is outside the base directory: ${JSON.stringify(input)} (${why}). Use a path relative to the base directory ${this.describeRoots()}.`,
       );
-    if (input.length > MAX_PATH_LENGTH) throw new ToolError('INVALID_INPUT', `Path is ${input.length} characters long; a path has at most ${MAX_PATH_LENGTH}.`);
+    if (input.length > MAX_PATH_LENGTH)
+      throw new ToolError('INVALID_INPUT', `Path is ${input.length} characters long; a path has at most ${MAX_PATH_LENGTH}.`);
     if (input.includes('\0')) throw new ToolError('INVALID_INPUT', `Path contains a NUL byte: ${JSON.stringify(input)}.`);
 
     let path = input.trim() === '' ? '.' : input;
@@ -197,7 +198,10 @@ export class PathResolver {
     }
     const realRoot = await this.realRoot(confined.root);
     if (realRoot === undefined) {
-      throw new ToolError('DIR_NOT_AVAILABLE', `The base directory ${confined.root.path} does not exist any more. Select another with "Agent FS: Select Base Directory…".`);
+      throw new ToolError(
+        'DIR_NOT_AVAILABLE',
+        `The base directory ${confined.root.path} does not exist any more. Select another with "Agent FS: Select Base Directory…".`,
+      );
     }
     // Walk up to the nearest existing ancestor; a component that stats as a link but has no real path dangles.
     for (let path = confined.absolute; ; path = dirname(path)) {

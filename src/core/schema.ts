@@ -55,7 +55,9 @@ export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (in
  */
 type PresentOf<Schema extends InputSchema> =
   | (Schema['required'] extends readonly (infer Name)[] ? Name : never)
-  | { [Name in keyof Schema['properties']]: Schema['properties'][Name] extends { readonly default: unknown } ? Name : never }[keyof Schema['properties']];
+  | {
+      [Name in keyof Schema['properties']]: Schema['properties'][Name] extends { readonly default: unknown } ? Name : never;
+    }[keyof Schema['properties']];
 
 type Flatten<T> = { [Key in keyof T]: T[Key] };
 

@@ -106,7 +106,8 @@ export function encodeText(text: string, encoding: TextEncodingName, bom: boolea
       body = new Uint8Array(text.length);
       for (let index = 0; index < text.length; index++) {
         const code = text.charCodeAt(index);
-        if (code > 0xff) throw new RangeError(`Character U+${code.toString(16).toUpperCase().padStart(4, '0')} cannot be written as Latin-1.`);
+        if (code > 0xff)
+          throw new RangeError(`Character U+${code.toString(16).toUpperCase().padStart(4, '0')} cannot be written as Latin-1.`);
         body[index] = code;
       }
       break;

@@ -31,26 +31,40 @@ export interface TransferPlan {
  * (no hidden path may be carried to a readable name), a move also takes it away (no protected path may leave);
  * the destination, and for directories every path that would land there or be replaced there, must be writable.
  */
-export async function planTransfer(input: TransferInput, context: ToolContext, kind: 'file' | 'directory', mode: 'copy' | 'move'): Promise<TransferPlan> {
+export async function planTransfer(
+  input: TransferInput,
+  context: ToolContext,
+  kind: 'file' | 'directory',
+  mode: 'copy' | 'move',
+): Promise<TransferPlan> {
   const source = await context.paths.resolve(input.source_path, 'source');
   const destination = await context.paths.resolve(input.destination_path, 'destination');
   if (source.absolute === destination.absolute) {
     throw new ToolError('SOURCE_EQUALS_DESTINATION', `Source and destination are the same path: ${source.display}.`);
   }
   if (kind === 'directory' && isWithin(source.absolute, destination.absolute)) {
-    throw new ToolError('DESTINATION_INSIDE_SOURCE', `Destination ${destination.display} is inside the source directory ${source.display}.`);
+    throw new ToolError(
+      'DESTINATION_INSIDE_SOURCE',
+      `Destination ${destination.display} is inside the source directory ${source.display}.`,
+    );
   }
   const { fs } = context.workspace;
   const sourceStat = await fs.stat(source.absolute);
   if (kind === 'file') {
     if (!sourceStat) throw new ToolError('SOURCE_FILE_NOT_FOUND', `Source file does not exist: ${source.display}.`);
     if (sourceStat.kind !== 'file') {
-      throw new ToolError('SOURCE_NOT_FILE', `Source is not a file: ${source.display} is a ${sourceStat.kind}. Use the directory tools for directories.`);
+      throw new ToolError(
+        'SOURCE_NOT_FILE',
+        `Source is not a file: ${source.display} is a ${sourceStat.kind}. Use the directory tools for directories.`,
+      );
     }
   } else {
     if (!sourceStat) throw new ToolError('SOURCE_DIRECTORY_NOT_FOUND', `Source directory does not exist: ${source.display}.`);
     if (sourceStat.kind !== 'directory') {
-      throw new ToolError('SOURCE_NOT_DIRECTORY', `Source is not a directory: ${source.display} is a ${sourceStat.kind}. Use the file tools for files.`);
+      throw new ToolError(
+        'SOURCE_NOT_DIRECTORY',
+        `Source is not a directory: ${source.display} is a ${sourceStat.kind}. Use the file tools for files.`,
+      );
     }
   }
 
@@ -62,16 +76,25 @@ export async function planTransfer(input: TransferInput, context: ToolContext, k
   const existing = await fs.stat(destination.absolute);
   if (existing) {
     if (kind === 'file' && existing.kind === 'directory') {
-      throw new ToolError('DESTINATION_IS_DIRECTORY', `Destination is a directory: ${destination.display}. Name the file's full destination path, e.g. ${destination.display}/${basename(source.absolute)}.`);
+      throw new ToolError(
+        'DESTINATION_IS_DIRECTORY',
+        `Destination is a directory: ${destination.display}. Name the file's full destination path, e.g. ${destination.display}/${basename(source.absolute)}.`,
+      );
     }
     if (!input.overwrite) {
-      throw new ToolError('DESTINATION_EXISTS', `Destination already exists: ${destination.display}. Pass overwrite: true to replace it, or choose another path.`);
+      throw new ToolError(
+        'DESTINATION_EXISTS',
+        `Destination already exists: ${destination.display}. Pass overwrite: true to replace it, or choose another path.`,
+      );
     }
     if (kind === 'directory' && existing.kind !== 'directory') {
       throw new ToolError('DESTINATION_NOT_DIRECTORY', `Destination exists and is not a directory: ${destination.display}.`);
     }
     if (kind === 'directory' && isWithin(destination.absolute, source.absolute)) {
-      throw new ToolError('DESTINATION_EXISTS', `Destination ${destination.display} contains the source ${source.display}, so it cannot be replaced by it.`);
+      throw new ToolError(
+        'DESTINATION_EXISTS',
+        `Destination ${destination.display} contains the source ${source.display}, so it cannot be replaced by it.`,
+      );
     }
   }
   await checkTransferPolicy(context, source, destination, kind, mode, existing);
@@ -100,16 +123,31 @@ async function checkTransferPolicy(
  * to (the real path); a move, and a replacement at the destination, take the entry itself, so the last component of
  * those is not resolved (a link there is moved or replaced as a link).
  */
-async function checkPhysicalNesting(context: ToolContext, source: ConfinedPath, destination: ConfinedPath, mode: 'copy' | 'move'): Promise<void> {
+async function checkPhysicalNesting(
+  context: ToolContext,
+  source: ConfinedPath,
+  destination: ConfinedPath,
+  mode: 'copy' | 'move',
+): Promise<void> {
   const from = await physicalLocation(context, source, mode === 'move');
   const to = await physicalLocation(context, destination, true);
   if (from === undefined || to === undefined) return;
-  if (from === to) throw new ToolError('SOURCE_EQUALS_DESTINATION', `Source and destination are the same directory: ${source.display} and ${destination.display}.`);
+  if (from === to)
+    throw new ToolError(
+      'SOURCE_EQUALS_DESTINATION',
+      `Source and destination are the same directory: ${source.display} and ${destination.display}.`,
+    );
   if (isWithin(from, to)) {
-    throw new ToolError('DESTINATION_INSIDE_SOURCE', `Destination ${destination.display} is inside the source directory ${source.display} (through a symbolic link).`);
+    throw new ToolError(
+      'DESTINATION_INSIDE_SOURCE',
+      `Destination ${destination.display} is inside the source directory ${source.display} (through a symbolic link).`,
+    );
   }
   if (isWithin(to, from)) {
-    throw new ToolError('DESTINATION_EXISTS', `Destination ${destination.display} contains the source ${source.display} (through a symbolic link), so it cannot be replaced by it.`);
+    throw new ToolError(
+      'DESTINATION_EXISTS',
+      `Destination ${destination.display} contains the source ${source.display} (through a symbolic link), so it cannot be replaced by it.`,
+    );
   }
 }
 
@@ -136,7 +174,10 @@ async function requireDestinationParent(context: ToolContext, destination: Confi
     const stat = await fs.stat(ancestor);
     if (!stat) continue;
     if (stat.kind !== 'directory') {
-      throw new ToolError('DESTINATION_NOT_DIRECTORY', `Cannot place ${destination.display}: ${context.paths.display(destination.root, ancestor)} is a file, not a directory.`);
+      throw new ToolError(
+        'DESTINATION_NOT_DIRECTORY',
+        `Cannot place ${destination.display}: ${context.paths.display(destination.root, ancestor)} is a file, not a directory.`,
+      );
     }
     return;
   }
@@ -152,7 +193,11 @@ export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', c
 }
 
 /** The confirmation for a copy or move that replaces an existing directory, saying what it holds. */
-export async function describeDirectoryReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', context: ToolContext): Promise<{ title: string; message: string }> {
+export async function describeDirectoryReplacement(
+  plan: TransferPlan,
+  verb: 'Copy' | 'Move',
+  context: ToolContext,
+): Promise<{ title: string; message: string }> {
   const tree = await summariseTree(context, plan.destination.absolute);
   return {
     title: `Replace ${plan.destination.display}/?`,

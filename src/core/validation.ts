@@ -25,7 +25,10 @@ export function inputValidator<Input>(operation: string, schema: JsonSchema): (i
   let validate: ValidateFunction<Input> | undefined;
   return (input) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-      throw new ToolError('INVALID_INPUT', `Input must be a JSON object of parameters, not ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}.`);
+      throw new ToolError(
+        'INVALID_INPUT',
+        `Input must be a JSON object of parameters, not ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}.`,
+      );
     }
     validate ??= compileSchema<Input>(schema, operation);
     const copy: unknown = { ...input };

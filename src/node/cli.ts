@@ -71,7 +71,8 @@ function operationsHelp(): string {
 
 function typeOf(schema: JsonSchema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((each) => JSON.stringify(each)).join(' | ');
-  if (schema.type === 'array' && schema.items !== undefined && typeof schema.items === 'object') return `array of ${typeOf(schema.items as JsonSchema)}`;
+  if (schema.type === 'array' && schema.items !== undefined && typeof schema.items === 'object')
+    return `array of ${typeOf(schema.items as JsonSchema)}`;
   return schema.type ?? 'any';
 }
 
@@ -83,10 +84,18 @@ function operationHelp(operation: string): string | undefined {
   const required = new Set(tool.inputSchema.required ?? []);
   const width = Math.max(0, ...properties.map(([name]) => name.length));
   const lines = properties.map(([name, schema]) => {
-    const facts = [typeOf(schema), required.has(name) ? 'required' : 'optional', ...(schema.default !== undefined ? [`default ${JSON.stringify(schema.default)}`] : [])];
+    const facts = [
+      typeOf(schema),
+      required.has(name) ? 'required' : 'optional',
+      ...(schema.default !== undefined ? [`default ${JSON.stringify(schema.default)}`] : []),
+    ];
     return `  ${name.padEnd(width)}  ${facts.join(', ')}\n  ${' '.repeat(width)}  ${schema.description ?? ''}`;
   });
-  const example = Object.fromEntries(properties.filter(([name]) => required.has(name)).map(([name, schema]) => [name, schema.type === 'string' ? '…' : schema.type === 'boolean' ? true : 1]));
+  const example = Object.fromEntries(
+    properties
+      .filter(([name]) => required.has(name))
+      .map(([name, schema]) => [name, schema.type === 'string' ? '…' : schema.type === 'boolean' ? true : 1]),
+  );
   return [
     `${PROGRAM} ${operation} '<json input>'`,
     tool.userDescription,
@@ -157,7 +166,11 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${PROGRAM}: ${state}\n`);
     return 2;
   }
-  const envelope: Envelope = await invokeOperation(operation, input, createNodeSession(roots, flagPolicy(args, 'runner'), { stateDirectory: state.directory }));
+  const envelope: Envelope = await invokeOperation(
+    operation,
+    input,
+    createNodeSession(roots, flagPolicy(args, 'runner'), { stateDirectory: state.directory }),
+  );
   print(envelope);
   return envelope.ok ? 0 : 1;
 }

@@ -206,7 +206,8 @@ export class NodeLocks {
   private async acquire(paths: readonly string[]): Promise<HeldLock> {
     const keys = [...new Set(paths.map(canonical))];
     const mine = this.slots.filter((slot) => slot.granted && slot.paths);
-    if (keys.every((key) => mine.some((slot) => slot.paths?.some((held) => covers(held, key))))) return { release: () => Promise.resolve() };
+    if (keys.every((key) => mine.some((slot) => slot.paths?.some((held) => covers(held, key)))))
+      return { release: () => Promise.resolve() };
     this.prepare();
     const slot = this.freeSlot();
     const since = Date.now();
@@ -224,15 +225,22 @@ export class NodeLocks {
         slot.granted = true;
         return { release: () => Promise.resolve(this.release(slot)) };
       }
-      const yielding = conflicts.some((other) => other.since < since || (other.since === since && other.name < nodePath.basename(slot.held)));
+      const yielding = conflicts.some(
+        (other) => other.since < since || (other.since === since && other.name < nodePath.basename(slot.held)),
+      );
       if (yielding || Date.now() >= deadline) {
         this.withdraw(slot);
         claimed = false;
       }
       if (Date.now() >= deadline) {
         const holder = conflicts[0];
-        const who = holder ? `process ${holder.pid}${holder.host === this.host ? '' : ` on ${holder.host}`}, which has held it since ${new Date(holder.since).toISOString()}` : 'another process';
-        throw new FsError('locked', `Another Agent FS process is changing ${holder?.path ?? keys.join(', ')} (${who}); waited ${Math.round(this.waitMs / 1000)} s. Nothing was changed; try again when it has finished.`);
+        const who = holder
+          ? `process ${holder.pid}${holder.host === this.host ? '' : ` on ${holder.host}`}, which has held it since ${new Date(holder.since).toISOString()}`
+          : 'another process';
+        throw new FsError(
+          'locked',
+          `Another Agent FS process is changing ${holder?.path ?? keys.join(', ')} (${who}); waited ${Math.round(this.waitMs / 1000)} s. Nothing was changed; try again when it has finished.`,
+        );
       }
       await sleep(delay);
       delay = Math.min(delay * 2, 50);
@@ -389,17 +397,20 @@ export class NodeLocks {
 
   private startHeartbeat(): void {
     if (this.heartbeat) return;
-    this.heartbeat = setInterval(() => {
-      const now = new Date();
-      for (const slot of this.slots) {
-        if (!slot.paths) continue;
-        try {
-          fs.utimesSync(slot.held, now, now);
-        } catch {
-          // Taken over; the holder learns nothing here, but its own release is harmless.
+    this.heartbeat = setInterval(
+      () => {
+        const now = new Date();
+        for (const slot of this.slots) {
+          if (!slot.paths) continue;
+          try {
+            fs.utimesSync(slot.held, now, now);
+          } catch {
+            // Taken over; the holder learns nothing here, but its own release is harmless.
+          }
         }
-      }
-    }, Math.max(250, Math.floor(this.staleMs / 4)));
+      },
+      Math.max(250, Math.floor(this.staleMs / 4)),
+    );
     this.heartbeat.unref();
   }
 

@@ -64,7 +64,11 @@ function main(argv: readonly string[]): number | undefined {
   }
 
   const server = createMcpServer({
-    roots: { directories, explicit: options.roots.length > 0, ...(state.directory === undefined ? {} : { stateDirectory: state.directory }) },
+    roots: {
+      directories,
+      explicit: options.roots.length > 0,
+      ...(state.directory === undefined ? {} : { stateDirectory: state.directory }),
+    },
     policy: flagPolicy(options, 'MCP server'),
     confirm,
     log,
@@ -81,7 +85,10 @@ function main(argv: readonly string[]): number | undefined {
   };
   server.onerror = (error) => log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
   server.connect(transport).then(
-    () => log(`${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}`),
+    () =>
+      log(
+        `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}`,
+      ),
     (error: unknown) => {
       log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
       process.exitCode = 1;

@@ -66,7 +66,8 @@ export function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, conf
   if (clientRoots === undefined || clientRoots.length === 0) return { directories: configured.directories, ignored: [] };
   const directories: string[] = [];
   const ignored: string[] = [];
-  const realState = configured.stateDirectory === undefined ? undefined : (realOf(configured.stateDirectory) ?? toPosixPath(configured.stateDirectory));
+  const realState =
+    configured.stateDirectory === undefined ? undefined : (realOf(configured.stateDirectory) ?? toPosixPath(configured.stateDirectory));
   const allowed = configured.directories.map((directory) => ({ directory, real: realOf(directory) }));
   const add = (directory: string, real: string): void => {
     if (realState !== undefined && isWithin(real, realState)) {
@@ -91,7 +92,9 @@ export function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, conf
     }
     const inside = allowed.filter((each) => each.real !== undefined && isWithin(real, each.real));
     if (inside.length === 0) {
-      ignored.push(`Ignored the root ${root.uri}: it is outside every --root directory (${configured.directories.join(', ')}), and a client can only narrow them.`);
+      ignored.push(
+        `Ignored the root ${root.uri}: it is outside every --root directory (${configured.directories.join(', ')}), and a client can only narrow them.`,
+      );
       continue;
     }
     for (const each of inside) add(each.directory, each.real ?? '');

@@ -113,7 +113,11 @@ class RootsState {
     this.policy = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
     const { stateDirectory } = options.roots;
     // Built as the runner builds its session; its history store is the one every later session shares.
-    this.base = createNodeSession(options.roots.directories, this.policy, { ...(stateDirectory === undefined ? {} : { stateDirectory }), ripgrep: options.ripgrep, hostKind: 'mcp' });
+    this.base = createNodeSession(options.roots.directories, this.policy, {
+      ...(stateDirectory === undefined ? {} : { stateDirectory }),
+      ripgrep: options.ripgrep,
+      hostKind: 'mcp',
+    });
     this.sessions.set(this.key(options.roots.directories), this.base);
   }
 
@@ -136,7 +140,9 @@ class RootsState {
       const result = await this.server.request({ method: 'roots/list' }, ResultSchema, { timeout: ROOTS_TIMEOUT_MS });
       offered = rootsIn(result);
     } catch (error) {
-      this.options.log(`The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.options.roots.directories.join(', ')}.`);
+      this.options.log(
+        `The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.options.roots.directories.join(', ')}.`,
+      );
       return this.base;
     }
     const narrowed = narrowRoots(offered, this.options.roots);
@@ -149,7 +155,11 @@ class RootsState {
     const key = this.key(narrowed.directories);
     let session = this.sessions.get(key);
     if (!session) {
-      session = createNodeSession(narrowed.directories, this.policy, { ...(this.base.history ? { history: this.base.history } : {}), ripgrep: this.options.ripgrep, hostKind: 'mcp' });
+      session = createNodeSession(narrowed.directories, this.policy, {
+        ...(this.base.history ? { history: this.base.history } : {}),
+        ripgrep: this.options.ripgrep,
+        hostKind: 'mcp',
+      });
       this.sessions.set(key, session);
     }
     return session;
@@ -193,12 +203,17 @@ function progressReporter(extra: Extra, operation: string): ((progress: Progress
     lastUnit = progress.unit;
     lastSent = now;
     const message = `${operation}: ${progress.done}${progress.total === undefined ? '' : ` of ${progress.total}`} ${progress.unit}`;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: total, message } }).catch(() => undefined);
+    extra
+      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: total, message } })
+      .catch(() => undefined);
   };
 }
 
 export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server({ name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server(
+    { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
+    { capabilities: { tools: { listChanged: false } } },
+  );
   const tools = new Map(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
   // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
   const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map(mcpTool);
@@ -242,7 +257,9 @@ export function createMcpServer(options: McpServerOptions): Server {
         options.log(`${name} cancelled after ${elapsed()}`);
         throw error instanceof Error ? error : new Error(String(error));
       }
-      options.log(`${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      options.log(
+        `${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       throw error;
     }
   });
@@ -253,7 +270,13 @@ export function createMcpServer(options: McpServerOptions): Server {
  * Asks the person where the preparation has a confirmation (a client that cannot ask, here only under --confirm
  * require, is refused); returns the CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
  */
-async function confirm(server: Server, canAsk: boolean, operation: string, preparation: Preparation, extra: Extra): Promise<FailureEnvelope | undefined> {
+async function confirm(
+  server: Server,
+  canAsk: boolean,
+  operation: string,
+  preparation: Preparation,
+  extra: Extra,
+): Promise<FailureEnvelope | undefined> {
   const { confirmation } = preparation;
   if (!confirmation) return undefined;
   const nothing = 'Nothing was changed.';
@@ -283,7 +306,12 @@ async function confirm(server: Server, canAsk: boolean, operation: string, prepa
     );
   }
   if (action === 'accept') return undefined;
-  return failure(operation, 'CONFIRMATION_DECLINED', `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again.`, {
-    reason: action === 'cancel' ? 'cancelled' : 'declined',
-  });
+  return failure(
+    operation,
+    'CONFIRMATION_DECLINED',
+    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again.`,
+    {
+      reason: action === 'cancel' ? 'cancelled' : 'declined',
+    },
+  );
 }

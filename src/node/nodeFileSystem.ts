@@ -135,7 +135,11 @@ export class NodeFileSystem implements FileSystem {
     const entries = await translated(() =>
       inSlice()
         ? Promise.resolve(fs.readdirSync(path, { withFileTypes: true }))
-        : yielding(new Promise<Dirent[]>((resolve, reject) => fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))))),
+        : yielding(
+            new Promise<Dirent[]>((resolve, reject) =>
+              fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))),
+            ),
+          ),
     );
     // Only links need another system call; a promise per plain entry would triple the cost of a large walk.
     const result: DirEntry[] = [];
@@ -211,29 +215,31 @@ export class NodeFileSystem implements FileSystem {
       }
     }
     // Callbacks, not fs.promises: a FileHandle costs far more than a read.
-    return yielding(new Promise((resolve, reject) => {
-      open(path, flags, (openError, fd) => {
-        if (openError) return reject(fail(openError));
-        const buffer = Buffer.allocUnsafe(length);
-        let filled = 0;
-        const finish = (error: NodeJS.ErrnoException | null): void =>
-          close(fd, () => {
-            if (error) reject(fail(error));
-            else resolve(buffer.subarray(0, filled));
-          });
-        // A single read may return less than asked before the end of the file; only 0 bytes means the end.
-        const next = (): void => {
-          if (filled >= length) return finish(null);
-          read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
-            if (readError) return finish(readError);
-            if (bytesRead === 0) return finish(null);
-            filled += bytesRead;
-            next();
-          });
-        };
-        next();
-      });
-    }));
+    return yielding(
+      new Promise((resolve, reject) => {
+        open(path, flags, (openError, fd) => {
+          if (openError) return reject(fail(openError));
+          const buffer = Buffer.allocUnsafe(length);
+          let filled = 0;
+          const finish = (error: NodeJS.ErrnoException | null): void =>
+            close(fd, () => {
+              if (error) reject(fail(error));
+              else resolve(buffer.subarray(0, filled));
+            });
+          // A single read may return less than asked before the end of the file; only 0 bytes means the end.
+          const next = (): void => {
+            if (filled >= length) return finish(null);
+            read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
+              if (readError) return finish(readError);
+              if (bytesRead === 0) return finish(null);
+              filled += bytesRead;
+              next();
+            });
+          };
+          next();
+        });
+      }),
+    );
   }
 
   writeFile(path: string, content: Uint8Array): Promise<void> {
@@ -268,7 +274,8 @@ export class NodeFileSystem implements FileSystem {
 
   rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
     return now(() => {
-      if (!options.overwrite && fs.lstatSync(to, { throwIfNoEntry: false }) !== undefined) throw new FsError('exists', `Destination exists: ${to}`);
+      if (!options.overwrite && fs.lstatSync(to, { throwIfNoEntry: false }) !== undefined)
+        throw new FsError('exists', `Destination exists: ${to}`);
       announce(to);
       fs.renameSync(from, to);
     });

@@ -27,14 +27,22 @@ export interface HostOptions {
  * What a host does with an argument the shared flags do not know: `flag` without any `=value`, `value()` takes the
  * inline value or else the next argument. Returns an error message, or undefined when the argument was accepted.
  */
-export type OtherArgument = (argument: string, flag: string, value: () => string | undefined, inline: string | undefined) => string | undefined;
+export type OtherArgument = (
+  argument: string,
+  flag: string,
+  value: () => string | undefined,
+  inline: string | undefined,
+) => string | undefined;
 
 /** Parses `argv`; returns an error message for a flag unknown to both, lacking its value, or given one it takes not. */
 export function parseHostOptions(argv: readonly string[], other: OtherArgument): HostOptions | string {
   const options: HostOptions = { roots: [], readOnly: false, maxReadBytes: undefined, state: undefined, help: false, version: false };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
-    const [flag, inline] = argument.startsWith('--') && argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
+    const [flag, inline] =
+      argument.startsWith('--') && argument.includes('=')
+        ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)]
+        : [argument, undefined];
     const value = (): string | undefined => inline ?? argv[++index];
     if (flag === '--root' || flag === '--state') {
       const directory = value();
@@ -45,7 +53,14 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
       options.maxReadBytes = bytes;
-    } else if (flag === '--read-only' || flag === '--no-history' || flag === '--help' || flag === '-h' || flag === '--version' || flag === '-v') {
+    } else if (
+      flag === '--read-only' ||
+      flag === '--no-history' ||
+      flag === '--help' ||
+      flag === '-h' ||
+      flag === '--version' ||
+      flag === '-v'
+    ) {
       if (inline !== undefined) return `${flag} takes no value`;
       if (flag === '--read-only') options.readOnly = true;
       else if (flag === '--no-history') options.state = null;
@@ -89,5 +104,9 @@ export function flagKnobs(host: string): PolicyKnobs {
 
 /** The policy a host started with these flags runs under. */
 export function flagPolicy(options: HostOptions, host: string): { readOnly: boolean; knobs: PolicyKnobs; maxReadBytes?: number } {
-  return { readOnly: options.readOnly, knobs: flagKnobs(host), ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}) };
+  return {
+    readOnly: options.readOnly,
+    knobs: flagKnobs(host),
+    ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}),
+  };
 }

@@ -85,7 +85,11 @@ export class RipgrepSearcher implements ContentSearcher {
 
   constructor(readonly executable: string) {}
 
-  async search(request: ContentSearchRequest, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome> {
+  async search(
+    request: ContentSearchRequest,
+    onMatch: (match: LineMatch) => Promise<boolean>,
+    isCancelled: () => boolean,
+  ): Promise<SearchOutcome> {
     const { query } = request;
     if (query.kind === 'literal') return this.run(request, 'default', onMatch, isCancelled);
     // The default engine first (faster); PCRE2 for what it cannot run or rejects (nothing was reported then).
@@ -94,8 +98,17 @@ export class RipgrepSearcher implements ContentSearcher {
     return 'unavailable';
   }
 
-  private async run(request: ContentSearchRequest, engine: Engine, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome> {
-    const child = spawn(this.executable, ripgrepArguments(request, engine), { cwd: nativePath(request.root), stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  private async run(
+    request: ContentSearchRequest,
+    engine: Engine,
+    onMatch: (match: LineMatch) => Promise<boolean>,
+    isCancelled: () => boolean,
+  ): Promise<SearchOutcome> {
+    const child = spawn(this.executable, ripgrepArguments(request, engine), {
+      cwd: nativePath(request.root),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -126,7 +139,8 @@ export class RipgrepSearcher implements ContentSearcher {
           if (text === undefined) break;
           after.push(text);
         }
-        if (!(await onMatch({ path: state.path, line: match.line, text: match.text, start: match.start, end: match.end, before, after }))) return false;
+        if (!(await onMatch({ path: state.path, line: match.line, text: match.text, start: match.start, end: match.end, before, after })))
+          return false;
       }
       return true;
     };

@@ -53,19 +53,31 @@ function namedRoots(directories: readonly string[]): Root[] {
   });
 }
 
-export function createNodeSession(rootDirectories: string | readonly string[], policy: Partial<Policy> = {}, options: NodeSessionOptions = {}): Session {
+export function createNodeSession(
+  rootDirectories: string | readonly string[],
+  policy: Partial<Policy> = {},
+  options: NodeSessionOptions = {},
+): Session {
   const directories = typeof rootDirectories === 'string' ? [rootDirectories] : rootDirectories;
   if (directories.length === 0) throw new Error('createNodeSession needs at least one root directory.');
-  const locks = options.locks === false ? undefined : NodeLocks.shared(options.locks?.directory ?? defaultLockDirectory(), options.locks ?? {});
+  const locks =
+    options.locks === false ? undefined : NodeLocks.shared(options.locks?.directory ?? defaultLockDirectory(), options.locks ?? {});
   const fs = new NodeFileSystem(locks);
   const roots = namedRoots(directories);
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
-  const history = options.history ?? (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
+  const history =
+    options.history ??
+    (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
   const ripgrep = options.ripgrep === undefined ? findRipgrepOnPath() : options.ripgrep || undefined;
   return {
     ...(history ? { history } : {}),
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
-    host: { kind: options.hostKind ?? 'runner', version: process.version, baseDirectoryAsGiven: directories.join(', '), workspaceFolders: roots },
+    host: {
+      kind: options.hostKind ?? 'runner',
+      version: process.version,
+      baseDirectoryAsGiven: directories.join(', '),
+      workspaceFolders: roots,
+    },
     policy: () => ({ ...DEFAULT_POLICY, ...policy }),
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
@@ -77,7 +89,12 @@ export function createNodeSession(rootDirectories: string | readonly string[], p
         }
         if (!isDirectory) {
           const path = roots[index]?.path ?? directory;
-          return Promise.reject(new ToolError('DIR_NOT_AVAILABLE', `The base directory ${path} does not exist or is not a directory. Pass an existing directory with --root.`));
+          return Promise.reject(
+            new ToolError(
+              'DIR_NOT_AVAILABLE',
+              `The base directory ${path} does not exist or is not a directory. Pass an existing directory with --root.`,
+            ),
+          );
         }
       }
       return Promise.resolve({ roots, fs });

@@ -33,7 +33,15 @@ export function prefilledInput(schema: JsonSchema): string {
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(name) ?? false;
     if (property.default !== undefined) input[name] = property.default;
-    else if (required) input[name] = property.type === 'boolean' ? false : property.type === 'integer' || property.type === 'number' ? 1 : property.type === 'array' ? [] : '';
+    else if (required)
+      input[name] =
+        property.type === 'boolean'
+          ? false
+          : property.type === 'integer' || property.type === 'number'
+            ? 1
+            : property.type === 'array'
+              ? []
+              : '';
   }
   return JSON.stringify(input);
 }
@@ -68,7 +76,12 @@ async function selectBaseDirectory(deps: CommandDependencies): Promise<string | 
     return picked.toString();
   }
   const pickedPath = normalizeAbsolute(picked.path);
-  const folder = folders.find((candidate) => candidate.uri.scheme === picked.scheme && candidate.uri.authority === picked.authority && isWithin(normalizeAbsolute(candidate.uri.path), pickedPath));
+  const folder = folders.find(
+    (candidate) =>
+      candidate.uri.scheme === picked.scheme &&
+      candidate.uri.authority === picked.authority &&
+      isWithin(normalizeAbsolute(candidate.uri.path), pickedPath),
+  );
   if (!folder) {
     dialogs.error(`${picked.fsPath} is not inside a workspace folder. Agent FS can only narrow the workspace, never widen it.`);
     return undefined;
@@ -85,7 +98,8 @@ async function showBaseDirectory(deps: CommandDependencies): Promise<string> {
   const described = await deps.session.describe();
   const policy = deps.session.policy();
   const mode = !policy.trusted ? ' (untrusted workspace: read-only)' : policy.readOnly ? ' (read-only)' : '';
-  const message = 'error' in described ? described.error : `Agent FS base directory: ${described.roots.map((root) => root.path).join(', ')}${mode}`;
+  const message =
+    'error' in described ? described.error : `Agent FS base directory: ${described.roots.map((root) => root.path).join(', ')}${mode}`;
   deps.dialogs().info(message);
   return message;
 }
@@ -99,7 +113,9 @@ async function runTool(deps: CommandDependencies, operationArgument?: string, in
   const toolName =
     operationArgument !== undefined
       ? toolNameOf(operationOf(operationArgument))
-      : await dialogs.pickTool(TOOL_DEFINITIONS.map((tool) => ({ name: toolNameOf(tool.name), label: tool.title, description: tool.userDescription })));
+      : await dialogs.pickTool(
+          TOOL_DEFINITIONS.map((tool) => ({ name: toolNameOf(tool.name), label: tool.title, description: tool.userDescription })),
+        );
   const definition = toolName === undefined ? undefined : findTool(operationOf(toolName));
   if (!definition) return undefined;
   const tool = { name: toolNameOf(definition.name), inputSchema: definition.inputSchema };

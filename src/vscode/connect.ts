@@ -24,12 +24,20 @@ async function snippetsFor(deps: ConnectDependencies): Promise<readonly ConnectS
   const described = await deps.session.describe();
   if ('error' in described) return described;
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.some((folder) => folder.uri.scheme !== 'file') || deps.historyDirectory.scheme !== 'file' || deps.extensionUri.scheme !== 'file') {
-    return { error: 'Agent FS can connect other agents only to folders on this machine\'s disk; this workspace is remote or virtual.' };
+  if (
+    folders.some((folder) => folder.uri.scheme !== 'file') ||
+    deps.historyDirectory.scheme !== 'file' ||
+    deps.extensionUri.scheme !== 'file'
+  ) {
+    return { error: "Agent FS can connect other agents only to folders on this machine's disk; this workspace is remote or virtual." };
   }
   const native = (path: string): string => vscode.Uri.from({ scheme: 'file', path }).fsPath;
   const server = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'mcp.js').fsPath;
-  const command = serverCommand(server, described.roots.map((root) => native(root.path)), deps.historyDirectory.fsPath);
+  const command = serverCommand(
+    server,
+    described.roots.map((root) => native(root.path)),
+    deps.historyDirectory.fsPath,
+  );
   return connectSnippets(command, process.platform);
 }
 
@@ -44,7 +52,9 @@ async function connectAgent(deps: ConnectDependencies, clientId?: string): Promi
     dialogs.error(snippets.error);
     return undefined;
   }
-  const id = clientId ?? (await dialogs.pickConnection(snippets.map((snippet) => ({ id: snippet.id, label: snippet.label, description: snippet.where }))));
+  const id =
+    clientId ??
+    (await dialogs.pickConnection(snippets.map((snippet) => ({ id: snippet.id, label: snippet.label, description: snippet.where }))));
   const snippet = snippets.find((each) => each.id === id);
   if (!snippet) return undefined;
   const document = await vscode.workspace.openTextDocument({ language: snippet.language, content: snippet.text });
@@ -54,7 +64,9 @@ async function connectAgent(deps: ConnectDependencies, clientId?: string): Promi
   } catch {
     // A browser window may refuse the clipboard; the editor shows the text either way.
   }
-  dialogs.info(`Agent FS: the ${snippet.label} configuration is open and copied. Put it into ${snippet.where}. Node.js 20 or later must be on the PATH that agent uses.`);
+  dialogs.info(
+    `Agent FS: the ${snippet.label} configuration is open and copied. Put it into ${snippet.where}. Node.js 20 or later must be on the PATH that agent uses.`,
+  );
   return snippet.text;
 }
 

@@ -88,7 +88,11 @@ export const defaultDialogs: Dialogs = {
   async pickConnection(choices) {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, detail: choice.description, id: choice.id })),
-      { title: 'Agent FS: Connect Another Agent', placeHolder: 'Which agent should get the Agent FS tools, with this window\'s base directory and history?', matchOnDetail: true },
+      {
+        title: 'Agent FS: Connect Another Agent',
+        placeHolder: "Which agent should get the Agent FS tools, with this window's base directory and history?",
+        matchOnDetail: true,
+      },
     );
     return picked?.id;
   },

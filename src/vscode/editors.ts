@@ -18,6 +18,8 @@ function samePath(documentPath: string, corePath: string): boolean {
 export const openEditors: EditorState = {
   isDirty(absolutePath: string): boolean {
     // Untitled documents have no path on disk; other schemes' paths are compared as they are.
-    return vscode.workspace.textDocuments.some((document) => document.isDirty && document.uri.scheme !== 'untitled' && samePath(document.uri.path, absolutePath));
+    return vscode.workspace.textDocuments.some(
+      (document) => document.isDirty && document.uri.scheme !== 'untitled' && samePath(document.uri.path, absolutePath),
+    );
   },
 };

@@ -136,7 +136,9 @@ export class VscodeFileSystem implements FileSystem {
     if (this.disk) return this.disk.readDirectory(this.uri(path).fsPath);
     const entries = await translated(() => vscode.workspace.fs.readDirectory(this.uri(path)));
     // Staging files of writes in flight, or of a process that died mid-write: never part of the workspace.
-    return entries.filter(([name]) => !isStagingName(name)).map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
+    return entries
+      .filter(([name]) => !isStagingName(name))
+      .map(([name, type]) => ({ name, kind: kindOf(type), isSymlink: (type & vscode.FileType.SymbolicLink) !== 0 }));
   }
 
   readFile(path: string): Promise<Uint8Array> {

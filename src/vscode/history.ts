@@ -45,7 +45,9 @@ export class HistoryDocuments implements vscode.TextDocumentContentProvider {
     const state = side === 'before' ? change.before : change.after;
     const bytes = await sideContent(this.store, record, state);
     if (bytes === undefined) {
-      return state.type === 'file' ? `(Content not recorded: ${state.size ?? 0} bytes, over the history's size cap agentFs.history.maxBytes.)` : `(A ${state.type}, which has no text.)`;
+      return state.type === 'file'
+        ? `(Content not recorded: ${state.size ?? 0} bytes, over the history's size cap agentFs.history.maxBytes.)`
+        : `(A ${state.type}, which has no text.)`;
     }
     return displayText(bytes) ?? `(Binary content, ${bytes.length} bytes, ${state.type === 'file' ? (state.hash ?? '') : ''}.)`;
   }
@@ -60,8 +62,9 @@ function relativeTime(iso: string, now = Date.now()): string {
   return new Date(iso).toLocaleString();
 }
 
-
-export type ActivityNode = { readonly kind: 'operation'; readonly record: OperationRecord; readonly undoneBy?: string } | { readonly kind: 'change'; readonly record: OperationRecord; readonly change: FileChange };
+export type ActivityNode =
+  | { readonly kind: 'operation'; readonly record: OperationRecord; readonly undoneBy?: string }
+  | { readonly kind: 'change'; readonly record: OperationRecord; readonly change: FileChange };
 
 /** A one-line status for people: "undone" or "cannot be undone" (an undo says so in its summary). */
 function statusOf(record: OperationRecord, undoneByOperation: string | undefined): string {
@@ -103,11 +106,17 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode> {
     }
     const { record } = node;
     const changes = fileChanges(record);
-    const item = new vscode.TreeItem(record.summary, changes.length > 1 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      record.summary,
+      changes.length > 1 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = record.id;
     const status = statusOf(record, node.undoneBy);
     item.description = [relativeTime(record.time), status].filter((part) => part !== '').join(' · ');
-    item.iconPath = new vscode.ThemeIcon(findTool(record.operation)?.icon ?? 'history', node.undoneBy !== undefined ? new vscode.ThemeColor('disabledForeground') : undefined);
+    item.iconPath = new vscode.ThemeIcon(
+      findTool(record.operation)?.icon ?? 'history',
+      node.undoneBy !== undefined ? new vscode.ThemeColor('disabledForeground') : undefined,
+    );
     const undoable = record.undo_available && node.undoneBy === undefined && record.undo_of === undefined;
     item.contextValue = undoable ? 'agentFs.operation.undoable' : 'agentFs.operation';
     const tooltip = new vscode.MarkdownString(undefined, true);
@@ -183,12 +192,20 @@ export async function openDiff(record: OperationRecord, only?: FileChange): Prom
     await vscode.commands.executeCommand('vscode.diff', left, right, title(first), { preview: true });
     return [left, right];
   }
-  const resources = changes.map((change) => [historyUri(record, change, 'after'), historyUri(record, change, 'before'), historyUri(record, change, 'after')] as const);
+  const resources = changes.map(
+    (change) => [historyUri(record, change, 'after'), historyUri(record, change, 'before'), historyUri(record, change, 'after')] as const,
+  );
   try {
     await vscode.commands.executeCommand('vscode.changes', `${record.summary} (${relativeTime(record.time)})`, resources);
   } catch {
     // No multi-file diff editor in this VS Code: show the first change.
-    if (first) await vscode.commands.executeCommand('vscode.diff', historyUri(record, first, 'before'), historyUri(record, first, 'after'), title(first));
+    if (first)
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        historyUri(record, first, 'before'),
+        historyUri(record, first, 'after'),
+        title(first),
+      );
   }
   return resources.flatMap(([, left, right]) => [left, right]);
 }
@@ -200,10 +217,17 @@ function describeRestored(envelope: Envelope): string {
   return `Agent FS undid ${data.summary ?? 'the change'}: ${restored}.`;
 }
 
-async function confirmAndUndo(deps: HistoryCommandDependencies, record: OperationRecord, operation: 'undo_last' | 'undo_operation'): Promise<Envelope | undefined> {
+async function confirmAndUndo(
+  deps: HistoryCommandDependencies,
+  record: OperationRecord,
+  operation: 'undo_last' | 'undo_operation',
+): Promise<Envelope | undefined> {
   const dialogs = deps.dialogs();
   const paths = record.paths.map((path) => path.display).join(', ');
-  const confirmed = await dialogs.confirm(`Undo "${record.summary}" from ${new Date(record.time).toLocaleString()}? ${paths} will be put back as they were before it.`, 'Undo');
+  const confirmed = await dialogs.confirm(
+    `Undo "${record.summary}" from ${new Date(record.time).toLocaleString()}? ${paths} will be put back as they were before it.`,
+    'Undo',
+  );
   if (!confirmed) return undefined;
   const envelope = await deps.tools.invoke(operation, operation === 'undo_last' ? {} : { operation_id: record.id });
   if (envelope.ok) dialogs.info(describeRestored(envelope));
@@ -222,7 +246,9 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
         id: record.id,
         label: record.summary,
         description: [relativeTime(record.time), statusOf(record, undone.get(record.id))].filter((part) => part !== '').join(' · '),
-        detail: fileChanges(record).map((change) => `${change.change.replace('_', ' ')} ${change.path}`).join(', '),
+        detail: fileChanges(record)
+          .map((change) => `${change.change.replace('_', ' ')} ${change.path}`)
+          .join(', '),
       }));
       if (choices.length === 0) {
         deps.dialogs().info('Agent FS has recorded no changes yet.');
@@ -251,12 +277,23 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
     vscode.commands.registerCommand('agentFs.history.openDiff', async (target: unknown): Promise<string[]> => {
       const record = await recordOf(store, target);
       if (!record) return [];
-      const only = typeof target === 'object' && target !== null && (target as ActivityNode).kind === 'change' ? (target as Extract<ActivityNode, { kind: 'change' }>).change : undefined;
+      const only =
+        typeof target === 'object' && target !== null && (target as ActivityNode).kind === 'change'
+          ? (target as Extract<ActivityNode, { kind: 'change' }>).change
+          : undefined;
       return (await openDiff(record, only)).map((uri) => uri.toString());
     }),
     vscode.commands.registerCommand('agentFs.history.refresh', () => deps.view.refresh()),
     vscode.commands.registerCommand('agentFs.history.clear', async (): Promise<boolean> => {
-      if (!(await deps.dialogs().confirm('Clear the Agent FS change history? Recorded changes can no longer be reviewed or undone. Files are not touched.', 'Clear History'))) return false;
+      if (
+        !(await deps
+          .dialogs()
+          .confirm(
+            'Clear the Agent FS change history? Recorded changes can no longer be reviewed or undone. Files are not touched.',
+            'Clear History',
+          ))
+      )
+        return false;
       await store.clear();
       deps.view.refresh();
       return true;
@@ -270,7 +307,9 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
  */
 export function createHistoryStore(context: vscode.ExtensionContext): HistoryStore {
   const base = context.storageUri ?? context.globalStorageUri;
-  return new HistoryStore(new VscodeFileSystem([base]), historyDirectory(context).path, () => readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri));
+  return new HistoryStore(new VscodeFileSystem([base]), historyDirectory(context).path, () =>
+    readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri),
+  );
 }
 
 /** The history store's folder: other processes (the runner, MCP servers started with --state) may share it. */

@@ -51,7 +51,8 @@ export class EditorSession implements Session {
     return {
       kind: 'vscode',
       version: vscode.version,
-      baseDirectoryAsGiven: folders.length > 0 ? readSettings(folders[0]?.uri).baseDirectory : (this.state.get<string>(PICKED_BASE_KEY) ?? ''),
+      baseDirectoryAsGiven:
+        folders.length > 0 ? readSettings(folders[0]?.uri).baseDirectory : (this.state.get<string>(PICKED_BASE_KEY) ?? ''),
       workspaceFolders: folders.map((folder) => ({ name: folder.name, path: normalizeAbsolute(folder.uri.path) })),
     };
   }
@@ -78,7 +79,10 @@ export class EditorSession implements Session {
       base = await new PathResolver(folderWorkspace).resolve(setting, 'directory');
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
-      throw new ToolError('DIR_NOT_AVAILABLE', `The setting agentFs.baseDirectory ("${setting}") points outside the workspace folder (${error.message}). Fix or clear the setting, or run "Agent FS: Select Base Directory…".`);
+      throw new ToolError(
+        'DIR_NOT_AVAILABLE',
+        `The setting agentFs.baseDirectory ("${setting}") points outside the workspace folder (${error.message}). Fix or clear the setting, or run "Agent FS: Select Base Directory…".`,
+      );
     }
     const narrowed: Workspace = { roots: [{ name: basename(base.absolute) || base.root.name, path: base.absolute }], fs };
     await this.requireDirectories(narrowed, `The setting agentFs.baseDirectory ("${setting}")`);
@@ -101,10 +105,16 @@ export class EditorSession implements Session {
   private async pickedWorkspace(): Promise<Workspace> {
     const picked = this.state.get<string>(PICKED_BASE_KEY);
     if (!picked) {
-      throw new ToolError('DIR_NOT_SET', 'No base directory is set: no folder is open. Open a folder, or pick one with "Agent FS: Select Base Directory…".');
+      throw new ToolError(
+        'DIR_NOT_SET',
+        'No base directory is set: no folder is open. Open a folder, or pick one with "Agent FS: Select Base Directory…".',
+      );
     }
     const uri = vscode.Uri.parse(picked);
-    const workspace: Workspace = { roots: [{ name: basename(uri.path) || uri.path, path: normalizeAbsolute(uri.path) }], fs: new VscodeFileSystem([uri]) };
+    const workspace: Workspace = {
+      roots: [{ name: basename(uri.path) || uri.path, path: normalizeAbsolute(uri.path) }],
+      fs: new VscodeFileSystem([uri]),
+    };
     await this.requireDirectories(workspace, `The picked base directory (${uri.fsPath})`);
     return workspace;
   }
@@ -113,7 +123,10 @@ export class EditorSession implements Session {
     for (const root of workspace.roots) {
       const stat = await workspace.fs.stat(root.path).catch(() => undefined);
       if (stat?.kind !== 'directory') {
-        throw new ToolError('DIR_NOT_AVAILABLE', `${what} is not an existing directory: ${root.path}. Fix the setting or run "Agent FS: Select Base Directory…".`);
+        throw new ToolError(
+          'DIR_NOT_AVAILABLE',
+          `${what} is not an existing directory: ${root.path}. Fix the setting or run "Agent FS: Select Base Directory…".`,
+        );
       }
     }
   }

@@ -5,7 +5,14 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
-import { DEFAULT_CONFIRM_EDITS_OVER_LINES, DEFAULT_HIDDEN_PATHS, DEFAULT_MAX_READ_BYTES, DEFAULT_PROTECTED_PATHS, EDITOR_KNOBS, type Policy } from '../core/settings';
+import {
+  DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  DEFAULT_HIDDEN_PATHS,
+  DEFAULT_MAX_READ_BYTES,
+  DEFAULT_PROTECTED_PATHS,
+  EDITOR_KNOBS,
+  type Policy,
+} from '../core/settings';
 
 export const SECTION = 'agentFs';
 
@@ -40,7 +47,8 @@ function globs(value: unknown): string[] {
  * remove one. A user removes a default by writing the whole list without it in their user settings.
  */
 function unionOfLayers(value: Layers<unknown>, fallback: readonly string[]): readonly string[] {
-  const base = value.globalValue !== undefined ? globs(value.globalValue) : value.defaultValue !== undefined ? globs(value.defaultValue) : fallback;
+  const base =
+    value.globalValue !== undefined ? globs(value.globalValue) : value.defaultValue !== undefined ? globs(value.defaultValue) : fallback;
   return [...new Set([...base, ...globs(value.workspaceValue), ...globs(value.workspaceFolderValue)])];
 }
 
@@ -87,7 +95,9 @@ export function readSettings(scope?: vscode.Uri): Settings {
     settingsByScope.set(key, settings);
   }
   // Trust is read fresh all the same: it is one property, and the reason read-only tools exist.
-  return settings.policy.trusted === vscode.workspace.isTrusted ? settings : { ...settings, policy: { ...settings.policy, trusted: vscode.workspace.isTrusted } };
+  return settings.policy.trusted === vscode.workspace.isTrusted
+    ? settings
+    : { ...settings, policy: { ...settings.policy, trusted: vscode.workspace.isTrusted } };
 }
 
 function computeSettings(scope?: vscode.Uri): Settings {

@@ -98,7 +98,9 @@ export class ToolHost {
  */
 function toPrepared(preparation: Preparation): vscode.PreparedToolInvocation {
   const { confirmation, refusal } = preparation;
-  const invocationMessage = refusal ? new vscode.MarkdownString('$(error) ', true).appendText(preparation.invocationMessage) : preparation.invocationMessage;
+  const invocationMessage = refusal
+    ? new vscode.MarkdownString('$(error) ', true).appendText(preparation.invocationMessage)
+    : preparation.invocationMessage;
   if (!confirmation) return { invocationMessage };
   return {
     invocationMessage,

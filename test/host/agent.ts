@@ -60,7 +60,9 @@ async function cardText(card: Locator): Promise<CardText> {
   const clean = (text: string): string => text.replace(/\u00a0/g, ' ').trim();
   const title = clean(await card.locator('.chat-confirmation-widget-title').first().innerText());
   const message = clean(await card.locator('.chat-confirmation-widget-message').first().innerText());
-  const buttons = (await card.locator('.chat-confirmation-widget-buttons .monaco-button').allInnerTexts()).map(clean).filter((label) => label !== '');
+  const buttons = (await card.locator('.chat-confirmation-widget-buttons .monaco-button').allInnerTexts())
+    .map(clean)
+    .filter((label) => label !== '');
   return { title, message, buttons };
 }
 
@@ -80,9 +82,17 @@ async function clickCardButton(page: Page, label: string): Promise<void> {
     if ((await button.count()) > 0) {
       await button.click();
     } else {
-      await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button, .chat-confirmation-widget-buttons .monaco-button-dropdown > .monaco-button:last-child').first().click();
+      await card
+        .locator(
+          '.chat-confirmation-widget-buttons .monaco-dropdown-button, .chat-confirmation-widget-buttons .monaco-button-dropdown > .monaco-button:last-child',
+        )
+        .first()
+        .click();
       // Only the open menu's items: a menu opened earlier can stay in the page, hidden.
-      const item = page.locator('.context-view .action-item, .monaco-menu .action-item').filter({ visible: true, hasText: exactly }).first();
+      const item = page
+        .locator('.context-view .action-item, .monaco-menu .action-item')
+        .filter({ visible: true, hasText: exactly })
+        .first();
       await item.waitFor({ timeout: STEP_TIMEOUT });
       if (attempt === 1) await item.click();
       else {
@@ -113,7 +123,9 @@ function lastResponse(page: Page): Locator {
 async function expandSteps(page: Page): Promise<void> {
   const response = lastResponse(page);
   await response.waitFor({ timeout: STEP_TIMEOUT });
-  const closed = response.locator('summary.completed-response-summary[aria-expanded="false"], .chat-used-context-label > a[aria-expanded="false"]').filter({ visible: true });
+  const closed = response
+    .locator('summary.completed-response-summary[aria-expanded="false"], .chat-used-context-label > a[aria-expanded="false"]')
+    .filter({ visible: true });
   // Opening the outer box shows the inner ones: a few rounds, until none is closed.
   for (let round = 0; round < 4 && (await closed.count()) > 0; round++) {
     // A DOM click: the box's own label overlays the element Playwright would aim at.
@@ -126,8 +138,13 @@ async function expandSteps(page: Page): Promise<void> {
 /** The tool rows of the last response, oldest first: their text and the codicons they show. */
 async function toolRows(page: Page): Promise<ToolRow[]> {
   const out: ToolRow[] = [];
-  for (const row of await lastResponse(page).locator('.chat-tool-invocation-part .chat-confirmation-widget-title, .chat-tool-invocation-part .progress-container').all()) {
-    const text = ((await row.textContent()) ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim();
+  for (const row of await lastResponse(page)
+    .locator('.chat-tool-invocation-part .chat-confirmation-widget-title, .chat-tool-invocation-part .progress-container')
+    .all()) {
+    const text = ((await row.textContent()) ?? '')
+      .replace(/\u00a0/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     const icons: string[] = [];
     for (const icon of await row.locator('.codicon').all()) {
       for (const name of ((await icon.getAttribute('class')) ?? '').split(/\s+/)) if (name.startsWith('codicon-')) icons.push(name);
@@ -155,7 +172,9 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
       return toolRows(page);
     case 'notifications': {
       // Toasts hide after a while; the notification center keeps them all.
-      const texts = await page.locator('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message').allTextContents();
+      const texts = await page
+        .locator('.notifications-toasts .notification-list-item-message, .notifications-center .notification-list-item-message')
+        .allTextContents();
       return [...new Set(texts.map((text) => text.replace(/\u00a0/g, ' ').trim()))];
     }
     case 'html':
@@ -183,7 +202,11 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
  */
 function installModel(dir: string): void {
   if (!fs.existsSync(MODEL_COMPILED)) throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`tsc -p .\` first.`);
-  const manifest = JSON.parse(fs.readFileSync(path.join(MODEL_SOURCE, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(MODEL_SOURCE, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   const target = path.join(dir, 'state', 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
   fs.mkdirSync(target, { recursive: true });
   fs.copyFileSync(path.join(MODEL_SOURCE, 'package.json'), path.join(target, 'package.json'));

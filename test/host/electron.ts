@@ -52,7 +52,9 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(message) ? ' (desktop VS Code cannot be downloaded here; `npm run test:integration` runs the suite offline)' : '';
+  const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED/.test(message)
+    ? ' (desktop VS Code cannot be downloaded here; `npm run test:integration` runs the suite offline)'
+    : '';
   process.stderr.write(`[electron] ${message}${offline}\n`);
   process.exitCode = 1;
 });

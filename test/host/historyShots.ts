@@ -17,7 +17,10 @@ import { cleanUpOnSignals, withLaunch } from './session';
 async function runToolToResult(page: Page, toolName: string, input: object, confirms = false): Promise<void> {
   await runTool(page, toolName, input);
   if (confirms) await (await confirmation(page)).click(/^(Yes|Continue|Allow|OK)$/);
-  await page.locator('.tabs-container .tab', { hasText: `${toolName}.json` }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.tabs-container .tab', { hasText: `${toolName}.json` })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -61,16 +64,26 @@ async function takeShot(page: Page, out: string): Promise<void> {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
 
-  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- ship history and undo\n- write the README\n' });
+  await runToolToResult(page, 'agentfs_write_file', {
+    file_name: 'notes/plan.md',
+    content: '# Plan\n\n- ship history and undo\n- write the README\n',
+  });
   await runToolToResult(page, 'agentfs_move_file', { source_path: 'drafts/letter.txt', destination_path: 'archive/letter.txt' });
   await runToolToResult(page, 'agentfs_delete_file', { file_name: 'notes/ideas.txt' }, true);
   // The person takes the delete back: "Undo Last Change" asks first.
   await runCommand(page, 'Agent FS: Undo Last Change');
   const dialog = page.locator('.monaco-dialog-box').first();
   await dialog.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
-  await dialog.locator('.monaco-button', { hasText: /^Undo$/ }).first().click();
+  await dialog
+    .locator('.monaco-button', { hasText: /^Undo$/ })
+    .first()
+    .click();
   await dialog.waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
-  await runToolToResult(page, 'agentfs_edit_file', { path: 'src/hello.ts', old_string: 'return `Hello, ${name}!`;', new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;" });
+  await runToolToResult(page, 'agentfs_edit_file', {
+    path: 'src/hello.ts',
+    old_string: 'return `Hello, ${name}!`;',
+    new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;",
+  });
   await runCommand(page, 'View: Close All Editors');
   await runCommand(page, 'Notifications: Clear All Notifications');
   // Room for the picture: no chat side bar, the folder tree collapsed, the Activity view opened from the status bar.

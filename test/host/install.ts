@@ -34,7 +34,9 @@ function log(message: string): void {
 }
 
 function lockHash(folder: NpmFolder): string {
-  return createHash('sha256').update(fs.readFileSync(path.join(folder.dir, 'package-lock.json'))).digest('hex');
+  return createHash('sha256')
+    .update(fs.readFileSync(path.join(folder.dir, 'package-lock.json')))
+    .digest('hex');
 }
 
 /** `npm ci` empties node_modules first, so a marker written last tells a finished install from an interrupted one. */
@@ -56,7 +58,9 @@ export function ensureSystemPackages(): void {
   const missing = SYSTEM_PACKAGES.filter((pkg) => !fs.existsSync(pkg.probe)).map((pkg) => pkg.name);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
-    throw new Error(`The test hosts need the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`);
+    throw new Error(
+      `The test hosts need the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`,
+    );
   }
   log(`installing Debian packages: ${missing.join(' ')}`);
   const env = { ...installEnvironment(), DEBIAN_FRONTEND: 'noninteractive' };
@@ -73,7 +77,10 @@ export function installEnvironment(base: NodeJS.ProcessEnv = process.env): NodeJ
   }
   const npmAdded = (entry: string): boolean =>
     entry.split(path.sep).includes('node_modules') && (entry.endsWith(`${path.sep}.bin`) || entry.endsWith('node-gyp-bin'));
-  if (env.PATH !== undefined) env.PATH = env.PATH.split(path.delimiter).filter((entry) => !npmAdded(entry)).join(path.delimiter);
+  if (env.PATH !== undefined)
+    env.PATH = env.PATH.split(path.delimiter)
+      .filter((entry) => !npmAdded(entry))
+      .join(path.delimiter);
   return env;
 }
 
@@ -92,7 +99,7 @@ function ensureNode24(): void {
 export function ensureInspector(): { node: string; script: string } {
   ensureNode24();
   if (!isInstalled(MCP_INSPECTOR) || !fs.existsSync(MCP_INSPECTOR.bin)) {
-    log('installing the MCP Inspector for the MCP server\'s tests (once, about 120 packages)');
+    log("installing the MCP Inspector for the MCP server's tests (once, about 120 packages)");
     const env = installEnvironment();
     env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${env.PATH ?? ''}`;
     npmCi(MCP_INSPECTOR, env);

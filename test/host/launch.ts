@@ -59,15 +59,21 @@ export async function startServer(options: ServerOptions): Promise<Server> {
   const [serverData, userData, extensions, logs] = dirs as [string, string, string, string];
   const args = [
     host.serverMain,
-    '--host', '127.0.0.1',
-    '--port', String(options.port ?? 0),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(options.port ?? 0),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--disable-telemetry',
-    '--server-data-dir', serverData,
-    '--user-data-dir', userData,
-    '--extensions-dir', extensions,
-    '--logsPath', logs,
+    '--server-data-dir',
+    serverData,
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    extensions,
+    '--logsPath',
+    logs,
     ...host.extraServerArgs,
     ...(options.extraArgs ?? []),
   ];
@@ -80,7 +86,10 @@ export async function startServer(options: ServerOptions): Promise<Server> {
   let text = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`VS Code server did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${text}`)), options.startTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`VS Code server did not start within ${options.startTimeoutMs ?? 60_000} ms:\n${text}`)),
+      options.startTimeoutMs ?? 60_000,
+    );
     const onData = (chunk: Buffer): void => {
       const piece = chunk.toString();
       text += piece;

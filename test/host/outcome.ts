@@ -43,7 +43,9 @@ export function finishedOutcome(launch: SuiteLaunch, exitCode: number, result: S
     launch.say(`the suite printed no result (exit code ${exitCode}); the window's log ends with:\n${lastLines(launch.windowLog)}`);
     return { label: launch.label, vscode: launch.vscode, passed: 0, failed: 1, pending: 0, seconds, error: 'no result' };
   }
-  launch.say(`VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`);
+  launch.say(
+    `VS Code ${result.vscode}: ${result.passed} passed, ${result.failed} failed, ${result.pending} pending (${seconds} s, exit code ${exitCode})`,
+  );
   const failed = exitCode !== 0 && result.failed === 0 ? 1 : result.failed;
   return { label: launch.label, vscode: result.vscode, passed: result.passed, failed, pending: result.pending, seconds };
 }

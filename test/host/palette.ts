@@ -39,7 +39,10 @@ export async function runTool(page: Page, toolName: string, input: object): Prom
   await box.fill(toolName);
   await page.locator('.quick-input-widget .monaco-list-row', { hasText: toolName }).first().waitFor({ timeout: STEP_TIMEOUT });
   await page.keyboard.press('Enter');
-  await page.locator('.quick-input-widget', { hasText: `input for ${toolName}` }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.quick-input-widget', { hasText: `input for ${toolName}` })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
   await box.fill(JSON.stringify(input));
   await page.keyboard.press('Enter');
 }
@@ -54,7 +57,9 @@ export async function confirmation(page: Page): Promise<{ text: string; click: (
       const message = await dialog.locator('.dialog-message-text').first().innerText();
       await dialog.locator('.dialog-buttons-row .monaco-button, .dialog-buttons .monaco-button', { hasText: label }).first().click();
       // Another modal may take the same place at once (see dismissCancelledError), so wait for this one's text to go.
-      await page.locator('.monaco-dialog-box .dialog-message-text', { hasText: message }).waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
+      await page
+        .locator('.monaco-dialog-box .dialog-message-text', { hasText: message })
+        .waitFor({ state: 'hidden', timeout: STEP_TIMEOUT });
     },
   };
 }

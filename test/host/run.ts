@@ -67,10 +67,13 @@ function parseArgs(argv: readonly string[]): Options {
     };
     if (arg === '--host') hosts.push(hostById(value()));
     else if (arg === '--only') {
-      scenarios = value().split(',').map((name) => {
-        if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`Unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
-        return name as Scenario;
-      });
+      scenarios = value()
+        .split(',')
+        .map((name) => {
+          if (!(SCENARIOS as readonly string[]).includes(name))
+            throw new Error(`Unknown scenario "${name}"; known: ${SCENARIOS.join(', ')}`);
+          return name as Scenario;
+        });
     } else if (arg === '--screenshot') screenshot = path.resolve(value());
     else if (arg === '--grep') grep = value();
     else if (arg === '--extension') extension = path.resolve(value());
@@ -94,7 +97,8 @@ const BUNDLE = path.join('dist', 'extension.js');
 function packageExtension(dir: string): string {
   const file = path.join(dir, 'agent-fs.vsix');
   const npm = spawnSync('npm', ['run', 'package', '--', '--out', file], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (npm.status !== 0 || !fs.existsSync(file)) throw new Error(`npm run package failed (${npm.status ?? npm.signal ?? 'unknown'}):\n${npm.stdout}\n${npm.stderr}`);
+  if (npm.status !== 0 || !fs.existsSync(file))
+    throw new Error(`npm run package failed (${npm.status ?? npm.signal ?? 'unknown'}):\n${npm.stdout}\n${npm.stderr}`);
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`node esbuild.mjs failed after packaging:\n${build.stdout}\n${build.stderr}`);
   return file;
@@ -103,13 +107,23 @@ function packageExtension(dir: string): string {
 /** Installs `vsix` into the extensions folder a launch's server will use, with the host's own CLI. */
 function installVsix(host: HostSpec, vsix: string, extensionsDir: string): void {
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const result = spawnSync(nodeFor(host), [host.serverMain, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'], { encoding: 'utf8' });
+  const result = spawnSync(
+    nodeFor(host),
+    [host.serverMain, '--install-extension', vsix, '--extensions-dir', extensionsDir, '--accept-server-license-terms'],
+    { encoding: 'utf8' },
+  );
   const output = `${result.stdout}\n${result.stderr}`;
-  if (result.status !== 0 || !/successfully installed/i.test(output)) throw new Error(`--install-extension ${vsix} failed (${result.status ?? result.signal ?? 'unknown'}):\n${output}`);
+  if (result.status !== 0 || !/successfully installed/i.test(output))
+    throw new Error(`--install-extension ${vsix} failed (${result.status ?? result.signal ?? 'unknown'}):\n${output}`);
 }
 
 /** Lays out what a scenario's window opens, under the launch's temp folder. */
-function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string, host: HostSpec, vsix: string | undefined): { target: { folder: string } | { workspace: string }; env: Record<string, string>; extensionDevelopmentPath?: string } {
+function prepareScenario(
+  scenario: Exclude<Scenario, 'ui'>,
+  dir: string,
+  host: HostSpec,
+  vsix: string | undefined,
+): { target: { folder: string } | { workspace: string }; env: Record<string, string>; extensionDevelopmentPath?: string } {
   const ws = path.join(dir, 'ws');
   const env = { AGENTFS_IT_SCENARIO: scenario };
   if (scenario === 'multi-root') {
@@ -133,8 +147,15 @@ function prepareScenario(scenario: Exclude<Scenario, 'ui'>, dir: string, host: H
     // Test mode needs a development extension; this empty one contributes nothing, so Agent FS comes from the .vsix.
     const harness = path.join(dir, 'harness');
     fs.mkdirSync(harness, { recursive: true });
-    fs.writeFileSync(path.join(harness, 'package.json'), JSON.stringify({ name: 'agentfs-installed-harness', publisher: 'agentfs-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }));
-    return { target: { folder }, env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir }, extensionDevelopmentPath: harness };
+    fs.writeFileSync(
+      path.join(harness, 'package.json'),
+      JSON.stringify({ name: 'agentfs-installed-harness', publisher: 'agentfs-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }),
+    );
+    return {
+      target: { folder },
+      env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir },
+      extensionDevelopmentPath: harness,
+    };
   }
   return { target: { folder }, env };
 }
@@ -143,7 +164,9 @@ async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, optio
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
-  say(`VS Code ${host.vscodeVersion} (code-server's server-main.js, extension host on ${host.node === 'self' ? `Node ${process.version}` : 'Node 24'})`);
+  say(
+    `VS Code ${host.vscodeVersion} (code-server's server-main.js, extension host on ${host.node === 'self' ? `Node ${process.version}` : 'Node 24'})`,
+  );
   const windowLog: string[] = [];
   const launch: SuiteLaunch = { label, vscode: host.vscodeVersion, started, windowLog, say };
   let result: SuiteResult | undefined;
@@ -198,10 +221,14 @@ function summarize(outcomes: readonly Outcome[]): number {
     total.failed += outcome.failed;
     total.pending += outcome.pending;
     const status = outcome.failed === 0 ? 'ok  ' : 'FAIL';
-    process.stdout.write(`  ${status} ${outcome.label.padEnd(22)} VS Code ${outcome.vscode.padEnd(8)} ${outcome.passed} passed, ${outcome.failed} failed, ${outcome.pending} pending, ${outcome.seconds} s${outcome.error ? ` (${outcome.error.split('\n')[0] ?? ''})` : ''}\n`);
+    process.stdout.write(
+      `  ${status} ${outcome.label.padEnd(22)} VS Code ${outcome.vscode.padEnd(8)} ${outcome.passed} passed, ${outcome.failed} failed, ${outcome.pending} pending, ${outcome.seconds} s${outcome.error ? ` (${outcome.error.split('\n')[0] ?? ''})` : ''}\n`,
+    );
   }
   // The plain closing line CI reads for the counts.
-  process.stdout.write(`integration: ${total.passed} passed, ${total.failed} failed${total.pending > 0 ? `, ${total.pending} skipped` : ''}\n`);
+  process.stdout.write(
+    `integration: ${total.passed} passed, ${total.failed} failed${total.pending > 0 ? `, ${total.pending} skipped` : ''}\n`,
+  );
   return total.failed === 0 && total.passed > 0 ? 0 : 1;
 }
 
@@ -209,17 +236,32 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   cleanUpOnSignals();
   for (const file of [path.join(options.extension, BUNDLE), COMPILED_SUITE]) {
-    if (!fs.existsSync(file)) throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run test:integration does both).`);
+    if (!fs.existsSync(file))
+      throw new Error(
+        `${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run test:integration does both).`,
+      );
   }
   const outcomes: Outcome[] = [];
   const packaged = options.scenarios.includes('installed') && options.vsix === undefined ? tempDir('agentfs-vsix-') : undefined;
   const vsix = options.vsix ?? (packaged ? packageExtension(packaged.path) : undefined);
-  if (packaged && vsix) process.stdout.write(`[host] packaged ${path.relative(REPO_ROOT, vsix) || vsix} (${Math.round(fs.statSync(vsix).size / 1024)} KiB) for the installed launches\n`);
+  if (packaged && vsix)
+    process.stdout.write(
+      `[host] packaged ${path.relative(REPO_ROOT, vsix) || vsix} (${Math.round(fs.statSync(vsix).size / 1024)} KiB) for the installed launches\n`,
+    );
   for (const host of options.hosts) {
     if (options.install) ensureHost(host);
-    else if (!fs.existsSync(host.serverMain)) throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
+    else if (!fs.existsSync(host.serverMain))
+      throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
     for (const scenario of options.scenarios) {
-      if (scenario === 'ui') outcomes.push(await runUiChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, screenshot: options.screenshot, extension: options.extension }));
+      if (scenario === 'ui')
+        outcomes.push(
+          await runUiChecks(host, {
+            timeoutMs: options.timeoutMs,
+            keep: options.keep,
+            screenshot: options.screenshot,
+            extension: options.extension,
+          }),
+        );
       else if (isAgentScenario(scenario)) {
         if (AGENT_HOSTS.includes(host.id)) outcomes.push(await runAgentChecks(host, scenario, options));
       } else outcomes.push(await runSuite(host, scenario, options, vsix));

@@ -5,14 +5,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type HostSpec } from './hosts';
-import { editorUrl, openEditor, startServer, tempDir, type Editor, type EditorOptions, type OpenOptions, type Server, type Target } from './launch';
+import {
+  editorUrl,
+  openEditor,
+  startServer,
+  tempDir,
+  type Editor,
+  type EditorOptions,
+  type OpenOptions,
+  type Server,
+  type Target,
+} from './launch';
 
 const cleanups = new Set<() => Promise<void>>();
 let interrupted = false;
 
 /** Ends every open launch on Ctrl-C or SIGTERM, then exits 130 / 143. */
 export function cleanUpOnSignals(): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       interrupted = true;
       process.stdout.write(`\n[host] ${signal}: closing the editor and the server\n`);
@@ -51,7 +64,11 @@ export class TimeoutError extends Error {}
  * Runs `body` in a fresh launch; returns its value, or throws its error or a TimeoutError. The temp folders are
  * removed when the body returned a value that `isSuccess` accepts.
  */
-export async function withLaunch<T>(spec: LaunchSpec, body: (launch: LaunchContext) => Promise<T>, isSuccess: (value: T) => boolean = () => true): Promise<T> {
+export async function withLaunch<T>(
+  spec: LaunchSpec,
+  body: (launch: LaunchContext) => Promise<T>,
+  isSuccess: (value: T) => boolean = () => true,
+): Promise<T> {
   // Short prefix: the server puts unix sockets under TMPDIR, and their paths are limited to 107 bytes.
   const temp = tempDir('agentfs-it-');
   const tmp = path.join(temp.path, 't');
@@ -78,12 +95,19 @@ export async function withLaunch<T>(spec: LaunchSpec, body: (launch: LaunchConte
         env: { TMPDIR: tmp, ...prepared.env },
         extraArgs: spec.trust ? [] : ['--disable-workspace-trust'],
       });
-      const url = editorUrl(server, { target: prepared.target, ...spec.editor, ...(prepared.extensionDevelopmentPath === undefined ? {} : { extensionDevelopmentPath: prepared.extensionDevelopmentPath }) });
+      const url = editorUrl(server, {
+        target: prepared.target,
+        ...spec.editor,
+        ...(prepared.extensionDevelopmentPath === undefined ? {} : { extensionDevelopmentPath: prepared.extensionDevelopmentPath }),
+      });
       editor = await openEditor(url, spec.open);
       return body({ server, editor, dir: temp.path, url });
     })();
     const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new TimeoutError(`${spec.label}: no result within ${Math.round(spec.timeoutMs / 1000)} s`)), spec.timeoutMs);
+      timer = setTimeout(
+        () => reject(new TimeoutError(`${spec.label}: no result within ${Math.round(spec.timeoutMs / 1000)} s`)),
+        spec.timeoutMs,
+      );
     });
     // A body that fails after the timeout won must not surface as an unhandled rejection.
     work.catch(() => undefined);

@@ -22,7 +22,8 @@ async function main(): Promise<void> {
   };
   const host = hostById(option('--host') ?? '1.100');
   const port = option('--port');
-  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js'))) throw new Error('dist/extension.js is missing: run `npm run build` first (npm start does).');
+  if (!fs.existsSync(path.join(REPO_ROOT, 'dist', 'extension.js')))
+    throw new Error('dist/extension.js is missing: run `npm run build` first (npm start does).');
   ensureHost(host);
 
   const temp = tempDir('agentfs-demo-');

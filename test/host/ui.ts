@@ -35,7 +35,10 @@ async function dismissCancelledError(page: Page): Promise<boolean> {
 
 /** The text of the Run Tool… result editor named `<toolName>.json`, once it shows. */
 async function resultText(page: Page, toolName: string): Promise<string> {
-  await page.locator('.tabs-container .tab', { hasText: `${toolName}.json` }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page
+    .locator('.tabs-container .tab', { hasText: `${toolName}.json` })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT });
   const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
   await lines.waitFor({ timeout: STEP_TIMEOUT });
   return (await lines.innerText()).replace(/\u00a0/g, ' ');
@@ -74,7 +77,10 @@ export async function runUiChecks(host: HostSpec, options: UiOptions): Promise<O
       failed++;
       process.stdout.write(`    ✘ ${title}\n      ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       const picture = path.join(dir, `failure-${failed}.png`);
-      await page.screenshot({ path: picture }).then(() => say(`the window at that moment: ${picture}`), () => undefined);
+      await page.screenshot({ path: picture }).then(
+        () => say(`the window at that moment: ${picture}`),
+        () => undefined,
+      );
       // Leave no dialog or palette open for the next check.
       await page.keyboard.press('Escape').catch(() => undefined);
     }
@@ -105,10 +111,15 @@ export async function runUiChecks(host: HostSpec, options: UiOptions): Promise<O
           const dialog = await confirmation(page);
           assert.match(dialog.text, /todo\.md/, `the dialog names the file: ${dialog.text}`);
           await dialog.click(/^Cancel$/);
-          if (await dismissCancelledError(page)) say('note: Cancel is reported as an error dialog ("Canceled") by VS Code, since the command rethrows the cancellation');
+          if (await dismissCancelledError(page))
+            say('note: Cancel is reported as an error dialog ("Canceled") by VS Code, since the command rethrows the cancellation');
           await delay(1_000);
           assert.equal(fs.readFileSync(file, 'utf8'), before);
-          assert.equal(await page.locator('.tabs-container .tab', { hasText: 'agentfs_delete_file.json' }).count(), 0, 'no result was shown');
+          assert.equal(
+            await page.locator('.tabs-container .tab', { hasText: 'agentfs_delete_file.json' }).count(),
+            0,
+            'no result was shown',
+          );
         });
 
         await check(page, dir, 'accepting the same confirmation deletes the file and shows the envelope', async () => {

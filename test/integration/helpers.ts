@@ -91,7 +91,10 @@ let scratchCounter = 0;
  * A fresh folder inside the workspace for one test, as the path a model would pass (`rel`) and on disk (`abs`).
  * Its files are given as { 'a/b.txt': 'content' }; a key ending in '/' is an empty directory.
  */
-export function scratch(label: string, files: Readonly<Record<string, string>> = {}): { rel: (p?: string) => string; abs: (p?: string) => string } {
+export function scratch(
+  label: string,
+  files: Readonly<Record<string, string>> = {},
+): { rel: (p?: string) => string; abs: (p?: string) => string } {
   const name = `${label.replace(/[^A-Za-z0-9_-]+/g, '-')}-${++scratchCounter}`;
   const root = path.join(workspaceRoot(), 'scratch', name);
   fs.mkdirSync(root, { recursive: true });

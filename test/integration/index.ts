@@ -26,7 +26,12 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 function say(...args: unknown[]): void {
-  console.log(MARKER + format(...args).split('\n').join(`\n${MARKER}`));
+  console.log(
+    MARKER +
+      format(...args)
+        .split('\n')
+        .join(`\n${MARKER}`),
+  );
 }
 
 function specFiles(folder: string): string[] {
@@ -42,7 +47,9 @@ function specFiles(folder: string): string[] {
 export function run(): Promise<void> {
   const scenario = process.env.AGENTFS_IT_SCENARIO ?? 'single';
   const folders = FOLDERS[scenario];
-  say(`VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.UIKind[vscode.env.uiKind]}), scenario ${scenario}, trusted ${vscode.workspace.isTrusted}`);
+  say(
+    `VS Code ${vscode.version} (${vscode.env.appName}, ui kind ${vscode.UIKind[vscode.env.uiKind]}), scenario ${scenario}, trusted ${vscode.workspace.isTrusted}`,
+  );
   if (!folders) return Promise.reject(new Error(`Unknown AGENTFS_IT_SCENARIO "${scenario}".`));
 
   // The spec reporter writes through Base.consoleLog; prefix it so its lines stand out from the workbench's.
@@ -55,7 +62,9 @@ export function run(): Promise<void> {
     try {
       const runner = mocha.run((failures) => {
         const stats = runner.stats;
-        say(`RESULT ${JSON.stringify({ vscode: vscode.version, scenario, passed: stats?.passes ?? 0, failed: stats?.failures ?? failures, pending: stats?.pending ?? 0 })}`);
+        say(
+          `RESULT ${JSON.stringify({ vscode: vscode.version, scenario, passed: stats?.passes ?? 0, failed: stats?.failures ?? failures, pending: stats?.pending ?? 0 })}`,
+        );
         if (failures > 0) reject(new Error(`${failures} integration tests failed.`));
         else if ((stats?.passes ?? 0) === 0) reject(new Error('No integration test ran.'));
         else resolve();

@@ -21,7 +21,11 @@ export function writeTree(root: string, files: Readonly<Record<string, string | 
 }
 
 /** One entry of a snapshot; file bytes are kept as base64 so any byte sequence compares exactly. */
-export type Entry = { readonly type: 'dir' } | { readonly type: 'file'; readonly bytes: string } | { readonly type: 'link'; readonly target: string } | { readonly type: 'other' };
+export type Entry =
+  | { readonly type: 'dir' }
+  | { readonly type: 'file'; readonly bytes: string }
+  | { readonly type: 'link'; readonly target: string }
+  | { readonly type: 'other' };
 
 /** Every entry below a directory, keyed by its '/'-separated path relative to that directory. Links are not followed. */
 export type Snapshot = Map<string, Entry>;
@@ -73,7 +77,9 @@ export function textTree(root: string, ignore: readonly string[] = []): Record<s
   if (!fs.existsSync(root)) return out;
   for (const [key, entry] of snapshot(root, ignore)) {
     if (entry.type === 'dir') out[`${key}/`] = '';
-    else out[key] = entry.type === 'file' ? Buffer.from(entry.bytes, 'base64').toString('utf8') : fs.readFileSync(path.join(root, key), 'utf8');
+    else
+      out[key] =
+        entry.type === 'file' ? Buffer.from(entry.bytes, 'base64').toString('utf8') : fs.readFileSync(path.join(root, key), 'utf8');
   }
   return out;
 }

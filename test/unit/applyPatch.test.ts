@@ -16,7 +16,12 @@ describe('apply_patch', function () {
   let ws: TempWorkspace;
   beforeEach(function () {
     ws = tempWorkspace();
-    ws.write({ 'twenty.txt': TWENTY, 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', 'crlf.txt': 'x\r\ny\r\nz\r\n' });
+    ws.write({
+      'twenty.txt': TWENTY,
+      'src/a.ts': 'export const a = 1;\n',
+      'src/b.ts': 'export const b = 2;\n',
+      'crlf.txt': 'x\r\ny\r\nz\r\n',
+    });
   });
   afterEach(function () {
     ws.cleanup();
@@ -48,14 +53,24 @@ describe('apply_patch', function () {
 
   it('offset hunks: lines added above since the diff was made still apply, with the offset reported', async function () {
     ws.write({ 'twenty.txt': 'new top 1\nnew top 2\nnew top 3\n' + TWENTY });
-    const patch = filePatch('twenty.txt', hunk('@@ -9,3 +9,3 @@', ' line 9', '-line 10', '+LINE 10', ' line 11'), hunk('@@ -18,2 +18,2 @@', '-line 18', '+LINE 18', ' line 19'));
+    const patch = filePatch(
+      'twenty.txt',
+      hunk('@@ -9,3 +9,3 @@', ' line 9', '-line 10', '+LINE 10', ' line 11'),
+      hunk('@@ -18,2 +18,2 @@', '-line 18', '+LINE 18', ' line 19'),
+    );
     const data = expectOk(await call(ws.session, 'apply_patch', { patch }));
-    assert.equal(ws.read('twenty.txt'), 'new top 1\nnew top 2\nnew top 3\n' + TWENTY.replace('line 10\n', 'LINE 10\n').replace('line 18\n', 'LINE 18\n'));
+    assert.equal(
+      ws.read('twenty.txt'),
+      'new top 1\nnew top 2\nnew top 3\n' + TWENTY.replace('line 10\n', 'LINE 10\n').replace('line 18\n', 'LINE 18\n'),
+    );
     const [file] = data.files as { hunks: { line: number; offset: number }[] }[];
-    assert.deepEqual(file?.hunks.map((each) => [each.line, each.offset]), [
-      [12, 3],
-      [21, 3],
-    ]);
+    assert.deepEqual(
+      file?.hunks.map((each) => [each.line, each.offset]),
+      [
+        [12, 3],
+        [21, 3],
+      ],
+    );
   });
 
   it('context drift: a changed context line refuses the whole patch, naming file, hunk and the differing line', async function () {
@@ -113,34 +128,57 @@ describe('apply_patch', function () {
     ws.write({ 'two.txt': 'one\ntwo\n' });
     const before = ws.snap();
     expectError(await call(ws.session, 'apply_patch', { patch: '--- /dev/null\n+++ b/src/a.ts\n@@ -0,0 +1 @@\n+x\n' }), 'PATCH_FAILED');
-    const error = expectError(await call(ws.session, 'apply_patch', { patch: '--- a/two.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-one\n' }), 'PATCH_FAILED');
+    const error = expectError(
+      await call(ws.session, 'apply_patch', { patch: '--- a/two.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-one\n' }),
+      'PATCH_FAILED',
+    );
     assert.match(error.message, /not the whole file/);
     assertTree(ws.snap(), before);
   });
 
   it('"\\ No newline at end of file" adds or removes the final newline as the patch says', async function () {
     ws.write({ 'open.txt': 'a\nb' });
-    expectOk(await call(ws.session, 'apply_patch', { patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-b', '\\ No newline at end of file', '+b')) }));
+    expectOk(
+      await call(ws.session, 'apply_patch', {
+        patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-b', '\\ No newline at end of file', '+b')),
+      }),
+    );
     assert.equal(ws.read('open.txt'), 'a\nb\n');
-    expectOk(await call(ws.session, 'apply_patch', { patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-b', '+B', '\\ No newline at end of file')) }));
+    expectOk(
+      await call(ws.session, 'apply_patch', {
+        patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-b', '+B', '\\ No newline at end of file')),
+      }),
+    );
     assert.equal(ws.read('open.txt'), 'a\nB');
     // A patch that says nothing about the final newline leaves a file without one as it was.
     expectOk(await call(ws.session, 'apply_patch', { patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-B', '+C')) }));
     assert.equal(ws.read('open.txt'), 'a\nC');
     const before = ws.snap();
     // The patch says the file ends without a newline but adds one to a line that is not there.
-    expectError(await call(ws.session, 'apply_patch', { patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-D', '\\ No newline at end of file', '+D')) }), 'PATCH_FAILED');
+    expectError(
+      await call(ws.session, 'apply_patch', {
+        patch: filePatch('open.txt', hunk('@@ -1,2 +1,2 @@', ' a', '-D', '\\ No newline at end of file', '+D')),
+      }),
+      'PATCH_FAILED',
+    );
     assertTree(ws.snap(), before);
   });
 
   it('an LF patch applies to a CRLF file, which stays CRLF', async function () {
-    expectOk(await call(ws.session, 'apply_patch', { patch: filePatch('crlf.txt', hunk('@@ -1,3 +1,4 @@', ' x', '-y', '+Y', '+Y2', ' z')) }));
+    expectOk(
+      await call(ws.session, 'apply_patch', { patch: filePatch('crlf.txt', hunk('@@ -1,3 +1,4 @@', ' x', '-y', '+Y', '+Y2', ' z')) }),
+    );
     assert.equal(ws.read('crlf.txt'), 'x\r\nY\r\nY2\r\nz\r\n');
   });
 
   it('dry_run verifies and reports but writes nothing', async function () {
     const before = ws.snap();
-    const data = expectOk(await call(ws.session, 'apply_patch', { patch: filePatch('src/a.ts', hunk('@@ -1 +1 @@', '-export const a = 1;', '+export const a = 2;')), dry_run: true }));
+    const data = expectOk(
+      await call(ws.session, 'apply_patch', {
+        patch: filePatch('src/a.ts', hunk('@@ -1 +1 @@', '-export const a = 1;', '+export const a = 2;')),
+        dry_run: true,
+      }),
+    );
     assert.equal(data.applied, false);
     assert.equal(data.files_changed, 1);
     assertTree(ws.snap(), before);
@@ -162,7 +200,10 @@ describe('apply_patch', function () {
 
   it('paths in a patch are confined like every other path', async function () {
     const before = ws.snap();
-    expectError(await call(ws.session, 'apply_patch', { patch: '--- /dev/null\n+++ b/../outside/evil.txt\n@@ -0,0 +1 @@\n+x\n' }), 'FILE_PATH_OUTSIDE_BASE');
+    expectError(
+      await call(ws.session, 'apply_patch', { patch: '--- /dev/null\n+++ b/../outside/evil.txt\n@@ -0,0 +1 @@\n+x\n' }),
+      'FILE_PATH_OUTSIDE_BASE',
+    );
     assertTree(ws.snap(), before);
   });
 });

@@ -74,7 +74,8 @@ describe('atomic writes under fault injection', function () {
       const faulty = new FaultyFileSystem();
       const before = ws.snap();
       // Cancelled once content has been staged: the next throwIfCancelled sits between that step and the rename.
-      const staged = (): boolean => faulty.calls.some((call) => /^(writeFile|copyFile) /.test(call) && isStagingPath(call.split(' ')[1] ?? ''));
+      const staged = (): boolean =>
+        faulty.calls.some((call) => /^(writeFile|copyFile) /.test(call) && isStagingPath(call.split(' ')[1] ?? ''));
       await assert.rejects(invokeOperation(each.operation, each.input, sessionOver(faulty, ws.base), staged), CancelledError);
       assert.ok(staged(), 'content was staged before the cancellation');
       assertTree(ws.snap(), before);
@@ -86,7 +87,10 @@ describe('atomic writes under fault injection', function () {
     for (const fault of [{ step: 'writeFile' }, { step: 'writeFile', timing: 'after' }, { step: 'rename' }] as const) {
       const faulty = new FaultyFileSystem().fail(fault);
       const before = ws.snap();
-      expectError(await invokeOperation('create_file', { path: 'fresh.txt', content: 'new\n' }, sessionOver(faulty, ws.base)), 'WRITE_FAILED');
+      expectError(
+        await invokeOperation('create_file', { path: 'fresh.txt', content: 'new\n' }, sessionOver(faulty, ws.base)),
+        'WRITE_FAILED',
+      );
       assertTree(ws.snap(), before);
       assert.deepEqual(stagingFiles(ws.tmp), []);
     }
@@ -95,23 +99,34 @@ describe('atomic writes under fault injection', function () {
   it('write_file creating a new file: a failed rename leaves nothing behind', async function () {
     const faulty = new FaultyFileSystem().fail({ step: 'rename' });
     const before = ws.snap();
-    expectError(await invokeOperation('write_file', { file_name: 'brand-new.txt', content: 'x' }, sessionOver(faulty, ws.base)), 'WRITE_FAILED');
+    expectError(
+      await invokeOperation('write_file', { file_name: 'brand-new.txt', content: 'x' }, sessionOver(faulty, ws.base)),
+      'WRITE_FAILED',
+    );
     assertTree(ws.snap(), before);
   });
 
   it('copy_file to a new destination is staged too: a copy that dies midway leaves no torn destination', async function () {
     const faulty = new FaultyFileSystem().fail({ step: 'copyFile', timing: 'after' });
     const before = ws.snap();
-    expectError(await invokeOperation('copy_file', { source_path: 'other.txt', destination_path: 'copy.txt' }, sessionOver(faulty, ws.base)), 'COPY_FAILED');
+    expectError(
+      await invokeOperation('copy_file', { source_path: 'other.txt', destination_path: 'copy.txt' }, sessionOver(faulty, ws.base)),
+      'COPY_FAILED',
+    );
     assertTree(ws.snap(), before);
   });
 
   it('a successful edit leaves exactly the new bytes and no temporary file', async function () {
     const faulty = new FaultyFileSystem();
-    expectOk(await invokeOperation('edit_file', { path: 'doc.txt', old_string: 'second', new_string: 'SECOND' }, sessionOver(faulty, ws.base)));
+    expectOk(
+      await invokeOperation('edit_file', { path: 'doc.txt', old_string: 'second', new_string: 'SECOND' }, sessionOver(faulty, ws.base)),
+    );
     assert.equal(ws.read('doc.txt'), ORIGINAL.replace('second', 'SECOND'));
     assert.deepEqual(stagingFiles(ws.tmp), []);
-    assert.ok(faulty.calls.some((call) => call.startsWith('rename ') && call.endsWith('/doc.txt')), 'the new bytes arrived by rename');
+    assert.ok(
+      faulty.calls.some((call) => call.startsWith('rename ') && call.endsWith('/doc.txt')),
+      'the new bytes arrived by rename',
+    );
   });
 
   it('keeps the permission bits of the file it replaces', async function () {
@@ -161,7 +176,11 @@ describe('apply_patch across several files when a write fails midway', function 
   it('restores the files already written (modified, created, deleted) and says which', async function () {
     const faulty = new FaultyFileSystem().fail({ step: 'rename', when: (to) => to.endsWith('/b.txt') });
     const before = snapshot(ws.base);
-    const error = expectError(await invokeOperation('apply_patch', { patch: PATCH }, sessionOver(faulty, ws.base)), 'WRITE_FAILED', 'apply_patch');
+    const error = expectError(
+      await invokeOperation('apply_patch', { patch: PATCH }, sessionOver(faulty, ws.base)),
+      'WRITE_FAILED',
+      'apply_patch',
+    );
     assert.match(error.message, /b\.txt/);
     assert.match(error.message, /restored/);
     assert.deepEqual(error.details, { failed_path: 'b.txt', restored: ['gone.txt', 'new/created.txt', 'a.txt'], not_restored: [] });

@@ -45,13 +45,19 @@ describe('runner: node dist/cli.js', function () {
   function run(args: readonly string[], options: { stdin?: string | Buffer; cwd?: string } = {}): Promise<Run> {
     return new Promise((resolve, reject) => {
       // History goes to a temp state directory, never the user's own.
-      const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ws.base, env: { ...process.env, XDG_STATE_HOME: state }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, ...args], {
+        cwd: options.cwd ?? ws.base,
+        env: { ...process.env, XDG_STATE_HOME: state },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
       child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+      child.on('close', (code) =>
+        resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+      );
       if (options.stdin !== undefined) child.stdin.end(options.stdin);
       else child.stdin.end();
     });
@@ -65,7 +71,10 @@ describe('runner: node dist/cli.js', function () {
   }
 
   it('exit 0 with the ok envelope; --root and the current directory as default root', async function () {
-    const [explicit, byCwd] = await Promise.all([run(['--root', ws.base, 'read_file', '{"file_name":"dir/b.txt"}'], { cwd: ws.tmp }), run(['list_files'])]);
+    const [explicit, byCwd] = await Promise.all([
+      run(['--root', ws.base, 'read_file', '{"file_name":"dir/b.txt"}'], { cwd: ws.tmp }),
+      run(['list_files']),
+    ]);
     assert.equal(explicit.code, 0, explicit.stderr);
     assertFields(expectOk(envelopeOf(explicit), 'read_file'), { file_name: 'b.txt', relative_path: 'dir/b.txt', content: 'beta' });
     assert.equal(byCwd.code, 0, byCwd.stderr);
@@ -154,7 +163,12 @@ describe('runner: node dist/cli.js', function () {
     const content = 'ünïcödé line ✓\n'.repeat(Math.ceil((5 * 1024 * 1024) / 18));
     const result = await run(['write_file', '-'], { stdin: JSON.stringify({ file_name: 'big/five.txt', content }) });
     assert.equal(result.code, 0, result.stdout.slice(0, 500) + result.stderr);
-    assertFields(expectOk(envelopeOf(result), 'write_file'), { file_name: 'five.txt', relative_path: 'big/five.txt', created: true, updated: false });
+    assertFields(expectOk(envelopeOf(result), 'write_file'), {
+      file_name: 'five.txt',
+      relative_path: 'big/five.txt',
+      created: true,
+      updated: false,
+    });
     assert.ok(Buffer.byteLength(content) > 5 * 1024 * 1024);
     assert.ok(fs.readFileSync(path.join(ws.base, 'big', 'five.txt')).equals(Buffer.from(content, 'utf8')));
   });
@@ -186,17 +200,30 @@ describe('runner: node dist/cli.js', function () {
     const result = await run(['--list']);
     assert.equal(result.code, 0, result.stderr);
     const listed = JSON.parse(result.stdout) as { operation: string; input_schema: unknown }[];
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; inputSchema: unknown }[] } };
-    const expected = manifest.contributes.languageModelTools.map((tool) => ({ operation: tool.name.replace(/^agentfs_/, ''), input_schema: tool.inputSchema }));
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      contributes: { languageModelTools: { name: string; inputSchema: unknown }[] };
+    };
+    const expected = manifest.contributes.languageModelTools.map((tool) => ({
+      operation: tool.name.replace(/^agentfs_/, ''),
+      input_schema: tool.inputSchema,
+    }));
     assert.deepEqual(
       listed.map((entry) => ({ operation: entry.operation, input_schema: entry.input_schema })),
       expected,
     );
-    for (const operation of ['read_file', 'write_file', 'find_file', 'path_exists']) assert.ok(listed.some((entry) => entry.operation === operation), operation);
+    for (const operation of ['read_file', 'write_file', 'find_file', 'path_exists'])
+      assert.ok(
+        listed.some((entry) => entry.operation === operation),
+        operation,
+      );
   });
 
   it('--version prints the package version; --help lists every operation on one line each', async function () {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string>; contributes: { languageModelTools: { name: string }[] } };
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      version: string;
+      bin: Record<string, string>;
+      contributes: { languageModelTools: { name: string }[] };
+    };
     assert.equal(manifest.bin['agent-fs'], 'dist/cli.js');
     assert.ok(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node'));
     const [version, help] = await Promise.all([run(['--version']), run(['--help'])]);
@@ -212,8 +239,12 @@ describe('runner: node dist/cli.js', function () {
     assert.match(help.stdout, /--read-only/);
   });
 
-  it('<operation> --help prints that operation\'s parameters from its schema; an unknown one exits 2', async function () {
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; inputSchema: { properties?: Record<string, { description?: string }>; required?: string[] } }[] } };
+  it("<operation> --help prints that operation's parameters from its schema; an unknown one exits 2", async function () {
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      contributes: {
+        languageModelTools: { name: string; inputSchema: { properties?: Record<string, { description?: string }>; required?: string[] } }[];
+      };
+    };
     for (const tool of manifest.contributes.languageModelTools) {
       const operation = tool.name.replace(/^agentfs_/, '');
       const result = await run([operation, '--help']);
@@ -222,7 +253,10 @@ describe('runner: node dist/cli.js', function () {
         const line = result.stdout.split('\n').find((each) => each.trimStart().startsWith(`${name} `));
         assert.ok(line, `${operation} --help does not list ${name}`);
         assert.match(line, (tool.inputSchema.required ?? []).includes(name) ? /required/ : /optional/);
-        assert.ok(schema.description === undefined || result.stdout.includes(schema.description), `${operation}.${name}: description missing`);
+        assert.ok(
+          schema.description === undefined || result.stdout.includes(schema.description),
+          `${operation}.${name}: description missing`,
+        );
       }
     }
     const unknown = await run(['format_disk', '--help']);
@@ -230,7 +264,7 @@ describe('runner: node dist/cli.js', function () {
     assert.match(unknown.stderr, /unknown operation "format_disk"/);
   });
 
-  it('refusals name the runner\'s flags, not editor settings; --max-read-bytes sets the read cap', async function () {
+  it("refusals name the runner's flags, not editor settings; --max-read-bytes sets the read cap", async function () {
     ws.write({ '.env': 'SECRET=1\n' });
     const [secret, readOnly, cap, tooSmall] = await Promise.all([
       run(['write_file', '{"file_name":".env","content":"x"}']),

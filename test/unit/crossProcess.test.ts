@@ -79,7 +79,12 @@ function fixture(): Fixture {
     state,
     xdg,
     lockDirectory,
-    session: (waitMs) => createNodeSession(base, {}, { stateDirectory: state, ripgrep: false, locks: { directory: lockDirectory, ...(waitMs === undefined ? {} : { waitMs }) } }),
+    session: (waitMs) =>
+      createNodeSession(
+        base,
+        {},
+        { stateDirectory: state, ripgrep: false, locks: { directory: lockDirectory, ...(waitMs === undefined ? {} : { waitMs }) } },
+      ),
   };
 }
 
@@ -114,8 +119,14 @@ describe('several processes, one workspace', function () {
       const original = `original ${attempt}\n`;
       fs.writeFileSync(path.join(f.base, 'shared.txt'), original);
       const runs = Array.from({ length: 20 }, (_, index) => {
-        const input = JSON.stringify({ file_name: 'shared.txt', content: `writer ${index} of try ${attempt}\n`, expected_hash: sha256(original) });
-        const child = spawn(process.execPath, [cli, '--root', f.base, '--state', f.state, 'write_file', input], { env: { ...process.env, XDG_STATE_HOME: f.xdg } });
+        const input = JSON.stringify({
+          file_name: 'shared.txt',
+          content: `writer ${index} of try ${attempt}\n`,
+          expected_hash: sha256(original),
+        });
+        const child = spawn(process.execPath, [cli, '--root', f.base, '--state', f.state, 'write_file', input], {
+          env: { ...process.env, XDG_STATE_HOME: f.xdg },
+        });
         let stdout = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
         return exited(child).then(() => JSON.parse(stdout) as Envelope);
@@ -152,7 +163,10 @@ describe('several processes, one workspace', function () {
     const lines = fs.readFileSync(path.join(f.base, 'shared.txt'), 'utf8').trimEnd().split('\n');
     assert.equal(lines.length, 1 + workers * count);
     for (let index = 0; index < workers; index++) {
-      assert.deepEqual(lines.filter((line) => line.startsWith(`w${index} `)), Array.from({ length: count }, (_, n) => `w${index} ${n}`));
+      assert.deepEqual(
+        lines.filter((line) => line.startsWith(`w${index} `)),
+        Array.from({ length: count }, (_, n) => `w${index} ${n}`),
+      );
     }
     const journal = fs.readFileSync(path.join(f.state, 'journal'), 'utf8').split('\n');
     assert.match(journal[0] ?? '', /^agentfs-history-journal 1 [0-9a-z]{12}$/);
@@ -189,7 +203,11 @@ describe('several processes, one workspace', function () {
     fs.writeFileSync(path.join(f.base, 'sub', 'half.txt'), 'half of nothing\n');
     const written = path.join(f.base, 'sub', '.half.txt.agentfs-write-k1lled01');
     const parked = path.join(f.base, '.y.txt.agentfs-replaced-k1lled02');
-    const holder = startWorker('hold', { lockDirectory: f.lockDirectory, path: f.base, staging: [{ to: written }, { from: path.join(f.base, 'y.txt'), to: parked }] });
+    const holder = startWorker('hold', {
+      lockDirectory: f.lockDirectory,
+      path: f.base,
+      staging: [{ to: written }, { from: path.join(f.base, 'y.txt'), to: parked }],
+    });
     await printed(holder.child, 'held', holder.output);
     holder.child.kill('SIGKILL');
     await exited(holder.child);
@@ -217,7 +235,10 @@ describe('several processes, one workspace', function () {
     assert.deepEqual(stagingLeft(f.base), []);
     assert.equal(fs.readFileSync(path.join(f.base, 'y.txt'), 'utf8'), 'old y\n');
     assert.equal(fs.readFileSync(path.join(f.base, 'x.txt'), 'utf8'), 'old x\n');
-    assert.deepEqual(fs.readdirSync(f.lockDirectory).filter((name) => name.includes(`.${holder.child.pid ?? 0}.`)), []);
+    assert.deepEqual(
+      fs.readdirSync(f.lockDirectory).filter((name) => name.includes(`.${holder.child.pid ?? 0}.`)),
+      [],
+    );
   });
 
   it('processes killed with SIGKILL at random points of writes, patches and directory moves leave whole files, no staging file and a history that undoes exactly', async function () {
@@ -256,7 +277,9 @@ describe('several processes, one workspace', function () {
     // The history still reads: every record it lists, and the content of every undoable one is whole.
     const listed = expectOk(await call(session, 'history_list', { limit: 200 }));
     for (const operation of listed.operations as { operation_id: string; undo_available: boolean }[]) {
-      const record = JSON.parse(fs.readFileSync(path.join(f.state, 'operations', `${operation.operation_id}.json`), 'utf8')) as { blobs: Record<string, number> };
+      const record = JSON.parse(fs.readFileSync(path.join(f.state, 'operations', `${operation.operation_id}.json`), 'utf8')) as {
+        blobs: Record<string, number>;
+      };
       expectOk(await call(session, 'history_get', { operation_id: operation.operation_id }));
       if (!operation.undo_available) continue;
       for (const hex of Object.keys(record.blobs)) {
@@ -266,7 +289,8 @@ describe('several processes, one workspace', function () {
     }
     // ...and undoes exactly.
     const before = snapshot(f.base);
-    for (let index = 0; index < 3; index++) expectOk(await call(session, 'write_file', { file_name: `w/f${index}.txt`, content: `final ${index}\n` }));
+    for (let index = 0; index < 3; index++)
+      expectOk(await call(session, 'write_file', { file_name: `w/f${index}.txt`, content: `final ${index}\n` }));
     expectOk(await call(session, 'move_directory', { source_path: 'd/t', destination_path: 'd/u' }));
     for (let index = 0; index < 4; index++) expectOk(await call(session, 'undo_last', {}));
     assertTree(snapshot(f.base), before);

@@ -94,11 +94,20 @@ describe('tool definitions: the input type comes from the schema', function () {
     }
   });
 
-  it('accept() refuses what the schema refuses, naming the field, and leaves the caller\'s object alone', function () {
+  it("accept() refuses what the schema refuses, naming the field, and leaves the caller's object alone", function () {
     const given = { path: 'x', count: 0 };
-    assert.throws(() => probe.accept(given), (error: unknown) => error instanceof ToolError && error.code === 'INVALID_INPUT' && error.details?.field === 'count');
-    assert.throws(() => probe.accept({ path: 'x', mode: 'slow' }), (error: unknown) => error instanceof ToolError && error.details?.field === 'mode');
-    assert.throws(() => probe.accept({}), (error: unknown) => error instanceof ToolError && error.details?.field === 'path');
+    assert.throws(
+      () => probe.accept(given),
+      (error: unknown) => error instanceof ToolError && error.code === 'INVALID_INPUT' && error.details?.field === 'count',
+    );
+    assert.throws(
+      () => probe.accept({ path: 'x', mode: 'slow' }),
+      (error: unknown) => error instanceof ToolError && error.details?.field === 'mode',
+    );
+    assert.throws(
+      () => probe.accept({}),
+      (error: unknown) => error instanceof ToolError && error.details?.field === 'path',
+    );
     assert.deepEqual(given, { path: 'x', count: 0 });
   });
 });

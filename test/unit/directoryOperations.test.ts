@@ -32,7 +32,11 @@ describe('directory operations', function () {
 
     it('an existing directory is not an error: created false, contents untouched', async function () {
       const before = ws.snap();
-      assertFields(expectOk(await call(ws.session, 'create_directory', { directory_name: 'full/' })), { directory_name: 'full', relative_path: 'full', created: false });
+      assertFields(expectOk(await call(ws.session, 'create_directory', { directory_name: 'full/' })), {
+        directory_name: 'full',
+        relative_path: 'full',
+        created: false,
+      });
       assertTree(ws.snap(), before);
     });
 
@@ -47,7 +51,10 @@ describe('directory operations', function () {
       fs.symlinkSync(ws.outside, path.join(ws.base, 'out'));
       const before = ws.snap();
       expectError(await call(ws.session, 'create_directory', { directory_name: '../base2/new' }), 'DIRECTORY_PATH_OUTSIDE_BASE');
-      expectError(await call(ws.session, 'create_directory', { directory_name: '/tmp/agentfs-should-not-exist' }), 'DIRECTORY_PATH_OUTSIDE_BASE');
+      expectError(
+        await call(ws.session, 'create_directory', { directory_name: '/tmp/agentfs-should-not-exist' }),
+        'DIRECTORY_PATH_OUTSIDE_BASE',
+      );
       expectError(await call(ws.session, 'create_directory', { directory_name: 'out/new/deeper' }), 'SYMLINK_OUTSIDE_BASE');
       assertTree(ws.snap(), before);
       assert.equal(fs.existsSync('/tmp/agentfs-should-not-exist'), false);
@@ -130,9 +137,15 @@ describe('directory operations', function () {
     it('DIRECTORY_PATH_OUTSIDE_BASE and SYMLINK_OUTSIDE_BASE delete nothing', async function () {
       fs.symlinkSync(ws.outside, path.join(ws.base, 'out'));
       const before = ws.snap();
-      expectError(await call(ws.session, 'delete_directory', { directory_path: '../outside', recursive: true }), 'DIRECTORY_PATH_OUTSIDE_BASE');
+      expectError(
+        await call(ws.session, 'delete_directory', { directory_path: '../outside', recursive: true }),
+        'DIRECTORY_PATH_OUTSIDE_BASE',
+      );
       expectError(await call(ws.session, 'delete_directory', { directory_path: '..', recursive: true }), 'DIRECTORY_PATH_OUTSIDE_BASE');
-      expectError(await call(ws.session, 'delete_directory', { directory_path: path.join(ws.tmp, 'base2'), recursive: true }), 'DIRECTORY_PATH_OUTSIDE_BASE');
+      expectError(
+        await call(ws.session, 'delete_directory', { directory_path: path.join(ws.tmp, 'base2'), recursive: true }),
+        'DIRECTORY_PATH_OUTSIDE_BASE',
+      );
       expectError(await call(ws.session, 'delete_directory', { directory_path: 'out', recursive: true }), 'SYMLINK_OUTSIDE_BASE');
       assertTree(ws.snap(), before);
     });
@@ -140,9 +153,16 @@ describe('directory operations', function () {
     it('DELETE_FAILED when the file system refuses; READ_ONLY_MODE; WORKSPACE_UNTRUSTED', async function () {
       const before = ws.snap();
       const session = faultySession(ws.base, (method) => (method === 'delete' ? new FsError('permission', 'EACCES') : undefined));
-      expectError(await call(session, 'delete_directory', { directory_path: 'full', recursive: true }), 'DELETE_FAILED', 'delete_directory');
+      expectError(
+        await call(session, 'delete_directory', { directory_path: 'full', recursive: true }),
+        'DELETE_FAILED',
+        'delete_directory',
+      );
       expectError(await call(nodeSession(ws.base, { readOnly: true }), 'delete_directory', { directory_path: 'empty' }), 'READ_ONLY_MODE');
-      expectError(await call(nodeSession(ws.base, { trusted: false }), 'delete_directory', { directory_path: 'empty' }), 'WORKSPACE_UNTRUSTED');
+      expectError(
+        await call(nodeSession(ws.base, { trusted: false }), 'delete_directory', { directory_path: 'empty' }),
+        'WORKSPACE_UNTRUSTED',
+      );
       assertTree(ws.snap(), before);
     });
   });
@@ -155,19 +175,35 @@ describe('directory operations', function () {
     it('lists files only, sorted, recursive by default: {count, recursive: true, files}', async function () {
       const before = ws.snap();
       const data = expectOk(await call(ws.session, 'list_files', {}), 'list_files');
-      const files = ['.hidden/h.txt', 'B.txt', 'a.txt', 'full/one.txt', 'full/sub/deeper/three.txt', 'full/sub/two.txt', 'z/_x.txt', 'z/ä.txt'];
+      const files = [
+        '.hidden/h.txt',
+        'B.txt',
+        'a.txt',
+        'full/one.txt',
+        'full/sub/deeper/three.txt',
+        'full/sub/two.txt',
+        'z/_x.txt',
+        'z/ä.txt',
+      ];
       assertFields(data, { count: files.length, recursive: true, files });
       assertTree(ws.snap(), before);
     });
 
     it('recursive: false lists the top level only; path narrows to a directory (paths stay relative to the base)', async function () {
-      assertFields(expectOk(await call(ws.session, 'list_files', { recursive: false })), { count: 2, recursive: false, files: ['B.txt', 'a.txt'] });
+      assertFields(expectOk(await call(ws.session, 'list_files', { recursive: false })), {
+        count: 2,
+        recursive: false,
+        files: ['B.txt', 'a.txt'],
+      });
       assertFields(expectOk(await call(ws.session, 'list_files', { path: 'full/sub' })), {
         count: 2,
         recursive: true,
         files: ['full/sub/deeper/three.txt', 'full/sub/two.txt'],
       });
-      assertFields(expectOk(await call(ws.session, 'list_files', { path: 'full', recursive: false })), { count: 1, files: ['full/one.txt'] });
+      assertFields(expectOk(await call(ws.session, 'list_files', { path: 'full', recursive: false })), {
+        count: 1,
+        files: ['full/one.txt'],
+      });
       assertFields(expectOk(await call(ws.session, 'list_files', { path: 'empty' })), { count: 0, files: [] });
     });
 
@@ -193,7 +229,8 @@ describe('directory operations', function () {
       const data = expectOk(await call(ws.session, 'list_files', {}));
       const files = data.files as string[];
       assert.ok(files.includes('alias.txt'));
-      for (const hidden of ['secret-link.txt', 'out/secret.txt', 'full-link/one.txt', 'dangling.txt']) assert.ok(!files.includes(hidden), hidden);
+      for (const hidden of ['secret-link.txt', 'out/secret.txt', 'full-link/one.txt', 'dangling.txt'])
+        assert.ok(!files.includes(hidden), hidden);
       assert.ok(!JSON.stringify(data).includes('secret.txt'));
     });
 
@@ -212,18 +249,34 @@ describe('directory operations', function () {
     });
 
     it('works in read-only mode and in an untrusted workspace', async function () {
-      assertFields(expectOk(await call(nodeSession(ws.base, { readOnly: true }), 'list_files', { recursive: false })), { files: ['B.txt', 'a.txt'] });
-      assertFields(expectOk(await call(nodeSession(ws.base, { trusted: false }), 'list_files', { recursive: false })), { files: ['B.txt', 'a.txt'] });
+      assertFields(expectOk(await call(nodeSession(ws.base, { readOnly: true }), 'list_files', { recursive: false })), {
+        files: ['B.txt', 'a.txt'],
+      });
+      assertFields(expectOk(await call(nodeSession(ws.base, { trusted: false }), 'list_files', { recursive: false })), {
+        files: ['B.txt', 'a.txt'],
+      });
     });
   });
 
   describe('path_exists', function () {
     it('file, directory, missing (ok: true): {path, exists, path_type}', async function () {
       const before = ws.snap();
-      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'a.txt' }), 'path_exists'), { path: 'a.txt', exists: true, path_type: 'file' });
-      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'full/sub/' })), { path: 'full/sub', exists: true, path_type: 'directory' });
+      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'a.txt' }), 'path_exists'), {
+        path: 'a.txt',
+        exists: true,
+        path_type: 'file',
+      });
+      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'full/sub/' })), {
+        path: 'full/sub',
+        exists: true,
+        path_type: 'directory',
+      });
       assertFields(expectOk(await call(ws.session, 'path_exists', { path: '.' })), { path: '.', exists: true, path_type: 'directory' });
-      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'no/such/thing' })), { path: 'no/such/thing', exists: false, path_type: 'missing' });
+      assertFields(expectOk(await call(ws.session, 'path_exists', { path: 'no/such/thing' })), {
+        path: 'no/such/thing',
+        exists: false,
+        path_type: 'missing',
+      });
       assertTree(ws.snap(), before);
     });
 
@@ -236,7 +289,9 @@ describe('directory operations', function () {
     });
 
     it('READ_FAILED when the stat fails', async function () {
-      const session = faultySession(ws.base, (method, args) => (method === 'stat' && args[0] === path.join(ws.base, 'a.txt') ? new FsError('other', 'EIO') : undefined));
+      const session = faultySession(ws.base, (method, args) =>
+        method === 'stat' && args[0] === path.join(ws.base, 'a.txt') ? new FsError('other', 'EIO') : undefined,
+      );
       expectError(await call(session, 'path_exists', { path: 'a.txt' }), 'READ_FAILED', 'path_exists');
     });
   });

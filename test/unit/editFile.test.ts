@@ -23,7 +23,10 @@ describe('the staged matcher', function () {
     const file = 'function f() {\n\tif (x) {\n\t\treturn 1;\n\t}\n}\n';
     const old = '    if (x) {\n        return 1;\n    }';
     const replacement = '    if (x) {\n        log();\n        return 2;\n    }';
-    assert.deepEqual(edit(file, old, replacement), { stage: 'whitespace', text: 'function f() {\n\tif (x) {\n\t\tlog();\n\t\treturn 2;\n\t}\n}\n' });
+    assert.deepEqual(edit(file, old, replacement), {
+      stage: 'whitespace',
+      text: 'function f() {\n\tif (x) {\n\t\tlog();\n\t\treturn 2;\n\t}\n}\n',
+    });
   });
 
   it('spaces in the file, tabs in old_string: the other way round', function () {
@@ -34,7 +37,7 @@ describe('the staged matcher', function () {
     });
   });
 
-  it('indentation shifted by a level: new_string lands at the file\'s depth', function () {
+  it("indentation shifted by a level: new_string lands at the file's depth", function () {
     const file = 'root:\n      child: 1\n      other: 2\n';
     assert.deepEqual(edit(file, 'child: 1\nother: 2\n', 'child: 10\nother: 20\nthird: 30\n'), {
       stage: 'whitespace',
@@ -51,7 +54,10 @@ describe('the staged matcher', function () {
   });
 
   it('CRLF file, LF old_string starting mid-line: matches literally once line endings agree', function () {
-    assert.deepEqual(edit('x = foo(a,\r\n  b);\r\n', 'foo(a,\n  b)', 'bar(a,\n  c)'), { stage: 'whitespace', text: 'x = bar(a,\r\n  c);\r\n' });
+    assert.deepEqual(edit('x = foo(a,\r\n  b);\r\n', 'foo(a,\n  b)', 'bar(a,\n  c)'), {
+      stage: 'whitespace',
+      text: 'x = bar(a,\r\n  c);\r\n',
+    });
   });
 
   it('an empty new_string deletes the matched lines with their endings', function () {
@@ -94,7 +100,10 @@ describe('edit_file', function () {
   });
 
   it('replaces the one match and reports stage, lines and the new hash', async function () {
-    const data = expectOk(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }), 'edit_file');
+    const data = expectOk(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;' }),
+      'edit_file',
+    );
     assert.equal(ws.read('src/a.ts'), 'const a = 1;\nconst b = 3;\nconst a2 = 1;\n');
     assert.equal(data.stage, 'exact');
     assert.equal(data.match_count, 1);
@@ -106,7 +115,11 @@ describe('edit_file', function () {
 
   it('MULTIPLE_MATCHES lists the line numbers and writes nothing', async function () {
     const before = ws.snap();
-    const error = expectError(await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other' }), 'MULTIPLE_MATCHES', 'edit_file');
+    const error = expectError(
+      await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other' }),
+      'MULTIPLE_MATCHES',
+      'edit_file',
+    );
     assert.deepEqual(error.details?.lines, [2, 4, 6]);
     assert.match(error.message, /2, 4, 6/);
     assertTree(ws.snap(), before);
@@ -114,11 +127,19 @@ describe('edit_file', function () {
 
   it('replace_all changes every match; expected_match_count must equal the count', async function () {
     const before = ws.snap();
-    expectError(await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 2 }), 'MULTIPLE_MATCHES');
-    const fewer = expectError(await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 4 }), 'NO_MATCH');
+    expectError(
+      await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 2 }),
+      'MULTIPLE_MATCHES',
+    );
+    const fewer = expectError(
+      await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 4 }),
+      'NO_MATCH',
+    );
     assert.equal(fewer.details?.match_count, 3);
     assertTree(ws.snap(), before);
-    const data = expectOk(await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 3 }));
+    const data = expectOk(
+      await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'same', new_string: 'other', expected_match_count: 3 }),
+    );
     assert.equal(data.replaced, 3);
     assert.equal(ws.read('dup.txt'), 'x\nother\ny\nother\nz\nother\n');
     expectOk(await call(ws.session, 'edit_file', { path: 'dup.txt', old_string: 'other', new_string: 'same', replace_all: true }));
@@ -127,7 +148,10 @@ describe('edit_file', function () {
 
   it('NO_MATCH carries candidates in details and writes nothing', async function () {
     const before = ws.snap();
-    const error = expectError(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 20;', new_string: 'x' }), 'NO_MATCH');
+    const error = expectError(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 20;', new_string: 'x' }),
+      'NO_MATCH',
+    );
     const candidates = error.details?.candidates as { start_line: number; similarity: number }[];
     assert.equal(candidates[0]?.start_line, 2);
     assert.match(error.message, /2: const b = 2;/);
@@ -136,22 +160,34 @@ describe('edit_file', function () {
 
   it('dry_run returns the diff and writes nothing', async function () {
     const before = ws.snap();
-    const data = expectOk(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;', dry_run: true }));
+    const data = expectOk(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'const b = 2;', new_string: 'const b = 3;', dry_run: true }),
+    );
     assert.equal(data.dry_run, true);
-    assert.equal(data.diff, '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const a2 = 1;\n');
+    assert.equal(
+      data.diff,
+      '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1,3 +1,3 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n const a2 = 1;\n',
+    );
     assertTree(ws.snap(), before);
   });
 
   it('expected_hash guards the edit (CONTENT_CONFLICT) and accepts the current hash', async function () {
     const before = ws.snap();
     const stale = contentHash(new TextEncoder().encode('something else'));
-    const error = expectError(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3', expected_hash: stale }), 'CONTENT_CONFLICT');
+    const error = expectError(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3', expected_hash: stale }),
+      'CONTENT_CONFLICT',
+    );
     assert.equal(error.details?.expected_hash, stale);
     assertTree(ws.snap(), before);
     const current = contentHash(new TextEncoder().encode(ws.read('src/a.ts')));
-    const data = expectOk(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3', expected_hash: current }));
+    const data = expectOk(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 2', new_string: 'b = 3', expected_hash: current }),
+    );
     // The returned hash chains into the next guarded edit.
-    expectOk(await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 3', new_string: 'b = 4', expected_hash: data.content_hash }));
+    expectOk(
+      await call(ws.session, 'edit_file', { path: 'src/a.ts', old_string: 'b = 3', new_string: 'b = 4', expected_hash: data.content_hash }),
+    );
     assert.match(ws.read('src/a.ts'), /b = 4/);
   });
 

@@ -45,7 +45,9 @@ export class FaultyFileSystem implements FileSystem {
 
   private async step<T>(step: FaultyStep, path: string, action: () => Promise<T>): Promise<T> {
     this.calls.push(`${step} ${path}`);
-    const fault = this.faults.find((each) => !each.fired && each.step === step && (each.when?.(path) ?? true) && each.seen++ >= (each.skip ?? 0));
+    const fault = this.faults.find(
+      (each) => !each.fired && each.step === step && (each.when?.(path) ?? true) && each.seen++ >= (each.skip ?? 0),
+    );
     if (fault) fault.fired = true;
     if (fault && (fault.timing ?? 'before') === 'before') throw new Error(`injected ${step} failure on ${path}`);
     const result = await action();
@@ -83,11 +85,7 @@ export class FaultyFileSystem implements FileSystem {
 }
 
 /** A session over any FileSystem port rooted at `root` (a native directory path). */
-export function sessionOver(
-  fs: FileSystem,
-  root: string,
-  options: { policy?: Partial<Policy>; editors?: EditorState } = {},
-): Session {
+export function sessionOver(fs: FileSystem, root: string, options: { policy?: Partial<Policy>; editors?: EditorState } = {}): Session {
   const path = toPosixPath(root);
   return {
     policy: () => ({ ...DEFAULT_POLICY, ...options.policy }),
@@ -105,7 +103,11 @@ export function isStagingPath(path: string): boolean {
  * A session over node:fs whose port fails where `fault` says so: `fault(method, args)` returns the error a call
  * should reject with, or undefined to let it through. For the *_FAILED codes, which a healthy disk never gives.
  */
-export function faultySession(root: string, fault: (method: string, args: readonly unknown[]) => Error | undefined, policy: Partial<Policy> = {}): Session {
+export function faultySession(
+  root: string,
+  fault: (method: string, args: readonly unknown[]) => Error | undefined,
+  policy: Partial<Policy> = {},
+): Session {
   const inner = createNodeSession(root, policy);
   return {
     policy: () => inner.policy(),

@@ -25,12 +25,20 @@ describe('read_file', function () {
       content: '# Títle ✓\r\nline two\r\n',
     });
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'bom.txt' })), { content: '\uFEFFwith bom\n' });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'empty.txt' })), { file_name: 'empty.txt', relative_path: 'empty.txt', content: '' });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'empty.txt' })), {
+      file_name: 'empty.txt',
+      relative_path: 'empty.txt',
+      content: '',
+    });
     assertTree(ws.snap(), before);
   });
 
   it('normalises the relative path it reports', async function () {
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: './notes/../a.txt' })), { file_name: 'a.txt', relative_path: 'a.txt', content: 'alpha\n' });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: './notes/../a.txt' })), {
+      file_name: 'a.txt',
+      relative_path: 'a.txt',
+      content: 'alpha\n',
+    });
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: path.join(ws.base, 'a.txt') })), { relative_path: 'a.txt' });
   });
 
@@ -57,7 +65,9 @@ describe('read_file', function () {
   });
 
   it('READ_FAILED when the read itself fails', async function () {
-    const session = faultySession(ws.base, (method) => (method === 'readFile' || method === 'readRange' ? new FsError('other', 'EIO: i/o error') : undefined));
+    const session = faultySession(ws.base, (method) =>
+      method === 'readFile' || method === 'readRange' ? new FsError('other', 'EIO: i/o error') : undefined,
+    );
     const error = expectError(await call(session, 'read_file', { file_name: 'a.txt' }), 'READ_FAILED', 'read_file');
     assert.match(error.message, /EIO/);
   });
@@ -67,7 +77,7 @@ describe('write_file', function () {
   let ws: TempWorkspace;
   beforeEach(function () {
     ws = tempWorkspace();
-    ws.write({ 'a.txt': 'alpha\n', 'blocker': 'a file' });
+    ws.write({ 'a.txt': 'alpha\n', blocker: 'a file' });
     fs.mkdirSync(path.join(ws.base, 'dir'));
   });
   afterEach(function () {
@@ -117,7 +127,10 @@ describe('write_file', function () {
 
   it('writes through a link inside the base to its target, keeping the link', async function () {
     fs.symlinkSync('a.txt', path.join(ws.base, 'alias.txt'));
-    assertFields(expectOk(await call(ws.session, 'write_file', { file_name: 'alias.txt', content: 'via link' })), { relative_path: 'alias.txt', updated: true });
+    assertFields(expectOk(await call(ws.session, 'write_file', { file_name: 'alias.txt', content: 'via link' })), {
+      relative_path: 'alias.txt',
+      updated: true,
+    });
     assert.equal(fs.readlinkSync(path.join(ws.base, 'alias.txt')), 'a.txt');
     assert.equal(ws.read('a.txt'), 'via link');
   });
@@ -144,7 +157,9 @@ describe('write_file', function () {
 
   it('WRITE_FAILED when the write fails, leaving the old content and no temporary file', async function () {
     const before = ws.snap();
-    const session = faultySession(ws.base, (method) => (method === 'writeFile' ? new FsError('other', 'ENOSPC: no space left on device') : undefined));
+    const session = faultySession(ws.base, (method) =>
+      method === 'writeFile' ? new FsError('other', 'ENOSPC: no space left on device') : undefined,
+    );
     const error = expectError(await call(session, 'write_file', { file_name: 'a.txt', content: 'new' }), 'WRITE_FAILED', 'write_file');
     assert.match(error.message, /ENOSPC/);
     assertTree(ws.snap(), before);
@@ -221,7 +236,9 @@ describe('delete_file', function () {
 
   it('DELETE_FAILED when the file system refuses', async function () {
     const before = ws.snap();
-    const session = faultySession(ws.base, (method) => (method === 'delete' ? new FsError('permission', 'EACCES: permission denied') : undefined));
+    const session = faultySession(ws.base, (method) =>
+      method === 'delete' ? new FsError('permission', 'EACCES: permission denied') : undefined,
+    );
     expectError(await call(session, 'delete_file', { file_name: 'a.txt' }), 'DELETE_FAILED', 'delete_file');
     assertTree(ws.snap(), before);
   });

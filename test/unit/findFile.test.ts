@@ -88,12 +88,20 @@ describe('find_file', function () {
       const previous = matches[index - 1];
       const current = matches[index];
       assert.ok(previous && current);
-      assert.ok(previous.score > current.score || (previous.score === current.score && previous.relative_path < current.relative_path), JSON.stringify(matches));
+      assert.ok(
+        previous.score > current.score || (previous.score === current.score && previous.relative_path < current.relative_path),
+        JSON.stringify(matches),
+      );
     }
   });
 
   it('none: ok true, match_type none, count 0, matches []', async function () {
-    assertFields(expectOk(await call(ws.session, 'find_file', { file_name: 'zzqqxxkkww' })), { query: 'zzqqxxkkww', match_type: 'none', count: 0, matches: [] });
+    assertFields(expectOk(await call(ws.session, 'find_file', { file_name: 'zzqqxxkkww' })), {
+      query: 'zzqqxxkkww',
+      match_type: 'none',
+      count: 0,
+      matches: [],
+    });
   });
 
   it('the lax fallback matches file names only, not directory names', async function () {
@@ -117,7 +125,11 @@ describe('find_file', function () {
     if ('truncated' in byDefault) assert.equal(byDefault.truncated, true);
     assertFields(expectOk(await call(ws.session, 'find_file', { file_name: 'same.log', max_results: 5 })), { count: 5 });
     assertFields(expectOk(await call(ws.session, 'find_file', { file_name: 'same.log', max_results: 200 })), { count: 30 });
-    const error = expectError(await call(ws.session, 'find_file', { file_name: 'same.log', max_results: 201 }), 'LIMIT_EXCEEDED', 'find_file');
+    const error = expectError(
+      await call(ws.session, 'find_file', { file_name: 'same.log', max_results: 201 }),
+      'LIMIT_EXCEEDED',
+      'find_file',
+    );
     assert.match(error.message, /200/);
   });
 

@@ -43,7 +43,11 @@ describe('path rule globs', function () {
       assert.equal(list.firstMatch(directory, true) !== undefined, covered, `${pattern} on the directory ${directory} (read)`);
       const name = directory.slice(directory.lastIndexOf('/') + 1);
       assert.equal(list.matchesEntry(directory, name, true), covered, `${pattern} on the directory ${directory} (walk)`);
-      assert.equal(isHidden({ hiddenPaths: [pattern] }, directory, 'directory'), covered, `${pattern} on the directory ${directory} (policy)`);
+      assert.equal(
+        isHidden({ hiddenPaths: [pattern] }, directory, 'directory'),
+        covered,
+        `${pattern} on the directory ${directory} (policy)`,
+      );
     }
   });
 });
@@ -62,9 +66,15 @@ describe('a hidden-path glob answers the same in listings and in reads', functio
     const listed = expectOk(await call(ws.session, 'list_files', {}), 'list_files');
     assert.deepEqual(listed.files, ['other.txt', 'secret/public.txt']);
     const entries = expectOk(await call(ws.session, 'list_directory', { path: 'secret' }), 'list_directory');
-    assert.deepEqual((entries.entries as { relative_path: string }[]).map((entry) => entry.relative_path), ['secret/public.txt']);
+    assert.deepEqual(
+      (entries.entries as { relative_path: string }[]).map((entry) => entry.relative_path),
+      ['secret/public.txt'],
+    );
     const found = expectOk(await call(ws.session, 'search_files', { pattern: '*.txt' }), 'search_files');
-    assert.deepEqual((found.matches as { relative_path: string }[]).map((match) => match.relative_path), ['other.txt', 'secret/public.txt']);
+    assert.deepEqual(
+      (found.matches as { relative_path: string }[]).map((match) => match.relative_path),
+      ['other.txt', 'secret/public.txt'],
+    );
     assert.equal(expectOk(await call(ws.session, 'read_file', { file_name: 'secret/public.txt' }), 'read_file').content, 'shown\n');
     expectError(await call(ws.session, 'read_file', { file_name: 'secret/key.txt' }), 'SENSITIVE_PATH_REFUSED', 'read_file');
   });

@@ -19,35 +19,71 @@ describe('write_file guards', function () {
 
   it('keeps the seed data fields and adds the new ones', async function () {
     const data = expectOk(await call(ws.session, 'write_file', { file_name: 'notes.md', content: '# Notes\nsecond\n' }), 'write_file');
-    assertFields(data, { file_name: 'notes.md', relative_path: 'notes.md', created: false, updated: true, dry_run: false, previous_hash: hashOf('# Notes\nfirst\n'), content_hash: hashOf('# Notes\nsecond\n') });
+    assertFields(data, {
+      file_name: 'notes.md',
+      relative_path: 'notes.md',
+      created: false,
+      updated: true,
+      dry_run: false,
+      previous_hash: hashOf('# Notes\nfirst\n'),
+      content_hash: hashOf('# Notes\nsecond\n'),
+    });
     assert.equal(ws.read('notes.md'), '# Notes\nsecond\n');
   });
 
   it('expected_hash: a stale hash is CONTENT_CONFLICT and nothing is written; the current hash writes', async function () {
     const before = ws.snap();
-    const error = expectError(await call(ws.session, 'write_file', { file_name: 'notes.md', content: 'x', expected_hash: hashOf('old') }), 'CONTENT_CONFLICT', 'write_file');
+    const error = expectError(
+      await call(ws.session, 'write_file', { file_name: 'notes.md', content: 'x', expected_hash: hashOf('old') }),
+      'CONTENT_CONFLICT',
+      'write_file',
+    );
     assert.equal(error.details?.actual_hash, hashOf('# Notes\nfirst\n'));
     assertTree(ws.snap(), before);
     // A hash for a file that is gone (or never was) is a conflict too, never a silent create.
-    expectError(await call(ws.session, 'write_file', { file_name: 'missing.md', content: 'x', expected_hash: hashOf('x') }), 'CONTENT_CONFLICT');
+    expectError(
+      await call(ws.session, 'write_file', { file_name: 'missing.md', content: 'x', expected_hash: hashOf('x') }),
+      'CONTENT_CONFLICT',
+    );
     assertTree(ws.snap(), before);
-    expectOk(await call(ws.session, 'write_file', { file_name: 'notes.md', content: 'x', expected_hash: hashOf('# Notes\nfirst\n').toUpperCase().replace('SHA256:', 'sha256:') }));
+    expectOk(
+      await call(ws.session, 'write_file', {
+        file_name: 'notes.md',
+        content: 'x',
+        expected_hash: hashOf('# Notes\nfirst\n').toUpperCase().replace('SHA256:', 'sha256:'),
+      }),
+    );
     assert.equal(ws.read('notes.md'), 'x');
   });
 
   it('dry_run validates every guard, reports what would change with a diff, and writes nothing', async function () {
     const before = ws.snap();
     const data = expectOk(await call(ws.session, 'write_file', { file_name: 'notes.md', content: '# Notes\nsecond\n', dry_run: true }));
-    assertFields(data, { created: false, updated: false, dry_run: true, would_create: false, would_update: true, diff: '--- a/notes.md\n+++ b/notes.md\n@@ -1,2 +1,2 @@\n # Notes\n-first\n+second\n', diff_truncated: false });
+    assertFields(data, {
+      created: false,
+      updated: false,
+      dry_run: true,
+      would_create: false,
+      would_update: true,
+      diff: '--- a/notes.md\n+++ b/notes.md\n@@ -1,2 +1,2 @@\n # Notes\n-first\n+second\n',
+      diff_truncated: false,
+    });
     const fresh = expectOk(await call(ws.session, 'write_file', { file_name: 'sub/new.md', content: 'hi\n', dry_run: true }));
     assertFields(fresh, { would_create: true, would_update: false });
-    expectError(await call(ws.session, 'write_file', { file_name: 'notes.md', content: 'x', dry_run: true, expected_hash: hashOf('old') }), 'CONTENT_CONFLICT');
+    expectError(
+      await call(ws.session, 'write_file', { file_name: 'notes.md', content: 'x', dry_run: true, expected_hash: hashOf('old') }),
+      'CONTENT_CONFLICT',
+    );
     assertTree(ws.snap(), before);
   });
 
   it('delete_file with expected_hash deletes only the content that was read', async function () {
     const before = ws.snap();
-    expectError(await call(ws.session, 'delete_file', { file_name: 'notes.md', expected_hash: hashOf('other') }), 'CONTENT_CONFLICT', 'delete_file');
+    expectError(
+      await call(ws.session, 'delete_file', { file_name: 'notes.md', expected_hash: hashOf('other') }),
+      'CONTENT_CONFLICT',
+      'delete_file',
+    );
     assertTree(ws.snap(), before);
     expectOk(await call(ws.session, 'delete_file', { file_name: 'notes.md', expected_hash: hashOf('# Notes\nfirst\n') }));
     assert.equal(ws.exists('notes.md'), false);
@@ -57,7 +93,9 @@ describe('write_file guards', function () {
     const session = nodeSession(ws.base);
     const expected = hashOf('# Notes\nfirst\n');
     const envelopes = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => invokeOperation('write_file', { file_name: 'notes.md', content: `writer ${index}\n`, expected_hash: expected }, session)),
+      Array.from({ length: 20 }, (_, index) =>
+        invokeOperation('write_file', { file_name: 'notes.md', content: `writer ${index}\n`, expected_hash: expected }, session),
+      ),
     );
     const winners = envelopes.flatMap((envelope, index) => (envelope.ok ? [index] : []));
     assert.equal(winners.length, 1, `winners: ${winners.join(', ')}`);
@@ -68,7 +106,9 @@ describe('write_file guards', function () {
   it('20 concurrent edits of one file all land (each reads the result of the one before)', async function () {
     ws.write({ 'counter.txt': Array.from({ length: 20 }, (_, index) => `slot ${index}: empty`).join('\n') + '\n' });
     const envelopes = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => call(ws.session, 'edit_file', { path: 'counter.txt', old_string: `slot ${index}: empty`, new_string: `slot ${index}: filled` })),
+      Array.from({ length: 20 }, (_, index) =>
+        call(ws.session, 'edit_file', { path: 'counter.txt', old_string: `slot ${index}: empty`, new_string: `slot ${index}: filled` }),
+      ),
     );
     for (const envelope of envelopes) expectOk(envelope);
     assert.equal(ws.read('counter.txt'), Array.from({ length: 20 }, (_, index) => `slot ${index}: filled`).join('\n') + '\n');
@@ -87,7 +127,14 @@ describe('create_file', function () {
 
   it('creates the file and its parent directories', async function () {
     const data = expectOk(await call(ws.session, 'create_file', { path: 'a/b/c.txt', content: 'one\ntwo\n' }), 'create_file');
-    assertFields(data, { path: 'a/b/c.txt', created: true, dry_run: false, size_bytes: 8, total_lines: 2, content_hash: hashOf('one\ntwo\n') });
+    assertFields(data, {
+      path: 'a/b/c.txt',
+      created: true,
+      dry_run: false,
+      size_bytes: 8,
+      total_lines: 2,
+      content_hash: hashOf('one\ntwo\n'),
+    });
     assert.equal(ws.read('a/b/c.txt'), 'one\ntwo\n');
   });
 
@@ -112,7 +159,9 @@ describe('create_file', function () {
   });
 
   it('of 10 concurrent creates of one path exactly one succeeds', async function () {
-    const envelopes = await Promise.all(Array.from({ length: 10 }, (_, index) => call(ws.session, 'create_file', { path: 'race.txt', content: `creator ${index}` })));
+    const envelopes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => call(ws.session, 'create_file', { path: 'race.txt', content: `creator ${index}` })),
+    );
     const winners = envelopes.flatMap((envelope, index) => (envelope.ok ? [index] : []));
     assert.equal(winners.length, 1);
     for (const envelope of envelopes) if (!envelope.ok) assert.equal(envelope.error.code, 'ALREADY_EXISTS');
@@ -134,7 +183,10 @@ describe('confirmations show the diff', function () {
   it('write_file over an existing file: a fenced diff; a new file: no confirmation', async function () {
     const preparation = await prepareOperation('write_file', { file_name: 'small.txt', content: 'a\nB\nc\n' }, ws.session);
     assert.ok(preparation.confirmation);
-    assert.match(preparation.confirmation.message, /```diff\n--- a\/small\.txt\n\+\+\+ b\/small\.txt\n@@ -1,3 \+1,3 @@\n a\n-b\n\+B\n c\n```/);
+    assert.match(
+      preparation.confirmation.message,
+      /```diff\n--- a\/small\.txt\n\+\+\+ b\/small\.txt\n@@ -1,3 \+1,3 @@\n a\n-b\n\+B\n c\n```/,
+    );
     assert.equal((await prepareOperation('write_file', { file_name: 'fresh.txt', content: 'x' }, ws.session)).confirmation, undefined);
   });
 
@@ -145,7 +197,11 @@ describe('confirmations show the diff', function () {
     assert.ok(large.confirmation);
     assert.match(large.confirmation.message, /```diff\n/);
     assert.match(large.confirmation.message, /-row 29/);
-    const strict = await prepareOperation('edit_file', { path: 'small.txt', old_string: 'b', new_string: 'B' }, nodeSession(ws.base, { confirmEditsOverLines: 0 }));
+    const strict = await prepareOperation(
+      'edit_file',
+      { path: 'small.txt', old_string: 'b', new_string: 'B' },
+      nodeSession(ws.base, { confirmEditsOverLines: 0 }),
+    );
     assert.ok(strict.confirmation);
     // Preparing never writes.
     assert.equal(ws.read('big.txt'), many);
@@ -153,10 +209,18 @@ describe('confirmations show the diff', function () {
   });
 
   it('apply_patch that changes or deletes files asks with the diff; one that only creates files does not', async function () {
-    const modify = await prepareOperation('apply_patch', { patch: '--- a/small.txt\n+++ b/small.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n' }, ws.session);
+    const modify = await prepareOperation(
+      'apply_patch',
+      { patch: '--- a/small.txt\n+++ b/small.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n' },
+      ws.session,
+    );
     assert.ok(modify.confirmation);
     assert.match(modify.confirmation.message, /```diff\n[\s\S]*-b\n\+B/);
-    const remove = await prepareOperation('apply_patch', { patch: '--- a/small.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n' }, ws.session);
+    const remove = await prepareOperation(
+      'apply_patch',
+      { patch: '--- a/small.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n' },
+      ws.session,
+    );
     assert.match(remove.confirmation?.title ?? '', /deletes/);
     const create = await prepareOperation('apply_patch', { patch: '--- /dev/null\n+++ b/n.txt\n@@ -0,0 +1 @@\n+n\n' }, ws.session);
     assert.equal(create.confirmation, undefined);
@@ -201,7 +265,11 @@ describe('expected_hash takes a bare hex digest as sha256sum prints it', functio
     it(`${operation}: the current digest, bare or upper-case, is accepted; a stale one is CONTENT_CONFLICT and writes nothing`, async function () {
       const staleBare = hashOf('something else').slice('sha256:'.length);
       const before = ws.snap();
-      const conflict = expectError(await call(ws.session, operation, { ...input, expected_hash: staleBare }), 'CONTENT_CONFLICT', operation);
+      const conflict = expectError(
+        await call(ws.session, operation, { ...input, expected_hash: staleBare }),
+        'CONTENT_CONFLICT',
+        operation,
+      );
       assert.match(conflict.message, /changed since it was read/);
       expectError(await call(ws.session, operation, { ...input, expected_hash: bare.slice(1) }), 'INVALID_INPUT', operation);
       assertTree(ws.snap(), before);

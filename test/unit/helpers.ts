@@ -60,7 +60,8 @@ export const edit = {
   /** A copy of the directory `from` at `to` without its symbolic links (copy_directory skips them). */
   copyDir(snap: Snapshot, from: string, to: string): void {
     const copied: [string, Entry][] = [];
-    for (const [each, entry] of snap) if (each.startsWith(`${from}/`) && entry.type !== 'link') copied.push([to + each.slice(from.length), entry]);
+    for (const [each, entry] of snap)
+      if (each.startsWith(`${from}/`) && entry.type !== 'link') copied.push([to + each.slice(from.length), entry]);
     edit.addDir(snap, to);
     for (const [each, entry] of copied) snap.set(each, entry);
   },

@@ -98,7 +98,23 @@ interface Case {
   readonly setup?: (f: Fixture) => void;
 }
 
-const PATCH = ['--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1 +1,2 @@', ' export const a = 1;', '+export const c = 3;', '--- a/notes.md', '+++ /dev/null', '@@ -1,2 +0,0 @@', '-# Notes', '-first', '--- /dev/null', '+++ b/new/made.txt', '@@ -0,0 +1 @@', '+made', ''].join('\n');
+const PATCH = [
+  '--- a/src/a.ts',
+  '+++ b/src/a.ts',
+  '@@ -1 +1,2 @@',
+  ' export const a = 1;',
+  '+export const c = 3;',
+  '--- a/notes.md',
+  '+++ /dev/null',
+  '@@ -1,2 +0,0 @@',
+  '-# Notes',
+  '-first',
+  '--- /dev/null',
+  '+++ b/new/made.txt',
+  '@@ -0,0 +1 @@',
+  '+made',
+  '',
+].join('\n');
 
 /** One case per mutating operation (and per interesting variant of it). Editing tools join when they exist. */
 const CASES: readonly Case[] = [
@@ -111,7 +127,11 @@ const CASES: readonly Case[] = [
   { operation: 'move_file', input: { source_path: 'notes.md', destination_path: 'script.sh', overwrite: true } },
   { operation: 'create_directory', input: { directory_name: 'x/y/z' } },
   { operation: 'delete_directory', input: { directory_path: 'src', recursive: true } },
-  { operation: 'delete_directory', input: { directory_path: 'empty' }, setup: (f) => fs.mkdirSync(path.join(f.base, 'empty'), { mode: 0o700 }) },
+  {
+    operation: 'delete_directory',
+    input: { directory_path: 'empty' },
+    setup: (f) => fs.mkdirSync(path.join(f.base, 'empty'), { mode: 0o700 }),
+  },
   { operation: 'copy_directory', input: { source_path: 'src', destination_path: 'src-copy' } },
   { operation: 'copy_directory', input: { source_path: 'src', destination_path: 'docs', overwrite: true } },
   { operation: 'move_directory', input: { source_path: 'src', destination_path: 'lib/src' } },
@@ -164,7 +184,9 @@ describe('history and undo', () => {
 
   it('has a do/undo case for every mutating tool', () => {
     const covered = new Set(CASES.map((each) => each.operation));
-    const missing = TOOL_DEFINITIONS.filter((tool) => tool.effect !== 'read' && !tool.name.startsWith('undo_') && !covered.has(tool.name)).map((tool) => tool.name);
+    const missing = TOOL_DEFINITIONS.filter(
+      (tool) => tool.effect !== 'read' && !tool.name.startsWith('undo_') && !covered.has(tool.name),
+    ).map((tool) => tool.name);
     assert.deepEqual(missing, [], 'add a case to CASES for each');
   });
 
@@ -181,10 +203,15 @@ describe('history and undo', () => {
     const unreadable = path.join(f.base, 'src', 'deep', 'b.ts');
     // Root reads any file whatever its mode, so the refusal is injected at the port.
     const faulty: FileSystem = Object.assign(Object.create(real) as NodeFileSystem, {
-      readFile: (file: string) => (file === unreadable ? Promise.reject(new FsError('permission', 'EACCES: permission denied')) : real.readFile(file)),
+      readFile: (file: string) =>
+        file === unreadable ? Promise.reject(new FsError('permission', 'EACCES: permission denied')) : real.readFile(file),
     });
     const inner = createNodeSession(f.base, {}, { stateDirectory: f.state });
-    const session: Session = { ...inner, policy: () => inner.policy(), workspace: async () => ({ ...(await inner.workspace()), fs: faulty }) };
+    const session: Session = {
+      ...inner,
+      policy: () => inner.policy(),
+      workspace: async () => ({ ...(await inner.workspace()), fs: faulty }),
+    };
     const deleted = expectOk(await call(session, 'delete_directory', { directory_path: 'src', recursive: true }));
     assert.equal(deleted.deleted, true);
     assert.equal(deleted.operation_id, null);
@@ -267,10 +294,18 @@ describe('history and undo', () => {
     f.restart({ maxOperations: 3 });
     const ids: string[] = [];
     for (let index = 1; index <= 5; index++) {
-      ids.push(String(expectOk(await f.run('write_file', { file_name: 'notes.md', content: `version ${index} ${'x'.repeat(index * 100)}\n` })).operation_id));
+      ids.push(
+        String(
+          expectOk(await f.run('write_file', { file_name: 'notes.md', content: `version ${index} ${'x'.repeat(index * 100)}\n` }))
+            .operation_id,
+        ),
+      );
     }
     const list = expectOk(await f.run('history_list', {}));
-    assert.deepEqual((list.operations as { operation_id: string }[]).map((each) => each.operation_id), ids.slice(2).reverse());
+    assert.deepEqual(
+      (list.operations as { operation_id: string }[]).map((each) => each.operation_id),
+      ids.slice(2).reverse(),
+    );
     expectError(await f.run('history_get', { operation_id: ids[0] }), 'OPERATION_NOT_FOUND');
     // Blobs: before and after content of the three kept writes (version 2..5), nothing older.
     assert.equal(fs.readdirSync(path.join(f.state, 'blobs')).length, 4);
@@ -306,7 +341,10 @@ describe('history and undo', () => {
     f.write({ 'big.txt': 'b'.repeat(500) });
     const big = expectOk(await f.run('delete_file', { file_name: 'big.txt' }));
     const last = expectOk(await f.run('undo_last', {}));
-    assert.deepEqual((last.history_skipped as { operation_id: string }[]).map((each) => each.operation_id), [big.operation_id]);
+    assert.deepEqual(
+      (last.history_skipped as { operation_id: string }[]).map((each) => each.operation_id),
+      [big.operation_id],
+    );
     assert.equal(fs.readFileSync(path.join(f.base, 'notes.md'), 'utf8'), '# Notes\nfirst\n');
     expectError(await f.run('undo_last', {}), 'HISTORY_UNAVAILABLE');
   });
@@ -323,7 +361,10 @@ describe('history and undo', () => {
     const deleted = expectOk(await f.run('delete_directory', { directory_path: 'src', recursive: true }));
     const tree = expectOk(await f.run('history_get', { operation_id: deleted.operation_id }));
     const changes = tree.changes as { path: string; change: string; is_binary: boolean; diff?: string }[];
-    assert.deepEqual(changes.map((each) => `${each.change} ${each.path}`), ['deleted src/a.ts', 'deleted src/deep/b.ts', 'deleted src/deep/blob.bin']);
+    assert.deepEqual(
+      changes.map((each) => `${each.change} ${each.path}`),
+      ['deleted src/a.ts', 'deleted src/deep/b.ts', 'deleted src/deep/blob.bin'],
+    );
     assert.equal(changes[2]?.is_binary, true);
     assert.match(changes[1]?.diff ?? '', /^--- a\/src\/deep\/b\.ts\n\+\+\+ \/dev\/null\n/);
   });
@@ -333,7 +374,10 @@ describe('history and undo', () => {
     expectOk(await f.run('write_file', { file_name: 'docs/guide.md', content: '2' }));
     expectOk(await f.run('delete_directory', { directory_path: 'src', recursive: true }));
     const bySrcFile = expectOk(await f.run('history_list', { path: 'src/a.ts' }));
-    assert.deepEqual((bySrcFile.operations as { operation: string }[]).map((each) => each.operation), ['delete_directory', 'write_file']);
+    assert.deepEqual(
+      (bySrcFile.operations as { operation: string }[]).map((each) => each.operation),
+      ['delete_directory', 'write_file'],
+    );
     const limited = expectOk(await f.run('history_list', { limit: 1 }));
     assert.equal(limited.count, 1);
     assert.equal(limited.total, 3);
@@ -363,7 +407,9 @@ describe('history and undo', () => {
 
   it('serialises concurrent calls so each record describes its own change', async () => {
     const before = f.tree();
-    const writes = await Promise.all(Array.from({ length: 8 }, (_, index) => f.run('write_file', { file_name: `many/${index}.txt`, content: `${index}\n` })));
+    const writes = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => f.run('write_file', { file_name: `many/${index}.txt`, content: `${index}\n` })),
+    );
     for (const envelope of writes) expectOk(envelope);
     for (let index = 0; index < 8; index++) expectOk(await f.run('undo_last', {}));
     assert.deepEqual(f.tree(), before);
@@ -387,7 +433,10 @@ describe('history through the runner: node dist/cli.js --state DIR', function ()
   afterEach(() => f.cleanup());
 
   function runner(...args: string[]): { code: number | null; envelope: Envelope | undefined; stderr: string } {
-    const result = spawnSync(process.execPath, [cli, '--root', f.base, ...args], { encoding: 'utf8', env: { ...process.env, XDG_STATE_HOME: path.join(f.tmp, 'xdg') } });
+    const result = spawnSync(process.execPath, [cli, '--root', f.base, ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_STATE_HOME: path.join(f.tmp, 'xdg') },
+    });
     const line = result.stdout.trim();
     return { code: result.status, envelope: line === '' ? undefined : (JSON.parse(line) as Envelope), stderr: result.stderr };
   }
@@ -409,7 +458,9 @@ describe('history through the runner: node dist/cli.js --state DIR', function ()
     const folders = fs.readdirSync(path.join(f.tmp, 'xdg', 'agent-fs', 'history'));
     assert.equal(folders.length, 1);
     assert.match(folders[0] ?? '', /^base-[0-9a-f]{16}$/);
-    const off = expectOk(runner('--no-history', 'write_file', JSON.stringify({ file_name: 'notes.md', content: 'y' })).envelope as Envelope);
+    const off = expectOk(
+      runner('--no-history', 'write_file', JSON.stringify({ file_name: 'notes.md', content: 'y' })).envelope as Envelope,
+    );
     assert.equal(off.operation_id, null);
     expectError(runner('--no-history', 'history_list', '{}').envelope as Envelope, 'HISTORY_UNAVAILABLE');
   });

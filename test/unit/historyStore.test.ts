@@ -18,8 +18,15 @@ describe('history store: index, journal and sharing', function () {
   let base: string;
   let state: string;
   const open = (limits: Partial<HistoryLimits> = {}): Session =>
-    createNodeSession(base, {}, { stateDirectory: state, historyLimits: limits, ripgrep: false, locks: { directory: path.join(tmp, 'locks') } });
-  const ids = async (session: Session): Promise<string[]> => (expectOk(await call(session, 'history_list', { limit: 200 })).operations as { operation_id: string }[]).map((each) => each.operation_id);
+    createNodeSession(
+      base,
+      {},
+      { stateDirectory: state, historyLimits: limits, ripgrep: false, locks: { directory: path.join(tmp, 'locks') } },
+    );
+  const ids = async (session: Session): Promise<string[]> =>
+    (expectOk(await call(session, 'history_list', { limit: 200 })).operations as { operation_id: string }[]).map(
+      (each) => each.operation_id,
+    );
 
   beforeEach(() => {
     tmp = makeTempDir('agentfs-store-');
@@ -87,7 +94,17 @@ describe('history store: index, journal and sharing', function () {
   });
 
   it('swaps in a whole journal through a staging sibling where the port cannot append: a failed swap keeps the old one', async () => {
-    const record = (id: string): OperationRecord => ({ version: 1, id, time: new Date(0).toISOString(), operation: 'write_file', summary: id, input: {}, paths: [], undo_available: false, blobs: {} });
+    const record = (id: string): OperationRecord => ({
+      version: 1,
+      id,
+      time: new Date(0).toISOString(),
+      operation: 'write_file',
+      summary: id,
+      input: {},
+      paths: [],
+      undo_available: false,
+      blobs: {},
+    });
     // FaultyFileSystem has no appendFile: every journal line is written by replacing the journal whole.
     const faulty = new FaultyFileSystem();
     const writer = new HistoryStore(faulty, toPosixPath(state));
@@ -99,8 +116,15 @@ describe('history store: index, journal and sharing', function () {
     await assert.rejects(writer.add(record('a3'), new Map()), /Could not write history/);
     assert.equal(faulty.fired, 1);
     assert.deepEqual(fs.readFileSync(journal), kept, 'the old journal, byte for byte');
-    assert.deepEqual(fs.readdirSync(state).filter((name) => name.includes('agentfs-')), [], 'no staging file left');
+    assert.deepEqual(
+      fs.readdirSync(state).filter((name) => name.includes('agentfs-')),
+      [],
+      'no staging file left',
+    );
     const reader = new HistoryStore(new NodeFileSystem(), toPosixPath(state));
-    assert.deepEqual((await reader.list()).map((each) => each.id), ['a2', 'a1']);
+    assert.deepEqual(
+      (await reader.list()).map((each) => each.id),
+      ['a2', 'a1'],
+    );
   });
 });

@@ -15,9 +15,19 @@ describe('host install: the environment of nested installs', function () {
       npm_node_execpath: '/usr/local/bin/node',
       INIT_CWD: '/work/main',
       NODE: '/usr/local/bin/node',
-      PATH: ['/work/main/node_modules/.bin', '/work/node_modules/.bin', '/usr/local/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin', '/usr/local/bin', '/usr/bin'].join(path.delimiter),
+      PATH: [
+        '/work/main/node_modules/.bin',
+        '/work/node_modules/.bin',
+        '/usr/local/lib/node_modules/npm/node_modules/@npmcli/run-script/lib/node-gyp-bin',
+        '/usr/local/bin',
+        '/usr/bin',
+      ].join(path.delimiter),
     };
-    assert.deepEqual(installEnvironment(outer), { HOME: '/root', LANG: 'C.UTF-8', PATH: ['/usr/local/bin', '/usr/bin'].join(path.delimiter) });
+    assert.deepEqual(installEnvironment(outer), {
+      HOME: '/root',
+      LANG: 'C.UTF-8',
+      PATH: ['/usr/local/bin', '/usr/bin'].join(path.delimiter),
+    });
   });
 
   it('keeps a plain environment as it is', function () {

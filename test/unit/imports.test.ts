@@ -70,7 +70,10 @@ describe('module graph of src/', function () {
 
   it('reads the imports, type-only ones included', function () {
     const tool = path.join(SOURCE, 'core', 'tool.ts');
-    assert.ok((graph.get(tool) ?? []).includes(path.join(SOURCE, 'core', 'context.ts')), 'tool.ts imports the type ToolContext from context.ts');
+    assert.ok(
+      (graph.get(tool) ?? []).includes(path.join(SOURCE, 'core', 'context.ts')),
+      'tool.ts imports the type ToolContext from context.ts',
+    );
     assert.ok(graph.size > 50, `only ${graph.size} modules found`);
   });
 
@@ -82,6 +85,14 @@ describe('module graph of src/', function () {
   it('would report one (the check itself works)', function () {
     const a = path.join(SOURCE, 'a.ts');
     const b = path.join(SOURCE, 'b.ts');
-    assert.deepEqual(circles(new Map([[a, [b]], [b, [a]]])).map((component) => component.sort()), [[a, b].sort()]);
+    assert.deepEqual(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ).map((component) => component.sort()),
+      [[a, b].sort()],
+    );
   });
 });

@@ -86,7 +86,8 @@ export function churnProblems(root: string): string[] {
   for (let index = 0; index < WRITE_FILES; index++) {
     const text = read(`w/f${index}.txt`);
     const header = /^v(\d+) (\d+)\n/.exec(text ?? '');
-    if (!header || text !== writtenContent(Number(header[1]), Number(header[2]))) problems.push(`w/f${index}.txt is torn or missing (${text?.length ?? 'missing'})`);
+    if (!header || text !== writtenContent(Number(header[1]), Number(header[2])))
+      problems.push(`w/f${index}.txt is torn or missing (${text?.length ?? 'missing'})`);
   }
   for (let index = 0; index < PATCH_FILES; index++) {
     const text = read(`p/p${index}.txt`);
@@ -96,7 +97,8 @@ export function churnProblems(root: string): string[] {
   const a = read('d/t/a.txt');
   const b = read('d/t/b.txt');
   const generation = /gen=(\d+)/.exec(a ?? '')?.[1];
-  if (generation === undefined || a !== treeContent('a', Number(generation)) || b !== treeContent('b', Number(generation))) problems.push(`d/t is not a whole tree: a=${JSON.stringify(a)} b=${JSON.stringify(b)}`);
+  if (generation === undefined || a !== treeContent('a', Number(generation)) || b !== treeContent('b', Number(generation)))
+    problems.push(`d/t is not a whole tree: a=${JSON.stringify(a)} b=${JSON.stringify(b)}`);
   const entries = fs.existsSync(path.join(root, 'd/t')) ? fs.readdirSync(path.join(root, 'd/t')).sort() : [];
   if (entries.join(',') !== 'a.txt,b.txt') problems.push(`d/t holds ${entries.join(',')}`);
   problems.push(...stagingLeft(root).map((each) => `staging file left: ${each}`));

@@ -14,7 +14,10 @@ describe('line edits', function () {
   });
 
   it('replace_lines replaces an inclusive range; a replacement without a trailing newline does not fuse lines', async function () {
-    const data = expectOk(await call(ws.session, 'replace_lines', { path: 'five.txt', start_line: 2, end_line: 3, content: 'two\nthree' }), 'replace_lines');
+    const data = expectOk(
+      await call(ws.session, 'replace_lines', { path: 'five.txt', start_line: 2, end_line: 3, content: 'two\nthree' }),
+      'replace_lines',
+    );
     assert.equal(ws.read('five.txt'), '1\ntwo\nthree\n4\n5\n');
     assert.equal(data.total_lines, 5);
     assert.equal(data.lines_added, 2);
@@ -99,9 +102,18 @@ describe('line edits', function () {
     const data = expectOk(await call(ws.session, 'delete_lines', { path: 'five.txt', start_line: 3, end_line: 3, dry_run: true }));
     assert.equal(data.diff, '--- a/five.txt\n+++ b/five.txt\n@@ -1,5 +1,4 @@\n 1\n 2\n-3\n 4\n 5\n');
     const stale = contentHash(new Uint8Array([1]));
-    expectError(await call(ws.session, 'replace_lines', { path: 'five.txt', start_line: 1, end_line: 1, content: 'x', expected_hash: stale }), 'CONTENT_CONFLICT');
-    expectError(await call(ws.session, 'insert_lines', { path: 'five.txt', position: 'end', content: 'x', expected_hash: stale }), 'CONTENT_CONFLICT');
-    expectError(await call(ws.session, 'delete_lines', { path: 'five.txt', start_line: 1, end_line: 1, expected_hash: stale }), 'CONTENT_CONFLICT');
+    expectError(
+      await call(ws.session, 'replace_lines', { path: 'five.txt', start_line: 1, end_line: 1, content: 'x', expected_hash: stale }),
+      'CONTENT_CONFLICT',
+    );
+    expectError(
+      await call(ws.session, 'insert_lines', { path: 'five.txt', position: 'end', content: 'x', expected_hash: stale }),
+      'CONTENT_CONFLICT',
+    );
+    expectError(
+      await call(ws.session, 'delete_lines', { path: 'five.txt', start_line: 1, end_line: 1, expected_hash: stale }),
+      'CONTENT_CONFLICT',
+    );
     assertTree(ws.snap(), before);
   });
 });

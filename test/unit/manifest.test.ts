@@ -18,7 +18,10 @@ interface RawTool {
 }
 
 interface RawManifest {
-  readonly contributes?: { readonly languageModelTools?: unknown; readonly configuration?: { readonly properties?: Readonly<Record<string, { readonly default?: unknown }>> } };
+  readonly contributes?: {
+    readonly languageModelTools?: unknown;
+    readonly configuration?: { readonly properties?: Readonly<Record<string, { readonly default?: unknown }>> };
+  };
 }
 
 /** Read from disk, not through the core's import, so the test sees exactly what VS Code reads. */
@@ -84,7 +87,8 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
 
       it('every error code its modelDescription names is a real code', function () {
         const named = String(tool.modelDescription).match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? [];
-        for (const code of named) assert.ok((ERROR_CODES as readonly string[]).includes(code), `unknown code ${code} in ${name}'s modelDescription`);
+        for (const code of named)
+          assert.ok((ERROR_CODES as readonly string[]).includes(code), `unknown code ${code} in ${name}'s modelDescription`);
       });
 
       it('inputSchema: an object, additionalProperties false, a description on every property, required ⊆ properties', function () {
@@ -103,7 +107,10 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
         for (const [property, propertySchema] of Object.entries(schema.properties ?? {})) {
           if (propertySchema.default === undefined) continue;
           const validate = ajv.compile(propertySchema);
-          assert.ok(validate(propertySchema.default), `default of ${property} does not match its schema: ${ajv.errorsText(validate.errors)}`);
+          assert.ok(
+            validate(propertySchema.default),
+            `default of ${property} does not match its schema: ${ajv.errorsText(validate.errors)}`,
+          );
         }
       });
 
@@ -156,7 +163,8 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
     }
     const property = (operation: string, parameter: string): JsonSchema | undefined =>
       (manifestTools.find((tool) => tool.name === PREFIX + operation)?.inputSchema as JsonSchema | undefined)?.properties?.[parameter];
-    for (const operation of ['copy_file', 'move_file', 'copy_directory', 'move_directory']) assert.equal(property(operation, 'overwrite')?.default, false, operation);
+    for (const operation of ['copy_file', 'move_file', 'copy_directory', 'move_directory'])
+      assert.equal(property(operation, 'overwrite')?.default, false, operation);
     assert.equal(property('delete_directory', 'recursive')?.default, false);
     assert.equal(property('list_files', 'recursive')?.default, true);
   });
@@ -177,7 +185,11 @@ describe('settings: contributes.configuration ↔ the defaults table (src/core/s
 });
 
 describe('the Agent FS custom agent (contributes.chatAgents) ↔ the definitions', function () {
-  const raw = manifest as RawManifest & { readonly publisher?: string; readonly name?: string; readonly contributes?: { readonly chatAgents?: readonly { readonly path?: string }[] } };
+  const raw = manifest as RawManifest & {
+    readonly publisher?: string;
+    readonly name?: string;
+    readonly contributes?: { readonly chatAgents?: readonly { readonly path?: string }[] };
+  };
   const agents = raw.contributes?.chatAgents ?? [];
 
   it('offers every tool, each once, by its qualified name, and nothing else', function () {
@@ -187,7 +199,10 @@ describe('the Agent FS custom agent (contributes.chatAgents) ↔ the definitions
     // The front matter's `tools:` block: one `  - <extension id>/<tool>` line per tool, up to the next key.
     const block = /^---\n[\s\S]*?^tools:\n((?:[ \t]+- .+\n)+)/m.exec(text);
     assert.ok(block?.[1], `${path.basename(file)} has no tools: list in its front matter`);
-    const listed = block[1].split('\n').filter((line) => line.trim() !== '').map((line) => line.replace(/^\s+-\s+/, '').trim());
+    const listed = block[1]
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => line.replace(/^\s+-\s+/, '').trim());
     const expected = TOOL_DEFINITIONS.map((tool) => `${raw.publisher ?? ''}.${raw.name ?? ''}/${PREFIX}${tool.name}`);
     assert.equal(new Set(listed).size, listed.length, `a tool listed twice: ${listed.join(', ')}`);
     // A tool missing here is one the agent can never call; one too many names a tool VS Code cannot find.

@@ -33,7 +33,18 @@ import { compareCodePoints } from '../../src/core/listing';
 import { OUTSIDE_CODE } from '../../src/core/root';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
 import { createNodeSession } from '../../src/node/session';
-import { assertFields, call, describeSnapshot, edit, makeTempDir, nodeSession, removeTree, sameTree, type Snapshot, snapshot } from './helpers';
+import {
+  assertFields,
+  call,
+  describeSnapshot,
+  edit,
+  makeTempDir,
+  nodeSession,
+  removeTree,
+  sameTree,
+  type Snapshot,
+  snapshot,
+} from './helpers';
 
 // ---------------------------------------------------------------------------------------------------------------
 // The table
@@ -326,7 +337,8 @@ interface Slot {
 /** Snapshot key of a path relative to base. */
 const B = (relative: string): string => (relative === '' ? 'base' : `base/${relative}`);
 const realOf = (testCase: InsideCase): string => testCase.real ?? testCase.loc;
-const baseName = (display: string, env: Env): string => (display === '.' ? path.basename(env.root) : display.slice(display.lastIndexOf('/') + 1));
+const baseName = (display: string, env: Env): string =>
+  display === '.' ? path.basename(env.root) : display.slice(display.lastIndexOf('/') + 1);
 const unchanged = (env: Env): Snapshot => edit.clone(env.before);
 
 function changed(env: Env, change: (snap: Snapshot) => void): Snapshot {
@@ -534,7 +546,10 @@ const SLOTS: readonly Slot[] = [
     expect(c, env) {
       if (c.kind === 'file') {
         // A link is deleted as a link: its target stays.
-        return { data: { file_name: baseName(c.display, env), relative_path: c.display, deleted: true }, after: changed(env, (s) => edit.remove(s, B(c.loc))) };
+        return {
+          data: { file_name: baseName(c.display, env), relative_path: c.display, deleted: true },
+          after: changed(env, (s) => edit.remove(s, B(c.loc))),
+        };
       }
       return { code: c.kind === 'dir' || c.kind === 'base' ? 'FILE_NOT_FILE' : 'FILE_NOT_FOUND' };
     },
@@ -547,7 +562,11 @@ const SLOTS: readonly Slot[] = [
     parameter: 'directory_name',
     input: (p) => ({ directory_name: p }),
     expect(c, env) {
-      const data = (created: boolean): Record<string, unknown> => ({ directory_name: baseName(c.display, env), relative_path: c.display, created });
+      const data = (created: boolean): Record<string, unknown> => ({
+        directory_name: baseName(c.display, env),
+        relative_path: c.display,
+        created,
+      });
       switch (c.kind) {
         case 'missing':
           return { data: data(true), after: changed(env, (s) => edit.addDir(s, B(c.loc))) };
@@ -671,31 +690,44 @@ function lineEditSlots(): Slot[] {
     readonly input: (p: string, testCase: InsideCase | undefined, env: Env) => Record<string, unknown>;
     readonly result: (before: string) => string;
   }[] = [
-    { operation: 'edit_file', input: (p, c, env) => ({ path: p, old_string: contentOf(c, env), new_string: NEW_CONTENT }), result: () => NEW_CONTENT },
+    {
+      operation: 'edit_file',
+      input: (p, c, env) => ({ path: p, old_string: contentOf(c, env), new_string: NEW_CONTENT }),
+      result: () => NEW_CONTENT,
+    },
     // The replaced line keeps its line ending (or its lack of one).
-    { operation: 'replace_lines', input: (p) => ({ path: p, start_line: 1, end_line: 1, content: 'NEW' }), result: (before) => (before.endsWith('\n') ? 'NEW\n' : 'NEW') },
-    { operation: 'insert_lines', input: (p) => ({ path: p, position: 'before', line: 1, content: NEW_CONTENT }), result: (before) => NEW_CONTENT + before },
+    {
+      operation: 'replace_lines',
+      input: (p) => ({ path: p, start_line: 1, end_line: 1, content: 'NEW' }),
+      result: (before) => (before.endsWith('\n') ? 'NEW\n' : 'NEW'),
+    },
+    {
+      operation: 'insert_lines',
+      input: (p) => ({ path: p, position: 'before', line: 1, content: NEW_CONTENT }),
+      result: (before) => NEW_CONTENT + before,
+    },
     { operation: 'delete_lines', input: (p) => ({ path: p, start_line: 1, end_line: 1 }), result: () => '' },
   ];
-  return edits.map(
-    ({ operation, input, result }): Slot => ({
-      name: `${operation}.path`,
-      operation,
-      parameter: 'path',
-      input,
-      expect(c, env) {
-        switch (c.kind) {
-          case 'file':
-            return { data: { path: c.display, changed: true }, after: changed(env, (s) => edit.setFile(s, B(realOf(c)), result(contentOf(c, env)))) };
-          case 'dir':
-          case 'base':
-            return { code: 'FILE_NOT_FILE' };
-          default:
-            return { code: 'FILE_NOT_FOUND' };
-        }
-      },
-    }),
-  );
+  return edits.map(({ operation, input, result }): Slot => ({
+    name: `${operation}.path`,
+    operation,
+    parameter: 'path',
+    input,
+    expect(c, env) {
+      switch (c.kind) {
+        case 'file':
+          return {
+            data: { path: c.display, changed: true },
+            after: changed(env, (s) => edit.setFile(s, B(realOf(c)), result(contentOf(c, env)))),
+          };
+        case 'dir':
+        case 'base':
+          return { code: 'FILE_NOT_FILE' };
+        default:
+          return { code: 'FILE_NOT_FOUND' };
+      }
+    },
+  }));
 }
 
 function readManyFilesSlots(): Slot[] {
@@ -709,11 +741,18 @@ function readManyFilesSlots(): Slot[] {
       unwrap(data) {
         const [entry] = data.files as { readonly ok: boolean; readonly data?: unknown; readonly error?: FailureEnvelope['error'] }[];
         if (entry?.ok === true) return { ok: true, operation: 'read_many_files', data: entry.data };
-        return { ok: false, operation: 'read_many_files', error: entry?.error ?? { code: 'READ_FAILED', message: `no entry with an error: ${JSON.stringify(data).slice(0, 300)}` } };
+        return {
+          ok: false,
+          operation: 'read_many_files',
+          error: entry?.error ?? { code: 'READ_FAILED', message: `no entry with an error: ${JSON.stringify(data).slice(0, 300)}` },
+        };
       },
       expect(c, env) {
         if (c.kind === 'file') {
-          return { data: { file_name: baseName(c.display, env), relative_path: c.display, content: contentOf(c, env) }, after: unchanged(env) };
+          return {
+            data: { file_name: baseName(c.display, env), relative_path: c.display, content: contentOf(c, env) },
+            after: unchanged(env),
+          };
         }
         return { code: c.kind === 'dir' || c.kind === 'base' ? 'FILE_NOT_FILE' : 'FILE_NOT_FOUND' };
       },
@@ -723,7 +762,9 @@ function readManyFilesSlots(): Slot[] {
 
 /** Paths a listing or search result shows must be the directory's own, under the name it was given by. */
 function under(display: string, paths: readonly unknown[]): string | undefined {
-  const outside = paths.filter((each) => typeof each !== 'string' || (display !== '.' && each !== display && !each.startsWith(`${display}/`)));
+  const outside = paths.filter(
+    (each) => typeof each !== 'string' || (display !== '.' && each !== display && !each.startsWith(`${display}/`)),
+  );
   return outside.length === 0 ? undefined : `paths not under ${display}: ${JSON.stringify(outside.slice(0, 5))}`;
 }
 
@@ -734,30 +775,40 @@ function directoryReadSlots(): Slot[] {
     readonly input: (p: string) => Record<string, unknown>;
     readonly shown: (data: Record<string, unknown>) => readonly unknown[];
   }[] = [
-    { operation: 'list_directory', input: (p) => ({ path: p, recursive: true }), shown: (data) => (data.entries as { relative_path: unknown }[]).map((entry) => entry.relative_path) },
+    {
+      operation: 'list_directory',
+      input: (p) => ({ path: p, recursive: true }),
+      shown: (data) => (data.entries as { relative_path: unknown }[]).map((entry) => entry.relative_path),
+    },
     { operation: 'directory_tree', input: (p) => ({ path: p }), shown: () => [] },
-    { operation: 'search_files', input: (p) => ({ path: p, pattern: '*.txt' }), shown: (data) => (data.matches as { relative_path: unknown }[]).map((match) => match.relative_path) },
-    { operation: 'search_content', input: (p) => ({ path: p, query: 'a' }), shown: (data) => (data.matches as { path: unknown }[]).map((match) => match.path) },
+    {
+      operation: 'search_files',
+      input: (p) => ({ path: p, pattern: '*.txt' }),
+      shown: (data) => (data.matches as { relative_path: unknown }[]).map((match) => match.relative_path),
+    },
+    {
+      operation: 'search_content',
+      input: (p) => ({ path: p, query: 'a' }),
+      shown: (data) => (data.matches as { path: unknown }[]).map((match) => match.path),
+    },
   ];
-  return tools.map(
-    ({ operation, input, shown }): Slot => ({
-      name: `${operation}.path`,
-      operation,
-      parameter: 'path',
-      input,
-      expect(c, env) {
-        switch (c.kind) {
-          case 'dir':
-          case 'base':
-            return { data: { path: c.display }, after: unchanged(env), check: (data) => under(c.display, shown(data)) };
-          case 'file':
-            return { code: 'DIRECTORY_NOT_DIRECTORY' };
-          default:
-            return { code: 'DIRECTORY_NOT_FOUND' };
-        }
-      },
-    }),
-  );
+  return tools.map(({ operation, input, shown }): Slot => ({
+    name: `${operation}.path`,
+    operation,
+    parameter: 'path',
+    input,
+    expect(c, env) {
+      switch (c.kind) {
+        case 'dir':
+        case 'base':
+          return { data: { path: c.display }, after: unchanged(env), check: (data) => under(c.display, shown(data)) };
+        case 'file':
+          return { code: 'DIRECTORY_NOT_DIRECTORY' };
+        default:
+          return { code: 'DIRECTORY_NOT_FOUND' };
+      }
+    },
+  }));
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -768,7 +819,10 @@ function expand(template: string, tmp: string, root: string): string {
 }
 
 function caseTitle(testCase: PathCase): string {
-  const shown = testCase.path.length > 80 ? `${JSON.stringify(testCase.path.slice(0, 20))}… (${testCase.path.length} characters)` : JSON.stringify(testCase.path);
+  const shown =
+    testCase.path.length > 80
+      ? `${JSON.stringify(testCase.path.slice(0, 20))}… (${testCase.path.length} characters)`
+      : JSON.stringify(testCase.path);
   if (testCase.name !== undefined) return `${shown} (${testCase.name})`;
   return 'refused' in testCase ? `${shown} → ${testCase.refused}` : `${shown} → ${testCase.kind} ${testCase.display}`;
 }
@@ -794,11 +848,21 @@ async function runSlot(
     envelope = await call(slot.history === true ? sessions.withHistory : sessions.plain, slot.operation, input);
     if (slot.unwrap && envelope.ok) envelope = slot.unwrap(envelope.data as Record<string, unknown>);
   } catch (error) {
-    return { problem: `${slot.name}: threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`, tree: snapshot(env.tmp) };
+    return {
+      problem: `${slot.name}: threw ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      tree: snapshot(env.tmp),
+    };
   }
   const expectation: Expectation =
     'refused' in testCase
-      ? { code: testCase.refused === 'outside' ? outsideCodeOf(slot) : testCase.refused === 'symlink' ? 'SYMLINK_OUTSIDE_BASE' : 'INVALID_INPUT' }
+      ? {
+          code:
+            testCase.refused === 'outside'
+              ? outsideCodeOf(slot)
+              : testCase.refused === 'symlink'
+                ? 'SYMLINK_OUTSIDE_BASE'
+                : 'INVALID_INPUT',
+        }
       : slot.expect(testCase, env);
   const problems: string[] = [];
   if (envelope.operation !== slot.operation) problems.push(`operation is ${envelope.operation}`);
@@ -806,7 +870,8 @@ async function runSlot(
   if ('code' in expectation) {
     // A refusal changes nothing, inside the base or out.
     expectedTree = env.before;
-    if (envelope.ok || envelope.error.code !== expectation.code) problems.push(`expected ${expectation.code}, got ${describeEnvelope(envelope)}`);
+    if (envelope.ok || envelope.error.code !== expectation.code)
+      problems.push(`expected ${expectation.code}, got ${describeEnvelope(envelope)}`);
   } else {
     expectedTree = expectation.after;
     if (!envelope.ok) problems.push(`expected ok, got ${describeEnvelope(envelope)}`);
@@ -862,18 +927,42 @@ for (const mode of ['base given by its real path', 'base reached through a symbo
 
     it('has a table of at least 60 cases and a slot for every path parameter of every tool', function () {
       assert.ok(CASES.length >= 60, `only ${CASES.length} cases`);
-      const parameters = TOOL_DEFINITIONS.flatMap((tool) => Object.keys(tool.pathParameters).map((parameter) => `${tool.name}.${parameter}`));
+      const parameters = TOOL_DEFINITIONS.flatMap((tool) =>
+        Object.keys(tool.pathParameters).map((parameter) => `${tool.name}.${parameter}`),
+      );
       const covered = new Set(SLOTS.map((slot) => `${slot.operation}.${slot.parameter}`));
-      assert.deepEqual(parameters.filter((each) => !covered.has(each)), [], 'path parameters without a slot');
+      assert.deepEqual(
+        parameters.filter((each) => !covered.has(each)),
+        [],
+        'path parameters without a slot',
+      );
       for (const slot of SLOTS) outsideCodeOf(slot);
-      for (const operation of ['read_file', 'write_file', 'delete_file', 'copy_file', 'move_file', 'create_directory', 'delete_directory', 'copy_directory', 'move_directory', 'list_files', 'path_exists']) {
-        assert.ok(covered.has(`${operation}.${Object.keys(TOOL_DEFINITIONS.find((tool) => tool.name === operation)?.pathParameters ?? {})[0] ?? ''}`), operation);
+      for (const operation of [
+        'read_file',
+        'write_file',
+        'delete_file',
+        'copy_file',
+        'move_file',
+        'create_directory',
+        'delete_directory',
+        'copy_directory',
+        'move_directory',
+        'list_files',
+        'path_exists',
+      ]) {
+        assert.ok(
+          covered.has(
+            `${operation}.${Object.keys(TOOL_DEFINITIONS.find((tool) => tool.name === operation)?.pathParameters ?? {})[0] ?? ''}`,
+          ),
+          operation,
+        );
       }
     });
 
     for (const tableCase of CASES) {
       const linkMode = mode === 'base reached through a symbolic link';
-      const testCase: InsideCase | RefusedCase = linkMode && tableCase.inLinkMode !== undefined ? { path: tableCase.path, refused: tableCase.inLinkMode } : tableCase;
+      const testCase: InsideCase | RefusedCase =
+        linkMode && tableCase.inLinkMode !== undefined ? { path: tableCase.path, refused: tableCase.inLinkMode } : tableCase;
       it(caseTitle({ ...testCase, name: tableCase.name }), async function () {
         const env: Env = { tmp, root, before: pristine };
         const refusal = 'refused' in testCase;

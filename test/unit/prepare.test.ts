@@ -78,12 +78,17 @@ describe('prepareOperation', function () {
     const withHistory = confirmation(await prepareOperation('delete_file', { file_name: 'a.txt' }, recorded));
     assert.match(withHistory.message, /Agent FS can undo this\.$/);
     const small = recordedSession({ maxBytes: 3 });
-    assert.match(confirmation(await prepareOperation('delete_file', { file_name: 'a.txt' }, small)).message, /more than Agent FS's history keeps \(3 bytes\), so Agent FS cannot undo this\.$/);
+    assert.match(
+      confirmation(await prepareOperation('delete_file', { file_name: 'a.txt' }, small)).message,
+      /more than Agent FS's history keeps \(3 bytes\), so Agent FS cannot undo this\.$/,
+    );
   });
 
   it('delete_directory recursive: names the first entries, the total size, and what can be undone', async function () {
     const recorded = recordedSession();
-    const { title, message } = confirmation(await prepareOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded));
+    const { title, message } = confirmation(
+      await prepareOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded),
+    );
     assert.equal(title, 'Delete dest/ and everything in it?');
     assert.equal(
       message,
@@ -148,7 +153,10 @@ describe('prepareOperation', function () {
       assert.match(message, /dest/);
       assert.match(message, /2 files/);
       assert.match(message, /1 directory/);
-      assert.equal((await prepare(operation, { source_path: 'src', destination_path: 'elsewhere', overwrite: true })).confirmation, undefined);
+      assert.equal(
+        (await prepare(operation, { source_path: 'src', destination_path: 'elsewhere', overwrite: true })).confirmation,
+        undefined,
+      );
     });
   }
 
@@ -187,13 +195,19 @@ describe('prepareOperation', function () {
       assert.equal(preparation.refusal?.code, code, operation);
     }
     // What the chat line says: the tool's name, that it was refused, the message's first sentence and the code.
-    assert.equal((await prepare('delete_file', { file_name: 'missing.txt' })).invocationMessage, 'Delete File refused: File does not exist: missing.txt. (FILE_NOT_FOUND)');
+    assert.equal(
+      (await prepare('delete_file', { file_name: 'missing.txt' })).invocationMessage,
+      'Delete File refused: File does not exist: missing.txt. (FILE_NOT_FOUND)',
+    );
     // Only the first sentence: what the model is told to do next, and hashes, are not for this line.
     assert.equal(
       (await prepare('write_file', { file_name: 'a.txt', content: 'x', expected_hash: `sha256:${'0'.repeat(64)}` })).invocationMessage,
       'Write File refused: a.txt changed since it was read. (CONTENT_CONFLICT)',
     );
-    assert.equal((await prepare('read_file', { file_name: 'tree' })).invocationMessage, 'Read File refused: Not a file: tree is a directory. (FILE_NOT_FILE)');
+    assert.equal(
+      (await prepare('read_file', { file_name: 'tree' })).invocationMessage,
+      'Read File refused: Not a file: tree is a directory. (FILE_NOT_FILE)',
+    );
     const readOnly = await prepareOperation('delete_file', { file_name: 'a.txt' }, nodeSession(ws.base, { readOnly: true }));
     assert.equal(readOnly.confirmation, undefined);
     assert.match(readOnly.invocationMessage, /READ_ONLY_MODE/);
@@ -201,12 +215,15 @@ describe('prepareOperation', function () {
     assert.equal(unknown.confirmation, undefined);
   });
 
-  it('undo: names what is put back in the person\'s terms, with no ids or raw operation names', async function () {
+  it("undo: names what is put back in the person's terms, with no ids or raw operation names", async function () {
     const recorded = recordedSession();
     assert.ok((await invokeOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded)).ok);
     const undo = confirmation(await prepareOperation('undo_last', {}, recorded));
     assert.equal(undo.title, 'Undo deleting dest/?');
-    assert.equal(undo.message, 'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nNothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.');
+    assert.equal(
+      undo.message,
+      'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nNothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.',
+    );
     assert.doesNotMatch(undo.message, /delete_directory|operation|\d{4}-\d\d-\d\dT/);
     assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
   });

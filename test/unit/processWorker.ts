@@ -42,7 +42,11 @@ async function hold(input: HoldInput): Promise<void> {
 }
 
 async function churn(input: SessionInput & { readonly seed: number }): Promise<void> {
-  const session = createNodeSession(input.root, {}, { stateDirectory: input.state, ripgrep: false, locks: { directory: input.lockDirectory } });
+  const session = createNodeSession(
+    input.root,
+    {},
+    { stateDirectory: input.state, ripgrep: false, locks: { directory: input.lockDirectory } },
+  );
   process.stdout.write('ready\n');
   let seed = input.seed;
   const random = (): number => {
@@ -56,15 +60,27 @@ async function churn(input: SessionInput & { readonly seed: number }): Promise<v
 }
 
 async function writes(input: SessionInput & { readonly prefix: string; readonly count: number }): Promise<void> {
-  const session = createNodeSession(input.root, {}, { stateDirectory: input.state, ripgrep: false, locks: { directory: input.lockDirectory } });
+  const session = createNodeSession(
+    input.root,
+    {},
+    { stateDirectory: input.state, ripgrep: false, locks: { directory: input.lockDirectory } },
+  );
   for (let index = 0; index < input.count; index++) {
-    const own = await invokeOperation('write_file', { file_name: `${input.prefix}/${index}.txt`, content: `${input.prefix} ${index}\n` }, session);
+    const own = await invokeOperation(
+      'write_file',
+      { file_name: `${input.prefix}/${index}.txt`, content: `${input.prefix} ${index}\n` },
+      session,
+    );
     if (!own.ok) throw new Error(JSON.stringify(own));
     for (;;) {
       const read = await invokeOperation('read_file', { file_name: 'shared.txt' }, session);
       if (!read.ok) throw new Error(JSON.stringify(read));
       const data = read.data as { content: string; content_hash: string };
-      const written = await invokeOperation('write_file', { file_name: 'shared.txt', content: `${data.content}${input.prefix} ${index}\n`, expected_hash: data.content_hash }, session);
+      const written = await invokeOperation(
+        'write_file',
+        { file_name: 'shared.txt', content: `${data.content}${input.prefix} ${index}\n`, expected_hash: data.content_hash },
+        session,
+      );
       if (written.ok) break;
       if (written.error.code !== 'CONTENT_CONFLICT') throw new Error(JSON.stringify(written));
     }

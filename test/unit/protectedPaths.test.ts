@@ -120,7 +120,10 @@ describe('SENSITIVE_PATH_REFUSED in every mutating tool', function () {
     fs.symlinkSync(path.join(ws.base, '.git'), path.join(ws.base, 'gitdir'));
     const before = ws.snap();
     expectError(await call(ws.session, 'write_file', { file_name: 'innocent.txt', content: 'x' }), 'SENSITIVE_PATH_REFUSED');
-    expectError(await call(ws.session, 'edit_file', { path: 'innocent.txt', old_string: 'SECRET', new_string: 'x' }), 'SENSITIVE_PATH_REFUSED');
+    expectError(
+      await call(ws.session, 'edit_file', { path: 'innocent.txt', old_string: 'SECRET', new_string: 'x' }),
+      'SENSITIVE_PATH_REFUSED',
+    );
     expectError(await call(ws.session, 'read_file', { file_name: 'innocent.txt' }), 'SENSITIVE_PATH_REFUSED');
     expectError(await call(ws.session, 'create_file', { path: 'gitdir/new-hook', content: 'x' }), 'SENSITIVE_PATH_REFUSED');
     assertTree(ws.snap(), before);

@@ -36,7 +36,9 @@ describe('README: sample tool sets', function () {
   });
 
   it('the read-only set holds only read tools; the history set the history tools', function () {
-    for (const name of sets['agentfs-read']?.tools ?? assert.fail('no agentfs-read set')) assert.equal(byName.get(name)?.effect, 'read', name);
-    for (const name of sets['agentfs-history']?.tools ?? assert.fail('no agentfs-history set')) assert.match(name, /^agentfs_(history|undo)_/);
+    for (const name of sets['agentfs-read']?.tools ?? assert.fail('no agentfs-read set'))
+      assert.equal(byName.get(name)?.effect, 'read', name);
+    for (const name of sets['agentfs-history']?.tools ?? assert.fail('no agentfs-history set'))
+      assert.match(name, /^agentfs_(history|undo)_/);
   });
 });

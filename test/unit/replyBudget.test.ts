@@ -16,10 +16,13 @@ function fixture(ws: TempWorkspace): void {
   for (let index = 0; index < 3000; index++) {
     const a = WORDS[index % WORDS.length] ?? 'x';
     const b = WORDS[Math.floor(index / WORDS.length) % WORDS.length] ?? 'x';
-    files[`packages/${a}/src/components/${b}/${a}-${b}-${String(index).padStart(4, '0')}.service.ts`] = `export const value${index} = ${index};\n`;
+    files[`packages/${a}/src/components/${b}/${a}-${b}-${String(index).padStart(4, '0')}.service.ts`] =
+      `export const value${index} = ${index};\n`;
   }
   for (let index = 0; index < 32; index++) files[`docs/chapter-${index}.md`] = `${'A line of prose, "quoted", in chapter.\n'.repeat(200)}`;
-  files['logs/app.log'] = Array.from({ length: 20000 }, (_, index) => `2026-12-01T10:00:00Z INFO request ${index} served in 12 ms\n`).join('');
+  files['logs/app.log'] = Array.from({ length: 20000 }, (_, index) => `2026-12-01T10:00:00Z INFO request ${index} served in 12 ms\n`).join(
+    '',
+  );
   ws.write(files);
 }
 
@@ -30,7 +33,12 @@ async function replyBytes(session: Session, operation: string, input: Record<str
 }
 
 /** Follows next_offset from the first page; returns the entries of every page, in order. */
-async function allPages(session: Session, operation: string, input: Record<string, unknown>, entries: (data: Record<string, unknown>) => readonly unknown[]): Promise<unknown[]> {
+async function allPages(
+  session: Session,
+  operation: string,
+  input: Record<string, unknown>,
+  entries: (data: Record<string, unknown>) => readonly unknown[],
+): Promise<unknown[]> {
   const collected: unknown[] = [];
   let offset: number | undefined = 0;
   for (let pages = 0; offset !== undefined; pages++) {
@@ -104,8 +112,12 @@ describe('next_offset: exactly the rest, in the same order', function () {
   });
 
   it('list_directory: recursive pages, by default size and by max_entries, give the same entries once each', async function () {
-    const byDefault = await allPages(ws.session, 'list_directory', { recursive: true }, (data) => (data.entries as { relative_path: string }[]).map((entry) => entry.relative_path));
-    const bySize = await allPages(ws.session, 'list_directory', { recursive: true, max_entries: 1000 }, (data) => (data.entries as { relative_path: string }[]).map((entry) => entry.relative_path));
+    const byDefault = await allPages(ws.session, 'list_directory', { recursive: true }, (data) =>
+      (data.entries as { relative_path: string }[]).map((entry) => entry.relative_path),
+    );
+    const bySize = await allPages(ws.session, 'list_directory', { recursive: true, max_entries: 1000 }, (data) =>
+      (data.entries as { relative_path: string }[]).map((entry) => entry.relative_path),
+    );
     const { total } = expectOk(await call(ws.session, 'list_directory', { recursive: true }));
     assert.equal(byDefault.length, total);
     assert.equal(new Set(byDefault).size, byDefault.length);
@@ -114,18 +126,33 @@ describe('next_offset: exactly the rest, in the same order', function () {
 
   it('search_files and find_file: pages of the default size give what the largest pages give', async function () {
     const small = await allPages(ws.session, 'search_files', { pattern: '**/billing-*.ts' }, (data) => data.matches as unknown[]);
-    const large = await allPages(ws.session, 'search_files', { pattern: '**/billing-*.ts', max_results: 200 }, (data) => data.matches as unknown[]);
+    const large = await allPages(
+      ws.session,
+      'search_files',
+      { pattern: '**/billing-*.ts', max_results: 200 },
+      (data) => data.matches as unknown[],
+    );
     assert.equal(small.length, 300);
     assert.deepEqual(small, large);
     const found = await allPages(ws.session, 'find_file', { file_name: 'catalog service' }, (data) => data.matches as unknown[]);
-    const foundLarge = await allPages(ws.session, 'find_file', { file_name: 'catalog service', max_results: 200 }, (data) => data.matches as unknown[]);
+    const foundLarge = await allPages(
+      ws.session,
+      'find_file',
+      { file_name: 'catalog service', max_results: 200 },
+      (data) => data.matches as unknown[],
+    );
     const first = expectOk(await call(ws.session, 'find_file', { file_name: 'catalog service' }));
     assert.equal(found.length, first.total);
     assert.deepEqual(found, foundLarge);
   });
 
   it('directory_tree: the pages draw the lines of the whole tree, in order', async function () {
-    const lines = await allPages(ws.session, 'directory_tree', { max_depth: 10 }, (data) => String(data.tree).split('\n').slice(1).filter((line) => !line.startsWith('… ')));
+    const lines = await allPages(ws.session, 'directory_tree', { max_depth: 10 }, (data) =>
+      String(data.tree)
+        .split('\n')
+        .slice(1)
+        .filter((line) => !line.startsWith('… ')),
+    );
     const first = expectOk(await call(ws.session, 'directory_tree', { max_depth: 10 }));
     assert.equal(lines.length, Number(first.directories) + Number(first.files));
     assert.ok(String(lines[lines.length - 1]).includes('└── '));
@@ -156,7 +183,8 @@ describe('history_list: offset / next_offset', function () {
       const rest = expectOk(await call(session, 'history_list', { limit: 2, offset: 2 }));
       assert.equal(rest.truncated, false);
       assert.equal('next_offset' in rest, false);
-      const ids = (data: Record<string, unknown>): unknown[] => (data.operations as { operation_id: unknown }[]).map((operation) => operation.operation_id);
+      const ids = (data: Record<string, unknown>): unknown[] =>
+        (data.operations as { operation_id: unknown }[]).map((operation) => operation.operation_id);
       assert.deepEqual([...ids(first), ...ids(rest)], ids(whole));
       assert.equal(ids(whole).length, 3);
     } finally {

@@ -31,7 +31,15 @@ export function validInput(operation: string, schema: JsonSchema): Record<string
 
 /** Values of the wrong JSON type for a property schema. */
 export function wrongTypeValues(schema: JsonSchema): unknown[] {
-  const all: Record<string, unknown> = { string: 'text', integer: 42, number: 4.5, boolean: true, array: ['x'], object: { x: 1 }, null: null };
+  const all: Record<string, unknown> = {
+    string: 'text',
+    integer: 42,
+    number: 4.5,
+    boolean: true,
+    array: ['x'],
+    object: { x: 1 },
+    null: null,
+  };
   const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
   if (types.length === 0) return [];
   return Object.entries(all)

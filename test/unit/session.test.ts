@@ -41,7 +41,10 @@ describe('session policy and base directory', function () {
         }
         const envelope = await call(session, tool.name, input);
         if (tool.effect === 'read') {
-          assert.ok(envelope.ok || (envelope.error.code !== 'READ_ONLY_MODE' && envelope.error.code !== 'WORKSPACE_UNTRUSTED'), `${tool.name} refused a read`);
+          assert.ok(
+            envelope.ok || (envelope.error.code !== 'READ_ONLY_MODE' && envelope.error.code !== 'WORKSPACE_UNTRUSTED'),
+            `${tool.name} refused a read`,
+          );
         } else {
           mutating++;
           const error = expectError(envelope, code, tool.name);
@@ -107,7 +110,10 @@ describe('session policy and base directory', function () {
     const session = nodeSession(link);
     assertFields(expectOk(await call(session, 'read_file', { file_name: 'dir/b.txt' })), { relative_path: 'dir/b.txt', content: 'beta' });
     assertFields(expectOk(await call(session, 'read_file', { file_name: path.join(link, 'a.txt') })), { relative_path: 'a.txt' });
-    assertFields(expectOk(await call(session, 'write_file', { file_name: 'new/c.txt', content: 'c' })), { relative_path: 'new/c.txt', created: true });
+    assertFields(expectOk(await call(session, 'write_file', { file_name: 'new/c.txt', content: 'c' })), {
+      relative_path: 'new/c.txt',
+      created: true,
+    });
     assert.equal(ws.read('new/c.txt'), 'c');
     assertFields(expectOk(await call(session, 'list_files', {})), { files: ['a.txt', 'dir/b.txt', 'new/c.txt'] });
     expectError(await call(session, 'read_file', { file_name: 'out/secret.txt' }), 'SYMLINK_OUTSIDE_BASE');
@@ -129,15 +135,30 @@ describe('session policy and base directory', function () {
       policy: () => single.policy(),
       async workspace() {
         const { fs: port } = await single.workspace();
-        return { roots: [{ name: 'app', path: app }, { name: 'app2', path: app2 }], fs: port };
+        return {
+          roots: [
+            { name: 'app', path: app },
+            { name: 'app2', path: app2 },
+          ],
+          fs: port,
+        };
       },
     };
     assertFields(expectOk(await call(session, 'read_file', { file_name: 'f.txt' })), { relative_path: 'app/f.txt', content: 'in app' });
-    assertFields(expectOk(await call(session, 'read_file', { file_name: 'app2/f.txt' })), { relative_path: 'app2/f.txt', content: 'in app2' });
-    assertFields(expectOk(await call(session, 'read_file', { file_name: path.join(app2, 'f.txt') })), { relative_path: 'app2/f.txt', content: 'in app2' });
+    assertFields(expectOk(await call(session, 'read_file', { file_name: 'app2/f.txt' })), {
+      relative_path: 'app2/f.txt',
+      content: 'in app2',
+    });
+    assertFields(expectOk(await call(session, 'read_file', { file_name: path.join(app2, 'f.txt') })), {
+      relative_path: 'app2/f.txt',
+      content: 'in app2',
+    });
     expectError(await call(session, 'read_file', { file_name: 'app2/../../base/a.txt' }), 'FILE_PATH_OUTSIDE_BASE');
     expectError(await call(session, 'read_file', { file_name: path.join(ws.base, 'a.txt') }), 'FILE_PATH_OUTSIDE_BASE');
     const listed = expectOk(await call(session, 'find_file', { file_name: 'f.txt' }));
-    assert.deepEqual((listed.matches as { relative_path: string }[]).map((match) => match.relative_path), ['app/f.txt', 'app2/f.txt']);
+    assert.deepEqual(
+      (listed.matches as { relative_path: string }[]).map((match) => match.relative_path),
+      ['app/f.txt', 'app2/f.txt'],
+    );
   });
 });

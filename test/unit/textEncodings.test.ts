@@ -73,7 +73,9 @@ describe('byte-exact round trips', function () {
       }
 
       it('edit_file changes only the replaced bytes', async function () {
-        const data = expectOk(await call(ws.session, 'edit_file', { path: sample.name, old_string: 'beta', new_string: 'BETA', ...encoding }));
+        const data = expectOk(
+          await call(ws.session, 'edit_file', { path: sample.name, old_string: 'beta', new_string: 'BETA', ...encoding }),
+        );
         assert.equal(data.stage, 'exact');
         assert.deepEqual(disk(sample.name), bytesOf(sample, sample.text.replace('beta', 'BETA')));
       });
@@ -83,7 +85,9 @@ describe('byte-exact round trips', function () {
         expectOk(await call(ws.session, 'replace_lines', { path: sample.name, start_line: 1, end_line: 1, content: 'ALPHA', ...encoding }));
         let expected = sample.text.replace('alpha', 'ALPHA');
         assert.deepEqual(disk(sample.name), bytesOf(sample, expected));
-        expectOk(await call(ws.session, 'insert_lines', { path: sample.name, position: 'after', line: 1, content: 'inserted\n', ...encoding }));
+        expectOk(
+          await call(ws.session, 'insert_lines', { path: sample.name, position: 'after', line: 1, content: 'inserted\n', ...encoding }),
+        );
         expected = expected.replace(`ALPHA${eol}`, `ALPHA${eol}inserted${eol}`);
         assert.deepEqual(disk(sample.name), bytesOf(sample, expected));
         expectOk(await call(ws.session, 'delete_lines', { path: sample.name, start_line: 2, end_line: 2, ...encoding }));
@@ -108,15 +112,24 @@ describe('byte-exact round trips', function () {
 
   it('a Latin-1 file is refused by the edit tools unless its encoding is named, and left untouched', async function () {
     const before = disk('latin1.txt');
-    const error = expectError(await call(ws.session, 'edit_file', { path: 'latin1.txt', old_string: 'beta', new_string: 'BETA' }), 'BINARY_CONTENT_REFUSED');
+    const error = expectError(
+      await call(ws.session, 'edit_file', { path: 'latin1.txt', old_string: 'beta', new_string: 'BETA' }),
+      'BINARY_CONTENT_REFUSED',
+    );
     assert.match(error.message, /encoding/);
-    expectError(await call(ws.session, 'replace_lines', { path: 'latin1.txt', start_line: 1, end_line: 1, content: 'x' }), 'BINARY_CONTENT_REFUSED');
+    expectError(
+      await call(ws.session, 'replace_lines', { path: 'latin1.txt', start_line: 1, end_line: 1, content: 'x' }),
+      'BINARY_CONTENT_REFUSED',
+    );
     assert.deepEqual(disk('latin1.txt'), before);
   });
 
   it('a character Latin-1 cannot hold is refused with INVALID_INPUT, nothing written', async function () {
     const before = disk('latin1.txt');
-    expectError(await call(ws.session, 'edit_file', { path: 'latin1.txt', old_string: 'beta', new_string: 'β', encoding: 'latin1' }), 'INVALID_INPUT');
+    expectError(
+      await call(ws.session, 'edit_file', { path: 'latin1.txt', old_string: 'beta', new_string: 'β', encoding: 'latin1' }),
+      'INVALID_INPUT',
+    );
     assert.deepEqual(disk('latin1.txt'), before);
   });
 

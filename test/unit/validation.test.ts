@@ -89,7 +89,10 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
         if (!valid) return this.skip();
         expectField(await invoke(operation, { ...valid, bogus: 1 }), 'bogus', 'extra field');
         expectField(await invoke(operation, { ...valid, fileName: 'a.txt' }), 'fileName', 'camelCase near-miss');
-        expectError(await invoke(operation, JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(valid).slice(1, -1) || '"x": 1'}}`)), 'INVALID_INPUT');
+        expectError(
+          await invoke(operation, JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(valid).slice(1, -1) || '"x": 1'}}`)),
+          'INVALID_INPUT',
+        );
         assert.equal(({} as Record<string, unknown>).polluted, undefined, 'prototype polluted');
         expectError(await invoke(operation, { ...valid, constructor: 'x' }), 'INVALID_INPUT');
       });
@@ -114,7 +117,8 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
           if (typeof property.maxLength === 'number' && property.maxLength < ONE_MEGABYTE.length) {
             expectField(await invoke(operation, { ...valid, [field]: ONE_MEGABYTE }), field, `${field}: 1 MB`);
           }
-          if (typeof property.minLength === 'number' && property.minLength > 0) expectField(await invoke(operation, { ...valid, [field]: '' }), field, `${field}: ''`);
+          if (typeof property.minLength === 'number' && property.minLength > 0)
+            expectField(await invoke(operation, { ...valid, [field]: '' }), field, `${field}: ''`);
         }
       });
 
@@ -154,7 +158,11 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
   it('specific seed cases: max_results 0, -5, 2.5, "20"; recursive "true"; overwrite 1', async function () {
     for (const value of [0, -5, 2.5, '20', null]) {
       expectField(await invoke('list_files', { max_results: value }), 'max_results', `list_files max_results ${String(value)}`);
-      expectField(await invoke('find_file', { file_name: 'a', max_results: value }), 'max_results', `find_file max_results ${String(value)}`);
+      expectField(
+        await invoke('find_file', { file_name: 'a', max_results: value }),
+        'max_results',
+        `find_file max_results ${String(value)}`,
+      );
     }
     expectField(await invoke('list_files', { recursive: 'true' }), 'recursive', 'recursive "true"');
     expectField(await invoke('delete_directory', { directory_path: 'dir', recursive: 1 }), 'recursive', 'recursive 1');

@@ -41,7 +41,12 @@ function flatten(state: PathState): Map<string, SideState> {
       break;
     case 'directory':
       entries.set('', { type: 'directory' });
-      for (const entry of state.entries) entries.set(entry.path, { type: entry.type, ...(entry.size === undefined ? {} : { size: entry.size }), ...(entry.hash === undefined ? {} : { hash: entry.hash }) });
+      for (const entry of state.entries)
+        entries.set(entry.path, {
+          type: entry.type,
+          ...(entry.size === undefined ? {} : { size: entry.size }),
+          ...(entry.hash === undefined ? {} : { hash: entry.hash }),
+        });
       break;
     default:
       entries.set('', { type: state.type });
@@ -64,14 +69,24 @@ function changesOf(path: PathRecord): FileChange[] {
       const holdsFiles = [...before.keys(), ...after.keys()].some((other) => other !== key && other.startsWith(prefix));
       if (holdsFiles) continue;
     }
-    const change: ChangeKind = was.type === 'missing' ? 'added' : now.type === 'missing' ? 'deleted' : was.type === now.type ? 'modified' : 'type_changed';
-    changes.push({ path: key === '' ? path.display : path.display === '.' ? key : `${path.display}/${key}`, change, before: was, after: now });
+    const change: ChangeKind =
+      was.type === 'missing' ? 'added' : now.type === 'missing' ? 'deleted' : was.type === now.type ? 'modified' : 'type_changed';
+    changes.push({
+      path: key === '' ? path.display : path.display === '.' ? key : `${path.display}/${key}`,
+      change,
+      before: was,
+      after: now,
+    });
   }
   return changes;
 }
 
 /** The bytes of one side of a change as the history kept them: empty for nothing, `undefined` when not kept. */
-export async function sideContent(store: HistoryStore, record: Pick<OperationRecord, 'blobs'>, side: SideState): Promise<Uint8Array | undefined> {
+export async function sideContent(
+  store: HistoryStore,
+  record: Pick<OperationRecord, 'blobs'>,
+  side: SideState,
+): Promise<Uint8Array | undefined> {
   if (side.type === 'missing') return new Uint8Array();
   if (side.type !== 'file' || side.hash === undefined) return undefined;
   if (!Object.prototype.hasOwnProperty.call(record.blobs, side.hash.replace(/^sha256:/, ''))) return undefined;
@@ -111,8 +126,12 @@ export async function diffOf(store: HistoryStore, record: Pick<OperationRecord, 
   if (beforeText === undefined || afterText === undefined) return { is_binary: true, content_recorded: true };
   const oldName = change.before.type === 'missing' ? '/dev/null' : `a/${change.path}`;
   const newName = change.after.type === 'missing' ? '/dev/null' : `b/${change.path}`;
-  if (beforeText.length + afterText.length > DIFF_MAX_TEXT) return { is_binary: false, content_recorded: true, diff_omitted: 'the files are too large to diff here' };
-  const patch = createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, { context: 3, maxEditLength: DIFF_MAX_EDIT_LENGTH });
+  if (beforeText.length + afterText.length > DIFF_MAX_TEXT)
+    return { is_binary: false, content_recorded: true, diff_omitted: 'the files are too large to diff here' };
+  const patch = createTwoFilesPatch(oldName, newName, beforeText, afterText, undefined, undefined, {
+    context: 3,
+    maxEditLength: DIFF_MAX_EDIT_LENGTH,
+  });
   if (patch === undefined) return { is_binary: false, content_recorded: true, diff_omitted: 'too many changed lines to diff here' };
   // The package starts the patch with a "====" separator line; the diff proper starts at "---".
   return { is_binary: false, content_recorded: true, diff: patch.slice(Math.max(0, patch.indexOf('--- '))) };

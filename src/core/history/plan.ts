@@ -27,7 +27,13 @@ export function planUndo(record: Pick<OperationRecord, 'paths' | 'blobs'>): Undo
   }
   for (const path of record.paths) {
     if (path.before.type === 'missing') {
-      const origin = record.paths.find((candidate) => !pairedTargets.has(candidate) && candidate.after.type === 'missing' && candidate.before.type !== 'missing' && sameState(candidate.before, path.after));
+      const origin = record.paths.find(
+        (candidate) =>
+          !pairedTargets.has(candidate) &&
+          candidate.after.type === 'missing' &&
+          candidate.before.type !== 'missing' &&
+          sameState(candidate.before, path.after),
+      );
       if (origin) {
         pairedTargets.add(origin);
         steps.push({ kind: 'move-back', from: path, to: origin });
@@ -42,7 +48,9 @@ export function planUndo(record: Pick<OperationRecord, 'paths' | 'blobs'>): Undo
       continue;
     }
     if (before.type === 'symlink' || before.type === 'other') {
-      return { reason: `${path.display} was a ${before.type === 'symlink' ? 'symbolic link' : 'special file'}, which Agent FS cannot recreate` };
+      return {
+        reason: `${path.display} was a ${before.type === 'symlink' ? 'symbolic link' : 'special file'}, which Agent FS cannot recreate`,
+      };
     }
     if (before.type === 'file') {
       if (before.link && !(after.type === 'file' && after.link)) {
@@ -51,7 +59,10 @@ export function planUndo(record: Pick<OperationRecord, 'paths' | 'blobs'>): Undo
       if (before.hash !== undefined && !hasBlob(record, before.hash)) return { reason: `the content of ${path.display} was not recorded` };
     } else {
       const blocked = before.entries.find((entry) => entry.type === 'symlink' || entry.type === 'other');
-      if (blocked) return { reason: `${path.display}/${blocked.path} was a ${blocked.type === 'symlink' ? 'symbolic link' : 'special file'}, which Agent FS cannot recreate` };
+      if (blocked)
+        return {
+          reason: `${path.display}/${blocked.path} was a ${blocked.type === 'symlink' ? 'symbolic link' : 'special file'}, which Agent FS cannot recreate`,
+        };
       const missing = before.entries.find((entry) => entry.hash !== undefined && !hasBlob(record, entry.hash));
       if (missing) return { reason: `the content of ${path.display}/${missing.path} was not recorded` };
     }

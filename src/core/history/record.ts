@@ -45,7 +45,13 @@ export async function runRecorded(tool: Tool, call: ToolCall, context: ToolConte
   return history.exclusive(() => recordCall(tool, call, context, history, run));
 }
 
-async function recordCall(tool: Tool, call: ToolCall, context: ToolContext, history: HistoryStore, run: () => Promise<unknown>): Promise<unknown> {
+async function recordCall(
+  tool: Tool,
+  call: ToolCall,
+  context: ToolContext,
+  history: HistoryStore,
+  run: () => Promise<unknown>,
+): Promise<unknown> {
   let targets: ConfinedPath[];
   try {
     targets = await affectedPaths(tool, call, context);
@@ -81,13 +87,21 @@ async function recordLocked(
     // Something the tool may not even need is unreadable (a file without read permission in a tree to delete):
     // history must not block the call, so it runs unrecorded and says so.
     if (error instanceof CancelledError || error instanceof ToolError) throw error;
-    return withFields(await run(), { operation_id: null, undo_available: false }, `The change was not recorded in the history: ${describeError(error)}`);
+    return withFields(
+      await run(),
+      { operation_id: null, undo_available: false },
+      `The change was not recorded in the history: ${describeError(error)}`,
+    );
   }
   // The bytes an undo needs are in the store before the call changes anything.
   try {
     await history.storeContent(beforeReader.contents);
   } catch (error) {
-    return withFields(await run(), { operation_id: null, undo_available: false }, `The change was not recorded in the history: ${describeError(error)}`);
+    return withFields(
+      await run(),
+      { operation_id: null, undo_available: false },
+      `The change was not recorded in the history: ${describeError(error)}`,
+    );
   }
 
   let data: unknown;
@@ -121,7 +135,11 @@ async function recordLocked(
   } catch (error) {
     if (error instanceof ToolError) throw error;
     // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.
-    return withFields(data, { operation_id: null, undo_available: false }, `The change was made but not recorded in the history: ${describeError(error)}`);
+    return withFields(
+      data,
+      { operation_id: null, undo_available: false },
+      `The change was made but not recorded in the history: ${describeError(error)}`,
+    );
   }
   return withFields(data, { operation_id: record.id, undo_available: record.undo_available });
 }
@@ -141,7 +159,9 @@ function buildRecord(
   for (const hash of contents.keys()) readable[hash.replace(/^sha256:/, '')] = contents.get(hash)?.length ?? 0;
   const draft = planUndo({ paths, blobs: readable });
   const required = new Map<string, number>();
-  if ('steps' in draft) for (const step of draft.steps) if (step.kind === 'restore') for (const [hash, size] of fileHashes(step.path.before)) required.set(hash, size);
+  if ('steps' in draft)
+    for (const step of draft.steps)
+      if (step.kind === 'restore') for (const [hash, size] of fileHashes(step.path.before)) required.set(hash, size);
   const blobs: Record<string, number> = {};
   let stored = 0;
   const keep = (hash: string, size: number): boolean => {
@@ -155,7 +175,9 @@ function buildRecord(
   let overCap = false;
   for (const [hash, size] of required) if (!keep(hash, size)) overCap = true;
   for (const path of paths) for (const state of [path.before, path.after]) for (const [hash, size] of fileHashes(state)) keep(hash, size);
-  const plan = overCap ? { reason: `the content it replaced is larger than the history may keep (setting agentFs.history.maxBytes, ${maxBytes} bytes)` } : planUndo({ paths, blobs });
+  const plan = overCap
+    ? { reason: `the content it replaced is larger than the history may keep (setting agentFs.history.maxBytes, ${maxBytes} bytes)` }
+    : planUndo({ paths, blobs });
   const reason = 'reason' in plan ? plan.reason : undefined;
   return {
     version: 1,
@@ -184,7 +206,11 @@ async function affectedPaths(tool: Tool, call: ToolCall, context: ToolContext): 
   for (const path of declared) {
     let absolute = path.absolute;
     if (absolute !== path.root.path && !(await fs.stat(absolute))) {
-      for (let parent = dirname(absolute); parent !== path.root.path && isWithin(path.root.path, parent) && !(await fs.stat(parent)); parent = dirname(parent)) {
+      for (
+        let parent = dirname(absolute);
+        parent !== path.root.path && isWithin(path.root.path, parent) && !(await fs.stat(parent));
+        parent = dirname(parent)
+      ) {
         absolute = parent;
       }
     }
@@ -204,7 +230,8 @@ async function parameterPaths(tool: Tool, input: Readonly<Record<string, unknown
   const paths: ConfinedPath[] = [];
   for (const [name, slot] of Object.entries(tool.pathParameters)) {
     const value = input[name];
-    const given = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
+    const given =
+      typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
     for (const each of given) paths.push(await context.paths.resolve(each, slot));
   }
   return paths;
@@ -214,7 +241,13 @@ async function parameterPaths(tool: Tool, input: Readonly<Record<string, unknown
  * One line for people, from the paths as the call named them ("move_file a.txt → b/a.txt"), not as they were
  * recorded (a missing parent widens "b/a.txt" to "b"); an undo names what it undid.
  */
-async function summarise(tool: Tool, input: Readonly<Record<string, unknown>>, paths: readonly PathRecord[], context: ToolContext, undone: string | undefined): Promise<string> {
+async function summarise(
+  tool: Tool,
+  input: Readonly<Record<string, unknown>>,
+  paths: readonly PathRecord[],
+  context: ToolContext,
+  undone: string | undefined,
+): Promise<string> {
   if (undone !== undefined) return `undo: ${undone}`;
   const operation = tool.name;
   const named = await parameterPaths(tool, input, context).catch(() => []);

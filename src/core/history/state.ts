@@ -49,7 +49,8 @@ export type PathState = MissingState | FileState | DirectoryState | OpaqueState;
 /** Whether every file in the state was read and hashed. */
 export function isComplete(state: PathState): boolean {
   if (state.type === 'file') return state.hash !== undefined;
-  if (state.type === 'directory') return state.truncated !== true && state.entries.every((entry) => entry.type !== 'file' || entry.hash !== undefined);
+  if (state.type === 'directory')
+    return state.truncated !== true && state.entries.every((entry) => entry.type !== 'file' || entry.hash !== undefined);
   return true;
 }
 
@@ -61,10 +62,13 @@ export function sameState(a: PathState, b: PathState): boolean {
   if (!isComplete(a) || !isComplete(b) || a.type !== b.type) return false;
   if (a.type === 'file' && b.type === 'file') return a.hash === b.hash && a.link === b.link;
   if (a.type === 'directory' && b.type === 'directory') {
-    return a.entries.length === b.entries.length && a.entries.every((entry, index) => {
-      const other = b.entries[index];
-      return other !== undefined && other.path === entry.path && other.type === entry.type && other.hash === entry.hash;
-    });
+    return (
+      a.entries.length === b.entries.length &&
+      a.entries.every((entry, index) => {
+        const other = b.entries[index];
+        return other !== undefined && other.path === entry.path && other.type === entry.type && other.hash === entry.hash;
+      })
+    );
   }
   return true;
 }
@@ -127,7 +131,12 @@ export class StateReader {
     if (stat.kind !== 'directory') return { type: stat.isSymlink ? 'symlink' : 'other' };
     if (stat.isSymlink) return { type: 'symlink' };
     const { entries, truncated } = await this.readTree(absolute);
-    return { type: 'directory', ...(stat.mode === undefined ? {} : { mode: stat.mode }), entries, ...(truncated ? { truncated: true } : {}) };
+    return {
+      type: 'directory',
+      ...(stat.mode === undefined ? {} : { mode: stat.mode }),
+      entries,
+      ...(truncated ? { truncated: true } : {}),
+    };
   }
 
   private async readFile(absolute: string, size: number, mode: number | undefined): Promise<FileState> {
@@ -159,7 +168,13 @@ export class StateReader {
       const modePart = stat?.mode === undefined ? {} : { mode: stat.mode };
       if (each.type === 'file' && stat) {
         const file = await this.readFile(each.absolute, stat.size, stat.mode);
-        entries.push({ path: each.relative, type: 'file', size: file.size, ...(file.hash === undefined ? {} : { hash: file.hash }), ...modePart });
+        entries.push({
+          path: each.relative,
+          type: 'file',
+          size: file.size,
+          ...(file.hash === undefined ? {} : { hash: file.hash }),
+          ...modePart,
+        });
       } else entries.push({ path: each.relative, type: each.type === 'file' ? 'other' : each.type, ...modePart });
     }
     return { entries, truncated };

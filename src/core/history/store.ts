@@ -74,7 +74,6 @@ export interface OperationRecord {
 /** Operation ids: lower-case base-36 time, a counter and a random tail. Also the only names the store accepts. */
 export const OPERATION_ID_PATTERN = /^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/;
 
-
 const RECORD_FILE = /^([a-z0-9-]+)\.json$/;
 const BLOB_FILE = /^[0-9a-f]{64}$/;
 /** Files no journal line names (left by a process that died mid-add) are removed once they are this old. */
@@ -103,7 +102,9 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 function addLine(id: string, blobs: Readonly<Record<string, number>>): string {
-  return `+${id}${Object.entries(blobs).map(([hex, size]) => ` ${hex}:${size}`).join('')}\n`;
+  return `+${id}${Object.entries(blobs)
+    .map(([hex, size]) => ` ${hex}:${size}`)
+    .join('')}\n`;
 }
 
 interface IndexEntry {
@@ -228,7 +229,8 @@ export class HistoryStore {
   newId(now = Date.now()): string {
     idCounter = (idCounter + 1) % 36 ** 4;
     const random = Math.floor(Math.random() * 36 ** 4);
-    const make = (time: number): string => `${time.toString(36).padStart(9, '0')}-${idCounter.toString(36).padStart(4, '0')}-${random.toString(36).padStart(4, '0')}`;
+    const make = (time: number): string =>
+      `${time.toString(36).padStart(9, '0')}-${idCounter.toString(36).padStart(4, '0')}-${random.toString(36).padStart(4, '0')}`;
     const id = make(now);
     const newest = this.index?.ids[this.index.ids.length - 1];
     if (newest === undefined || id > newest) return id;
@@ -565,7 +567,13 @@ export class HistoryStore {
   private async readRecord(id: string): Promise<OperationRecord | undefined> {
     try {
       const parsed = JSON.parse(decoder.decode(await this.fs.readFile(`${this.operationsDirectory}/${id}.json`))) as unknown;
-      if (typeof parsed !== 'object' || parsed === null || (parsed as { version?: unknown }).version !== 1 || (parsed as { id?: unknown }).id !== id) return undefined;
+      if (
+        typeof parsed !== 'object' ||
+        parsed === null ||
+        (parsed as { version?: unknown }).version !== 1 ||
+        (parsed as { id?: unknown }).id !== id
+      )
+        return undefined;
       return parsed as OperationRecord;
     } catch {
       return undefined;

@@ -21,7 +21,8 @@ import type { HistoryStore, OperationRecord, PathRecord } from './store';
 export function undoneBy(records: readonly OperationRecord[]): Map<string, string> {
   const undos = new Map<string, string[]>();
   const oldestFirst = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const record of oldestFirst) if (record.undo_of !== undefined) undos.set(record.undo_of, [...(undos.get(record.undo_of) ?? []), record.id]);
+  for (const record of oldestFirst)
+    if (record.undo_of !== undefined) undos.set(record.undo_of, [...(undos.get(record.undo_of) ?? []), record.id]);
   const result = new Map<string, string>();
   const memo = new Map<string, boolean>();
   const isUndone = (id: string, depth: number): boolean => {
@@ -54,14 +55,22 @@ export function lastUndoable(records: readonly OperationRecord[]): { target?: Op
 export async function requireRecord(store: HistoryStore, id: string): Promise<OperationRecord> {
   const record = await store.get(id);
   if (!record) {
-    throw new ToolError('OPERATION_NOT_FOUND', `No recorded operation has the id "${id}". Use agentfs_history_list to see the recorded operations (old ones are pruned beyond agentFs.history.maxOperations).`, { operation_id: id });
+    throw new ToolError(
+      'OPERATION_NOT_FOUND',
+      `No recorded operation has the id "${id}". Use agentfs_history_list to see the recorded operations (old ones are pruned beyond agentFs.history.maxOperations).`,
+      { operation_id: id },
+    );
   }
   return record;
 }
 
 /** The store, or HISTORY_UNAVAILABLE when this session keeps none. */
 export function requireHistory(context: ToolContext): HistoryStore {
-  if (!context.history) throw new ToolError('HISTORY_UNAVAILABLE', 'This session keeps no history (the runner was started with --no-history), so there is nothing to list or undo.');
+  if (!context.history)
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      'This session keeps no history (the runner was started with --no-history), so there is nothing to list or undo.',
+    );
   return context.history;
 }
 
@@ -89,13 +98,22 @@ export interface RestoredPath {
 export async function undoRecord(record: OperationRecord, context: ToolContext, store: HistoryStore): Promise<RestoredPath[]> {
   const undone = undoneBy(await store.list()).get(record.id);
   if (undone !== undefined) {
-    throw new ToolError('UNDO_CONFLICT', `Operation ${record.id} (${record.summary}) was already undone by ${undone}. To redo it, undo ${undone}.`, { operation_id: record.id, undone_by: undone });
+    throw new ToolError(
+      'UNDO_CONFLICT',
+      `Operation ${record.id} (${record.summary}) was already undone by ${undone}. To redo it, undo ${undone}.`,
+      { operation_id: record.id, undone_by: undone },
+    );
   }
   if (!record.undo_available) {
-    throw new ToolError('HISTORY_UNAVAILABLE', `Operation ${record.id} (${record.summary}) cannot be undone: ${record.unavailable_reason ?? 'its before state was not recorded'}.`, { operation_id: record.id });
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      `Operation ${record.id} (${record.summary}) cannot be undone: ${record.unavailable_reason ?? 'its before state was not recorded'}.`,
+      { operation_id: record.id },
+    );
   }
   const plan = planUndo(record);
-  if ('reason' in plan) throw new ToolError('HISTORY_UNAVAILABLE', `Operation ${record.id} cannot be undone: ${plan.reason}.`, { operation_id: record.id });
+  if ('reason' in plan)
+    throw new ToolError('HISTORY_UNAVAILABLE', `Operation ${record.id} cannot be undone: ${plan.reason}.`, { operation_id: record.id });
 
   const confined = await confinedPathsOf(record, context);
   const at = (path: PathRecord): ConfinedPath => {
@@ -112,7 +130,8 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
     if (sameState(now, path.after)) continue;
     // Name the files that differ, not just the directory the operation recorded.
     const differences = fileChanges({ paths: [{ absolute: path.absolute, display: at(path).display, before: path.after, after: now }] });
-    if (differences.length === 0) conflicts.push({ path: at(path).display, change: `now ${describeState(now)}, the operation left ${describeState(path.after)}` });
+    if (differences.length === 0)
+      conflicts.push({ path: at(path).display, change: `now ${describeState(now)}, the operation left ${describeState(path.after)}` });
     for (const difference of differences) conflicts.push({ path: difference.path, change: CONFLICT_WORDS[difference.change] });
   }
   if (conflicts.length > 0) {
@@ -137,7 +156,12 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
     for (const hash of fileHashes(step.path.before).keys()) {
       if (contents.has(hash)) continue;
       const bytes = await store.readBlob(hash);
-      if (!bytes) throw new ToolError('HISTORY_UNAVAILABLE', `Cannot undo ${record.id}: the recorded content of ${step.path.display} is missing or damaged in the history store. Nothing was changed.`, { operation_id: record.id });
+      if (!bytes)
+        throw new ToolError(
+          'HISTORY_UNAVAILABLE',
+          `Cannot undo ${record.id}: the recorded content of ${step.path.display} is missing or damaged in the history store. Nothing was changed.`,
+          { operation_id: record.id },
+        );
       contents.set(hash, bytes);
     }
   }
@@ -152,16 +176,25 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
       if (error instanceof ToolError) throw error;
       const done = restored.map((each) => each.path).join(', ') || 'nothing';
       const target = step.kind === 'move-back' ? step.to : step.path;
-      throw new ToolError('WRITE_FAILED', `The undo of ${record.id} stopped at ${at(target).display}: ${describeError(error)}. Already put back: ${done}. Run agentfs_history_get ${record.id} to see what remains.`, {
-        operation_id: record.id,
-        restored: restored.map((each) => each.path),
-      });
+      throw new ToolError(
+        'WRITE_FAILED',
+        `The undo of ${record.id} stopped at ${at(target).display}: ${describeError(error)}. Already put back: ${done}. Run agentfs_history_get ${record.id} to see what remains.`,
+        {
+          operation_id: record.id,
+          restored: restored.map((each) => each.path),
+        },
+      );
     }
   }
   return restored;
 }
 
-async function applyStep(step: UndoStep, at: (path: PathRecord) => ConfinedPath, contents: ReadonlyMap<string, Uint8Array>, context: ToolContext): Promise<RestoredPath> {
+async function applyStep(
+  step: UndoStep,
+  at: (path: PathRecord) => ConfinedPath,
+  contents: ReadonlyMap<string, Uint8Array>,
+  context: ToolContext,
+): Promise<RestoredPath> {
   const { fs } = context.workspace;
   if (step.kind === 'move-back') {
     const from = at(step.from);
@@ -202,7 +235,12 @@ function contentOf(contents: ReadonlyMap<string, Uint8Array>, state: FileState |
 }
 
 /** Writes a directory state at `directory` (which does not exist yet). Modes are set last, deepest first. */
-async function buildTree(context: ToolContext, directory: string, state: DirectoryState, contents: ReadonlyMap<string, Uint8Array>): Promise<void> {
+async function buildTree(
+  context: ToolContext,
+  directory: string,
+  state: DirectoryState,
+  contents: ReadonlyMap<string, Uint8Array>,
+): Promise<void> {
   const { fs } = context.workspace;
   await fs.createDirectory(directory);
   for (const entry of state.entries) {
@@ -212,7 +250,8 @@ async function buildTree(context: ToolContext, directory: string, state: Directo
     else if (entry.type === 'file') await fs.writeFile(absolute, contentOf(contents, entry));
   }
   if (!fs.setMode) return;
-  for (const entry of [...state.entries].reverse()) if (entry.mode !== undefined) await fs.setMode(joinPath(directory, entry.path), entry.mode);
+  for (const entry of [...state.entries].reverse())
+    if (entry.mode !== undefined) await fs.setMode(joinPath(directory, entry.path), entry.mode);
   if (state.mode !== undefined) await fs.setMode(directory, state.mode);
 }
 

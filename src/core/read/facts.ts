@@ -1,6 +1,16 @@
 /** The text facts file_info reports about a file, without returning its content. */
 import type { FileSystem } from '../fs';
-import { contentHash, countLines, decodeText, detectBom, detectNewline, isLosslessUtf8, looksBinary, type NewlineStyle, type TextEncodingName } from '../text';
+import {
+  contentHash,
+  countLines,
+  decodeText,
+  detectBom,
+  detectNewline,
+  isLosslessUtf8,
+  looksBinary,
+  type NewlineStyle,
+  type TextEncodingName,
+} from '../text';
 import { countLinesInBytes, newlineOfBytes } from './bytes';
 import { CHUNK_BYTES, UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
 
@@ -27,7 +37,14 @@ export async function describeText(fs: FileSystem, path: string, size: number): 
     const announced = detectBom(bytes);
     if (announced === 'utf-16le' || announced === 'utf-16be') {
       const { text } = decodeText(bytes);
-      return { is_text: true, content_hash: hash, encoding: announced, bom: true, newline: detectNewline(text), line_count: countLines(text) };
+      return {
+        is_text: true,
+        content_hash: hash,
+        encoding: announced,
+        bom: true,
+        newline: detectNewline(text),
+        line_count: countLines(text),
+      };
     }
     return {
       is_text: true,
@@ -41,5 +58,12 @@ export async function describeText(fs: FileSystem, path: string, size: number): 
   const head = await fs.readRange(path, 0, CHUNK_BYTES);
   if (looksBinary(head)) return unknown;
   const announced = detectBom(head);
-  return { is_text: true, content_hash: null, encoding: announced ?? 'utf-8', bom: announced !== undefined, newline: newlineOfBytes(head), line_count: null };
+  return {
+    is_text: true,
+    content_hash: null,
+    encoding: announced ?? 'utf-8',
+    bom: announced !== undefined,
+    newline: newlineOfBytes(head),
+    line_count: null,
+  };
 }

@@ -18,7 +18,15 @@ import type { FileSystem } from '../fs';
 import { BINARY_SNIFF_BYTES, contentHash, decodeText, detectBom, looksBinary, type NewlineStyle, type TextEncodingName } from '../text';
 import { countLinesInBytes, humanSize, newlineOfBytes } from './bytes';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
-import { type ByteSource, type LineRequest, memorySource, type Selection, selectForward, selectTail, type TruncationReason } from './select';
+import {
+  type ByteSource,
+  type LineRequest,
+  memorySource,
+  type Selection,
+  selectForward,
+  selectTail,
+  type TruncationReason,
+} from './select';
 
 export interface LineRead {
   readonly content: string;
@@ -70,7 +78,10 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
     );
   }
   const source: ByteSource = { size, read: (offset, length) => readRange(path, offset, Math.max(0, Math.min(length, size - offset))) };
-  const selection = request.tailLines !== undefined ? await selectTail(source, request, encoding, null) : await selectForward(source, request, encoding, null);
+  const selection =
+    request.tailLines !== undefined
+      ? await selectTail(source, request, encoding, null)
+      : await selectForward(source, request, encoding, null);
   const bytes = await source.read(selection.start, selection.end - selection.start);
   return {
     content: decodeContent(bytes, encoding),
@@ -85,7 +96,9 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
   };
 }
 
-function selectionFields(selection: Selection): Pick<LineRead, 'start_line' | 'end_line' | 'truncated' | 'truncation_reason' | 'next_start_line'> {
+function selectionFields(
+  selection: Selection,
+): Pick<LineRead, 'start_line' | 'end_line' | 'truncated' | 'truncation_reason' | 'next_start_line'> {
   return {
     start_line: selection.startLine,
     end_line: selection.endLine,
@@ -119,7 +132,10 @@ export async function readWhole(bytes: Uint8Array, display: string, request: Lin
   const source = memorySource(lineBytes);
   const totalLines = countLinesInBytes(lineBytes);
   const cutAs = encoding === 'latin1' ? 'latin1' : 'utf-8';
-  const selection = request.tailLines !== undefined ? await selectTail(source, request, cutAs, totalLines) : await selectForward(source, request, cutAs, totalLines);
+  const selection =
+    request.tailLines !== undefined
+      ? await selectTail(source, request, cutAs, totalLines)
+      : await selectForward(source, request, cutAs, totalLines);
   const slice = lineBytes.subarray(selection.start, selection.end);
   return {
     content: decodeContent(slice, encoding === 'latin1' ? 'latin1' : 'utf-8'),

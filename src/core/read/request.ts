@@ -18,10 +18,18 @@ export interface LineParameters {
  */
 export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes: number, capName: string): LineRequest {
   if (input.tail_lines !== undefined && (input.start_line !== undefined || input.end_line !== undefined)) {
-    throw new ToolError('INVALID_INPUT', 'tail_lines reads the last lines of a file; it cannot be combined with start_line or end_line. Pass one or the other.', { field: 'tail_lines' });
+    throw new ToolError(
+      'INVALID_INPUT',
+      'tail_lines reads the last lines of a file; it cannot be combined with start_line or end_line. Pass one or the other.',
+      { field: 'tail_lines' },
+    );
   }
   if (input.start_line !== undefined && input.end_line !== undefined && input.end_line < input.start_line) {
-    throw new ToolError('INVALID_INPUT', `end_line ${input.end_line} is before start_line ${input.start_line}; both are 1-based and inclusive.`, { field: 'end_line' });
+    throw new ToolError(
+      'INVALID_INPUT',
+      `end_line ${input.end_line} is before start_line ${input.start_line}; both are 1-based and inclusive.`,
+      { field: 'end_line' },
+    );
   }
   if (input.max_bytes !== undefined && input.max_bytes > cap) {
     throw new ToolError(

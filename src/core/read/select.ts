@@ -54,7 +54,12 @@ function refuseStart(startLine: number, totalLines: number): ToolError {
 }
 
 /** Lines `startLine`..`endLine` that fit in `maxBytes`, scanning forward from the start of the source. */
-export async function selectForward(source: ByteSource, request: LineRequest, encoding: TextEncodingName, knownTotal: number | null): Promise<Selection> {
+export async function selectForward(
+  source: ByteSource,
+  request: LineRequest,
+  encoding: TextEncodingName,
+  knownTotal: number | null,
+): Promise<Selection> {
   const startLine = request.startLine ?? 1;
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
   const { size } = source;
@@ -156,7 +161,12 @@ export async function selectForward(source: ByteSource, request: LineRequest, en
 }
 
 /** The last `count` lines that fit in `maxBytes`, scanning backwards from the end. */
-export async function selectTail(source: ByteSource, request: LineRequest, encoding: TextEncodingName, knownTotal: number | null): Promise<Selection> {
+export async function selectTail(
+  source: ByteSource,
+  request: LineRequest,
+  encoding: TextEncodingName,
+  knownTotal: number | null,
+): Promise<Selection> {
   const count = request.tailLines ?? 0;
   const { size } = source;
   if (size === 0) return { start: 0, end: 0, startLine: null, endLine: null, totalLines: 0, truncation: null, nextStartLine: null };

@@ -48,7 +48,11 @@ function fromRegExp(regex: RegExp, wholeText: RegExp | undefined, external: Exte
 export function compileQuery(query: string, isRegex: boolean, caseSensitive: boolean): CompiledQuery {
   if (!isRegex) {
     if (/[\r\n]/.test(query)) {
-      throw new ToolError('INVALID_PATTERN', 'The query holds a line break, but search_content matches one line at a time. Search for one line of the text.', { field: 'query' });
+      throw new ToolError(
+        'INVALID_PATTERN',
+        'The query holds a line break, but search_content matches one line at a time. Search for one line of the text.',
+        { field: 'query' },
+      );
     }
     const external: ExternalQuery = { kind: 'literal', text: query };
     if (caseSensitive) {
@@ -116,7 +120,7 @@ export function translate(source: string, dialect: Dialect): string | undefined 
   const rust = dialect === 'rust';
   let out = '';
   let inClass = false;
-  for (let index = 0; index < source.length; ) {
+  for (let index = 0; index < source.length;) {
     const char = source[index] ?? '';
     if (char === '\\') {
       const next = source[index + 1] ?? '';

@@ -99,7 +99,15 @@ class LineScanner {
       const hit = this.request.query.find(line);
       if (hit) {
         this.found++;
-        const match = { path: this.path, line: this.lineNumber, text: line, start: hit.start, end: hit.end, before: [...this.recent], after: [] };
+        const match = {
+          path: this.path,
+          line: this.lineNumber,
+          text: line,
+          start: hit.start,
+          end: hit.end,
+          before: [...this.recent],
+          after: [],
+        };
         if (contextLines === 0) {
           if (!(await this.emit(match))) return false;
         } else this.pending.push({ match, after: [] });
@@ -147,15 +155,24 @@ function linesOf(text: string, isEnd: boolean): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-export async function scanContent(context: ToolContext, request: ScanRequest, onMatch: (match: LineMatch) => Promise<boolean>): Promise<ScanStats> {
+export async function scanContent(
+  context: ToolContext,
+  request: ScanRequest,
+  onMatch: (match: LineMatch) => Promise<boolean>,
+): Promise<ScanStats> {
   // Grouped by directory, so that only each directory's own names are sorted (FileTree), not 100,000 long paths.
   const tree = new FileTree();
   const found: VisibleEntry[] = [];
-  const rules = await walkVisible(context, request.start, { includeIgnored: request.includeIgnored, search: true, includeDotFiles: true }, (entry) => {
-    if (entry.kind === 'directory' && !entry.isSymlink) tree.addDirectory(entry.parent, entry.name);
-    // Links are not followed, as ripgrep does not follow them either.
-    else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry);
-  });
+  const rules = await walkVisible(
+    context,
+    request.start,
+    { includeIgnored: request.includeIgnored, search: true, includeDotFiles: true },
+    (entry) => {
+      if (entry.kind === 'directory' && !entry.isSymlink) tree.addDirectory(entry.parent, entry.name);
+      // Links are not followed, as ripgrep does not follow them either.
+      else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry);
+    },
+  );
   // A file that sorts under another path (a sidecar as its .pdf) takes that path's place in the tree.
   const standIns = new Map<string, string>();
   const own: VisibleEntry[] = [];

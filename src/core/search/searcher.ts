@@ -69,5 +69,9 @@ export interface ContentSearcher {
    * (or as `sorted` says); stops early once it returns false. Throws
    * CancelledError when `isCancelled` turns true.
    */
-  search(request: ContentSearchRequest, onMatch: (match: LineMatch) => Promise<boolean>, isCancelled: () => boolean): Promise<SearchOutcome>;
+  search(
+    request: ContentSearchRequest,
+    onMatch: (match: LineMatch) => Promise<boolean>,
+    isCancelled: () => boolean,
+  ): Promise<SearchOutcome>;
 }

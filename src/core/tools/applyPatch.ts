@@ -38,9 +38,14 @@ export const applyPatch = defineTool({
     // Creating new files loses nothing; changing or deleting existing ones is shown before it happens.
     if (plans.every((plan) => plan.action === 'create')) return { invocationMessage };
     const summary = plans
-      .map((plan) => `- ${shown(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`)
+      .map(
+        (plan) =>
+          `- ${shown(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`,
+      )
       .join('\n');
-    const diff = plans.map((plan) => plan.change.diff ?? `--- a/${plan.path.display}\n+++ b/${plan.path.display}\n(too large to show)\n`).join('');
+    const diff = plans
+      .map((plan) => plan.change.diff ?? `--- a/${plan.path.display}\n+++ b/${plan.path.display}\n(too large to show)\n`)
+      .join('');
     const deleted = plans.filter((plan) => plan.action === 'delete').length;
     const replacedBytes = plans.reduce((sum, plan) => sum + (plan.action === 'create' ? 0 : (plan.stat?.size ?? 0)), 0);
     const what = names.length === 1 ? names[0] : plural(names.length, 'file');

@@ -21,7 +21,8 @@ export const copyFile = defineTool({
   name: 'copy_file',
   title: 'Copy File',
   userDescription: 'Copy one file inside the workspace.',
-  modelDescription: 'Copy a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_copy_directory.',
+  modelDescription:
+    'Copy a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_copy_directory.',
   icon: 'files',
   tags: ['write'],
   effect: 'write',
@@ -54,7 +55,11 @@ export const copyFile = defineTool({
       await removeQuietly(fs, staged);
       throw error;
     }
-    return { source_path: plan.source.display, destination_path: plan.destination.display, copied: true, overwritten: plan.replaced !== undefined };
+    return {
+      source_path: plan.source.display,
+      destination_path: plan.destination.display,
+      copied: true,
+      overwritten: plan.replaced !== undefined,
+    };
   },
 });
-

@@ -27,9 +27,13 @@ const inputSchema = {
 type Input = InputOf<typeof inputSchema>;
 
 function alreadyExists(path: ConfinedPath, kind: string): ToolError {
-  return new ToolError('ALREADY_EXISTS', `${path.display} already exists (a ${kind}); create_file never replaces anything. Use agentfs_write_file to replace a file, or agentfs_edit_file to change part of it.`, {
-    path: path.display,
-  });
+  return new ToolError(
+    'ALREADY_EXISTS',
+    `${path.display} already exists (a ${kind}); create_file never replaces anything. Use agentfs_write_file to replace a file, or agentfs_edit_file to change part of it.`,
+    {
+      path: path.display,
+    },
+  );
 }
 
 async function checkFree(input: Input, context: ToolContext): Promise<ConfinedPath> {
@@ -53,7 +57,8 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription: 'Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use agentfs_write_file.',
+  modelDescription:
+    'Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use agentfs_write_file.',
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',

@@ -37,11 +37,17 @@ async function resolveTarget(input: Input, context: ToolContext): Promise<Target
   const stat = await fs.stat(path.absolute);
   if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${path.display}.`);
   if (stat.kind !== 'directory') {
-    throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${path.display} is a ${stat.kind}. Use agentfs_delete_file for files.`);
+    throw new ToolError(
+      'DIRECTORY_NOT_DIRECTORY',
+      `Not a directory: ${path.display} is a ${stat.kind}. Use agentfs_delete_file for files.`,
+    );
   }
   const childCount = stat.isSymlink ? 0 : (await fs.readDirectory(path.absolute)).length;
   if (childCount > 0 && !input.recursive) {
-    throw new ToolError('DIRECTORY_NOT_EMPTY', `Directory is not empty: ${path.display} holds ${childCount} entries. Pass recursive: true to delete it with everything inside.`);
+    throw new ToolError(
+      'DIRECTORY_NOT_EMPTY',
+      `Directory is not empty: ${path.display} holds ${childCount} entries. Pass recursive: true to delete it with everything inside.`,
+    );
   }
   await assertMayWrite(context, path, stat.isSymlink ? 'other' : 'directory');
   // A tree holding a protected or hidden path, or a file with unsaved edits, is refused whole rather than half-deleted.
@@ -53,7 +59,8 @@ export const deleteDirectory = defineTool({
   name: 'delete_directory',
   title: 'Delete Directory',
   userDescription: 'Delete a directory in the workspace.',
-  modelDescription: 'Delete a directory (to the trash where possible; the user confirms). A non-empty one needs recursive. Links inside are removed, never followed.',
+  modelDescription:
+    'Delete a directory (to the trash where possible; the user confirms). A non-empty one needs recursive. Links inside are removed, never followed.',
   icon: 'trash',
   tags: ['delete'],
   effect: 'destructive',
@@ -67,13 +74,19 @@ export const deleteDirectory = defineTool({
     if (stat.isSymlink) {
       return {
         invocationMessage,
-        confirmation: { title: `Delete the link ${path.display}?`, message: `The symbolic link ${shown(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}` },
+        confirmation: {
+          title: `Delete the link ${path.display}?`,
+          message: `The symbolic link ${shown(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}`,
+        },
       };
     }
     if (childCount === 0) {
       return {
         invocationMessage,
-        confirmation: { title: `Delete the empty directory ${path.display}/?`, message: `${shown(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}` },
+        confirmation: {
+          title: `Delete the empty directory ${path.display}/?`,
+          message: `${shown(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}`,
+        },
       };
     }
     const tree = await summariseTree(context, path.absolute);
@@ -82,7 +95,9 @@ export const deleteDirectory = defineTool({
       confirmation: {
         title: `Delete ${path.display}/ and everything in it?`,
         message: `${shown(path.display, true)} holds ${describeTree(tree)}. All of it will be deleted. ${trashSentence(context)} ${
-          tree.counts.symlinks + tree.counts.others > 0 ? 'It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.' : undoSentence(context, tree.bytes)
+          tree.counts.symlinks + tree.counts.others > 0
+            ? 'It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.'
+            : undoSentence(context, tree.bytes)
         }`,
       },
     };

@@ -62,7 +62,8 @@ export const deleteFile = defineTool({
     const { fs } = context.workspace;
     // Under the path's lock, so the hash checked is the content deleted (no other Agent FS call writes in between).
     return withPathLocks([path.absolute], async () => {
-      if (input.expected_hash !== undefined) checkExpectedHash(path.display, contentHash(await fs.readFile(path.absolute)), input.expected_hash);
+      if (input.expected_hash !== undefined)
+        checkExpectedHash(path.display, contentHash(await fs.readFile(path.absolute)), input.expected_hash);
       await fs.delete(path.absolute, { recursive: false, useTrash: true });
       const { name, relative_path } = namePair(path);
       return { file_name: name, relative_path, deleted: true };

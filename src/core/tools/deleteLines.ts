@@ -42,7 +42,13 @@ export const deleteLines = defineTool({
   pathParameters: { path: 'file' },
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Deleting lines ${input.start_line}-${input.end_line} of`);
+    return prepareTextEdit(
+      context,
+      path,
+      editOptionsOf(input),
+      transform(input),
+      `Deleting lines ${input.start_line}-${input.end_line} of`,
+    );
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'file');

@@ -111,7 +111,8 @@ export const directoryTree = defineTool({
     const total = directories + files;
     const end = Math.min(total, offset + shown);
     const truncated = end < total;
-    if (truncated) lines.push(`… ${total - end} more entries not shown; continue with offset ${end}, or draw a subdirectory or a smaller max_depth.`);
+    if (truncated)
+      lines.push(`… ${total - end} more entries not shown; continue with offset ${end}, or draw a subdirectory or a smaller max_depth.`);
     return {
       path: directory.display,
       max_depth: input.max_depth,

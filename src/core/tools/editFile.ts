@@ -33,7 +33,9 @@ interface Extra extends Record<string, unknown> {
 function transform(input: Input): (file: TextFile) => { text: string; extra: Extra } {
   return (file) => {
     if (input.old_string === input.new_string) {
-      throw new ToolError('INVALID_INPUT', 'old_string and new_string are the same, so the edit would change nothing.', { field: 'new_string' });
+      throw new ToolError('INVALID_INPUT', 'old_string and new_string are the same, so the edit would change nothing.', {
+        field: 'new_string',
+      });
     }
     const display = file.path.display;
     const result = findMatches(file.text, input.old_string, input.new_string);
@@ -42,10 +44,14 @@ function transform(input: Input): (file: TextFile) => { text: string; extra: Ext
       const nearest = best
         ? ` The nearest text is at lines ${best.start_line}-${best.end_line} (similarity ${best.similarity}):\n${best.lines.map((line) => `${line.line}: ${line.text}`).join('\n')}\nRead those lines and retry with old_string copied from them.`
         : ' The file has no similar lines.';
-      throw new ToolError('NO_MATCH', `old_string was not found in ${display}, neither exactly nor ignoring indentation, trailing whitespace and line endings.${nearest}`, {
-        path: display,
-        candidates: result.candidates,
-      });
+      throw new ToolError(
+        'NO_MATCH',
+        `old_string was not found in ${display}, neither exactly nor ignoring indentation, trailing whitespace and line endings.${nearest}`,
+        {
+          path: display,
+          candidates: result.candidates,
+        },
+      );
     }
     const count = result.regions.length;
     const lines = result.regions.map((region) => region.line);
@@ -72,7 +78,8 @@ export const editFile = defineTool({
   name: 'edit_file',
   title: 'Edit File',
   userDescription: 'Replace a unique piece of text in a workspace file.',
-  modelDescription: 'Replace old_string with new_string in a file, once unless replace_all or expected_match_count; indentation may differ. Copy old_string from a fresh read.',
+  modelDescription:
+    'Replace old_string with new_string in a file, once unless replace_all or expected_match_count; indentation may differ. Copy old_string from a fresh read.',
   icon: 'edit',
   tags: ['write', 'edit'],
   effect: 'write',

@@ -27,7 +27,8 @@ export const fileInfo = defineTool({
   name: 'file_info',
   title: 'File Info',
   userDescription: 'Show size, dates, hash and text details of a workspace path.',
-  modelDescription: 'Metadata of a file or directory, without content: type, size, times; for text files also content_hash, encoding, newline style and line count.',
+  modelDescription:
+    'Metadata of a file or directory, without content: type, size, times; for text files also content_hash, encoding, newline style and line count.',
   icon: 'info',
   tags: ['read'],
   effect: 'read',
@@ -43,7 +44,11 @@ export const fileInfo = defineTool({
     const path = await context.paths.resolve(input.path, 'path');
     const { fs } = context.workspace;
     const stat = await fs.stat(path.absolute);
-    if (!stat) throw new ToolError('FILE_NOT_FOUND', `Nothing exists at ${path.display}. Use agentfs_find_file or agentfs_search_files to look for it.`);
+    if (!stat)
+      throw new ToolError(
+        'FILE_NOT_FOUND',
+        `Nothing exists at ${path.display}. Use agentfs_find_file or agentfs_search_files to look for it.`,
+      );
     await assertMayRead(context, path, stat.kind);
     const { name, relative_path } = namePair(path);
     const common = {

@@ -38,7 +38,8 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find File',
   userDescription: 'Find files by name anywhere in the workspace.',
-  modelDescription: 'Find files by name anywhere: exact (case-insensitive) matches, else a fuzzy ranking that tolerates typos and partial words (match_type exact, lax or none). For globs use agentfs_search_files.',
+  modelDescription:
+    'Find files by name anywhere: exact (case-insensitive) matches, else a fuzzy ranking that tolerates typos and partial words (match_type exact, lax or none). For globs use agentfs_search_files.',
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',
@@ -51,27 +52,50 @@ export const findFile = defineTool({
   },
   async run(input, context) {
     if (input.max_results > FIND_FILE_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${FIND_FILE_CAP}. Ask for at most ${FIND_FILE_CAP}, or use a more specific name.`);
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_results ${input.max_results} is above the cap of ${FIND_FILE_CAP}. Ask for at most ${FIND_FILE_CAP}, or use a more specific name.`,
+      );
     }
     const query = input.file_name.trim();
-    if (query === '') throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });
+    if (query === '')
+      throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });
 
     const search = new FileNameSearch<Candidate>(query);
     let ignored = 0;
     for (const root of context.paths.roots) {
       const start = { root, absolute: root.path, display: context.paths.display(root, root.path) };
-      const rules = await walkVisible(context, start, { includeIgnored: input.include_ignored, search: false, includeDotFiles: true }, (entry) => {
-        // Links are neither followed nor offered: a match must be a file that is really inside the base.
-        if (entry.kind === 'file' && !entry.isSymlink) search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
-      });
+      const rules = await walkVisible(
+        context,
+        start,
+        { includeIgnored: input.include_ignored, search: false, includeDotFiles: true },
+        (entry) => {
+          // Links are neither followed nor offered: a match must be a file that is really inside the base.
+          if (entry.kind === 'file' && !entry.isSymlink) search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
+        },
+      );
       ignored += rules.ignoredCount;
     }
 
     const { matchType, ranked } = search.results();
-    const matches: Match[] = ranked.map(({ item, score }) => ({ file_name: item.name, relative_path: context.paths.display(item.root, item.absolute), score }));
+    const matches: Match[] = ranked.map(({ item, score }) => ({
+      file_name: item.name,
+      relative_path: context.paths.display(item.root, item.absolute),
+      score,
+    }));
     // Equal scores: the shorter name is the closer match ("reprot" → report.md before report-final-2026.md).
-    matches.sort((a, b) => b.score - a.score || a.file_name.length - b.file_name.length || compareCodePoints(a.relative_path, b.relative_path));
+    matches.sort(
+      (a, b) => b.score - a.score || a.file_name.length - b.file_name.length || compareCodePoints(a.relative_path, b.relative_path),
+    );
     const page = pageOf(matches, input.offset ?? 0, input.max_results);
-    return { query: input.file_name, match_type: matchType, count: page.items.length, matches: page.items, ...pageFields(page), total: matches.length, ignored_count: ignored };
+    return {
+      query: input.file_name,
+      match_type: matchType,
+      count: page.items.length,
+      matches: page.items,
+      ...pageFields(page),
+      total: matches.length,
+      ignored_count: ignored,
+    };
   },
 });

@@ -46,7 +46,11 @@ export const historyGet = defineTool({
       if (diff.diff !== undefined) {
         if (diff.diff.length > budget) {
           truncated = true;
-          shown = { is_binary: false, content_recorded: true, diff_omitted: `the diffs of this operation exceed ${HISTORY_DIFF_MAX_CHARS} characters in all` };
+          shown = {
+            is_binary: false,
+            content_recorded: true,
+            diff_omitted: `the diffs of this operation exceed ${HISTORY_DIFF_MAX_CHARS} characters in all`,
+          };
         } else budget -= diff.diff.length;
       }
       changes.push({

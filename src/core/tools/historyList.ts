@@ -39,7 +39,8 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription: 'The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with agentfs_history_get.',
+  modelDescription:
+    'The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with agentfs_history_get.',
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',
@@ -48,11 +49,16 @@ export const historyList = defineTool({
   inputSchema,
   pathParameters: { path: 'path' },
   prepare(input) {
-    return Promise.resolve({ invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}` });
+    return Promise.resolve({
+      invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}`,
+    });
   },
   async run(input, context) {
     if (input.limit > HISTORY_LIST_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `limit ${input.limit} is above the cap of ${HISTORY_LIST_CAP}. Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.`);
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `limit ${input.limit} is above the cap of ${HISTORY_LIST_CAP}. Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.`,
+      );
     }
     const store = requireHistory(context);
     const records = await store.list();
@@ -60,7 +66,9 @@ export const historyList = defineTool({
     if (input.path !== undefined) {
       const wanted = await context.paths.resolve(input.path, 'path');
       // Touching: the operation changed the path, something inside it, or a directory containing it.
-      matching = records.filter((record) => record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)));
+      matching = records.filter((record) =>
+        record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)),
+      );
     }
     const undone = undoneBy(records);
     const offset = input.offset ?? 0;

@@ -18,7 +18,11 @@ const inputSchema = {
     max_depth: { type: 'integer', minimum: 1, description: 'Deepest level, with recursive.' },
     include_hidden: INCLUDE_HIDDEN,
     include_ignored: INCLUDE_IGNORED,
-    max_entries: { type: 'integer', minimum: 1, description: `Default ${LIST_DIRECTORY_DEFAULT} (fewer if long), at most ${LIST_DIRECTORY_CAP}.` },
+    max_entries: {
+      type: 'integer',
+      minimum: 1,
+      description: `Default ${LIST_DIRECTORY_DEFAULT} (fewer if long), at most ${LIST_DIRECTORY_CAP}.`,
+    },
     offset: OFFSET,
   },
   additionalProperties: false,
@@ -68,7 +72,9 @@ class ShallowLevels {
   /** The kept levels, shallowest first (after the walk: cut to the levels that fill `wanted`). */
   kept(): VisibleEntry[][] {
     this.lowerCutoff();
-    return this.levels.slice(0, Number.isFinite(this.cutoff) ? this.cutoff + 1 : undefined).filter((level): level is VisibleEntry[] => level !== undefined);
+    return this.levels
+      .slice(0, Number.isFinite(this.cutoff) ? this.cutoff + 1 : undefined)
+      .filter((level): level is VisibleEntry[] => level !== undefined);
   }
 
   private lowerCutoff(): void {
@@ -90,7 +96,8 @@ export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
   userDescription: 'List a workspace directory with types and sizes.',
-  modelDescription: 'List a directory\'s entries with type and size, directories first; recursive lists shallow levels first, so a cut list (truncated, next_offset) still gives the overview. For a picture use agentfs_directory_tree.',
+  modelDescription:
+    "List a directory's entries with type and size, directories first; recursive lists shallow levels first, so a cut list (truncated, next_offset) still gives the overview. For a picture use agentfs_directory_tree.",
   icon: 'folder-opened',
   tags: ['read'],
   effect: 'read',
@@ -104,10 +111,14 @@ export const listDirectory = defineTool({
   },
   async run(input, context) {
     if (input.max_entries !== undefined && input.max_entries > LIST_DIRECTORY_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `max_entries ${input.max_entries} is above the cap of ${LIST_DIRECTORY_CAP}. Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`, {
-        field: 'max_entries',
-        cap: LIST_DIRECTORY_CAP,
-      });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_entries ${input.max_entries} is above the cap of ${LIST_DIRECTORY_CAP}. Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`,
+        {
+          field: 'max_entries',
+          cap: LIST_DIRECTORY_CAP,
+        },
+      );
     }
     const directory = await resolveDirectory(context, input.path);
     const maxDepth = input.recursive ? (input.max_depth ?? Number.POSITIVE_INFINITY) : 1;
@@ -134,7 +145,10 @@ export const listDirectory = defineTool({
     const ordered: VisibleEntry[] = [];
     for (const level of levels.kept()) {
       if (ordered.length >= offset + limit) break;
-      const sorted = level.filter((entry) => !outside.has(entry)).map((entry) => ({ entry, parent: entry.parent })).sort(compareListed);
+      const sorted = level
+        .filter((entry) => !outside.has(entry))
+        .map((entry) => ({ entry, parent: entry.parent }))
+        .sort(compareListed);
       for (const { entry } of sorted.slice(0, offset + limit - ordered.length)) ordered.push(entry);
     }
     const { fs } = context.workspace;

@@ -26,7 +26,8 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List Files',
   userDescription: 'List the files in a workspace directory.',
-  modelDescription: 'List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total and next_offset to go on. To find a file by name use agentfs_find_file.',
+  modelDescription:
+    'List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total and next_offset to go on. To find a file by name use agentfs_find_file.',
   icon: 'list-flat',
   tags: ['read', 'search'],
   effect: 'read',
@@ -40,13 +41,17 @@ export const listFiles = defineTool({
   },
   async run(input, context) {
     if (input.max_results !== undefined && input.max_results > LIST_FILES_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${LIST_FILES_CAP}. Ask for at most ${LIST_FILES_CAP}, or list a narrower path.`);
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_results ${input.max_results} is above the cap of ${LIST_FILES_CAP}. Ask for at most ${LIST_FILES_CAP}, or list a narrower path.`,
+      );
     }
     const directory = await context.paths.resolve(input.path ?? '.', 'directory');
     const { fs } = context.workspace;
     const stat = await fs.stat(directory.absolute);
     if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${directory.display}.`);
-    if (stat.kind !== 'directory') throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${directory.display} is a ${stat.kind}.`);
+    if (stat.kind !== 'directory')
+      throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${directory.display} is a ${stat.kind}.`);
 
     const files = new FileTree();
     const links: string[] = [];
@@ -72,6 +77,13 @@ export const listFiles = defineTool({
     const first = allowed.length === 0 ? head : [...head, ...allowed].sort(compareCodePoints).slice(0, offset + limit);
     const ordered = first.slice(offset).map((absolute) => context.paths.display(directory.root, absolute));
     const page = pageFrom(ordered, offset, total, input.max_results === undefined ? DEFAULT_PAGE_BYTES : undefined);
-    return { count: page.items.length, recursive: input.recursive, files: page.items, ...pageFields(page), total, ignored_count: rules.ignoredCount };
+    return {
+      count: page.items.length,
+      recursive: input.recursive,
+      files: page.items,
+      ...pageFields(page),
+      total,
+      ignored_count: rules.ignoredCount,
+    };
   },
 });

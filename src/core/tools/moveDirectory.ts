@@ -19,7 +19,8 @@ export const moveDirectory = defineTool({
   name: 'move_directory',
   title: 'Move Directory',
   userDescription: 'Move or rename a directory inside the workspace.',
-  modelDescription: 'Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms).',
+  modelDescription:
+    'Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms).',
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',
@@ -37,6 +38,11 @@ export const moveDirectory = defineTool({
     const plan = await planTransfer(input, context, 'directory', 'move');
     await context.workspace.fs.createDirectory(dirname(plan.destination.absolute));
     await swapIntoDestination(plan, plan.source.absolute, context);
-    return { source_path: plan.source.display, destination_path: plan.destination.display, moved: true, overwritten: plan.replaced !== undefined };
+    return {
+      source_path: plan.source.display,
+      destination_path: plan.destination.display,
+      moved: true,
+      overwritten: plan.replaced !== undefined,
+    };
   },
 });

@@ -19,7 +19,8 @@ export const moveFile = defineTool({
   name: 'move_file',
   title: 'Move File',
   userDescription: 'Move or rename one file inside the workspace.',
-  modelDescription: 'Move or rename a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_move_directory.',
+  modelDescription:
+    'Move or rename a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_move_directory.',
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',
@@ -39,6 +40,11 @@ export const moveFile = defineTool({
     await fs.createDirectory(dirname(plan.destination.absolute));
     // A rename replaces the destination in one step, so the old file stays whole until the new one takes its place.
     await fs.rename(plan.source.absolute, plan.destination.absolute, { overwrite: plan.replaced !== undefined });
-    return { source_path: plan.source.display, destination_path: plan.destination.display, moved: true, overwritten: plan.replaced !== undefined };
+    return {
+      source_path: plan.source.display,
+      destination_path: plan.destination.display,
+      moved: true,
+      overwritten: plan.replaced !== undefined,
+    };
   },
 });

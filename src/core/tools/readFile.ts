@@ -17,7 +17,11 @@ const inputSchema = {
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     tail_lines: { type: 'integer', minimum: 1, description: 'Read the last N lines instead.' },
-    max_bytes: { type: 'integer', minimum: 1, description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: setting agentFs.maxReadBytes).` },
+    max_bytes: {
+      type: 'integer',
+      minimum: 1,
+      description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: setting agentFs.maxReadBytes).`,
+    },
     encoding: READ_ENCODING,
   },
   required: ['file_name'],
@@ -28,7 +32,11 @@ const inputSchema = {
 export async function statReadableFile(context: ToolContext, path: ConfinedPath): Promise<number> {
   const stat = await context.workspace.fs.stat(path.absolute);
   if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use agentfs_find_file to look for it by name.`);
-  if (stat.kind !== 'file') throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}. Use agentfs_list_directory to see what it contains.`);
+  if (stat.kind !== 'file')
+    throw new ToolError(
+      'FILE_NOT_FILE',
+      `Not a file: ${path.display} is a ${stat.kind}. Use agentfs_list_directory to see what it contains.`,
+    );
   await assertMayRead(context, path, 'file');
   return stat.size;
 }
@@ -37,7 +45,8 @@ export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines) in the workspace.',
-  modelDescription: 'Read a text file: whole, lines start_line..end_line (1-based, inclusive) or the last tail_lines, as whole lines within max_bytes. If cut, truncated is true: go on from next_start_line. content_hash is what expected_hash takes. Several files: agentfs_read_many_files.',
+  modelDescription:
+    'Read a text file: whole, lines start_line..end_line (1-based, inclusive) or the last tail_lines, as whole lines within max_bytes. If cut, truncated is true: go on from next_start_line. content_hash is what expected_hash takes. Several files: agentfs_read_many_files.',
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -59,7 +68,12 @@ export const readFile = defineTool({
     return { invocationMessage: `Reading ${path.display}${range}` };
   },
   async run(input, context) {
-    const request = lineRequest(input, context.policy.maxReadBytes, Math.min(DEFAULT_READ_BYTES, context.policy.maxReadBytes), context.policy.knobs.maxReadBytes);
+    const request = lineRequest(
+      input,
+      context.policy.maxReadBytes,
+      Math.min(DEFAULT_READ_BYTES, context.policy.maxReadBytes),
+      context.policy.knobs.maxReadBytes,
+    );
     const path = await context.paths.resolve(input.file_name, 'file');
     const size = await statReadableFile(context, path);
     const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);

@@ -43,10 +43,14 @@ export const readManyFiles = defineTool({
   async run(input, context) {
     const count = input.paths.length;
     if (count > READ_MANY_FILES_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `${count} paths is above the cap of ${READ_MANY_FILES_CAP} per call. Split them over several calls.`, {
-        field: 'paths',
-        cap: READ_MANY_FILES_CAP,
-      });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `${count} paths is above the cap of ${READ_MANY_FILES_CAP} per call. Split them over several calls.`,
+        {
+          field: 'paths',
+          cap: READ_MANY_FILES_CAP,
+        },
+      );
     }
     // One budget for the whole call: the files share it evenly, by default DEFAULT_READ_MANY_BYTES, at most agentFs.maxReadBytes.
     const budget = context.policy.maxReadBytes;
@@ -58,7 +62,12 @@ export const readManyFiles = defineTool({
         { field: 'max_bytes', cap: perFileCap },
       );
     }
-    const request = lineRequest(input, perFileCap, Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count), context.policy.knobs.maxReadBytes);
+    const request = lineRequest(
+      input,
+      perFileCap,
+      Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count),
+      context.policy.knobs.maxReadBytes,
+    );
     const files = await Promise.all(
       input.paths.map(async (given) => {
         try {

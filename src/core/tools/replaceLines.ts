@@ -33,7 +33,8 @@ export const replaceLines = defineTool({
   name: 'replace_lines',
   title: 'Replace Lines',
   userDescription: 'Replace a range of lines in a workspace file.',
-  modelDescription: 'Replace lines start_line..end_line (1-based, inclusive) with content; out of range is refused. Use line numbers from a fresh read, else agentfs_edit_file.',
+  modelDescription:
+    'Replace lines start_line..end_line (1-based, inclusive) with content; out of range is refused. Use line numbers from a fresh read, else agentfs_edit_file.',
   icon: 'replace',
   tags: ['write', 'edit'],
   effect: 'write',
@@ -43,7 +44,13 @@ export const replaceLines = defineTool({
   pathParameters: { path: 'file' },
   async prepare(input, context) {
     const path = await context.paths.resolve(input.path, 'file');
-    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Replacing lines ${input.start_line}-${input.end_line} of`);
+    return prepareTextEdit(
+      context,
+      path,
+      editOptionsOf(input),
+      transform(input),
+      `Replacing lines ${input.start_line}-${input.end_line} of`,
+    );
   },
   async run(input, context) {
     const path = await context.paths.resolve(input.path, 'file');

@@ -130,7 +130,11 @@ class FileFilter {
 /** The .gitignore files from the root down to `start`'s parent: ripgrep reads only the root's itself (cwd-relative). */
 async function parentIgnoreFiles(context: ToolContext, start: ConfinedPath): Promise<string[] | undefined> {
   const found: string[] = [];
-  for (let directory = dirname(start.absolute); isWithin(start.root.path, directory) && start.absolute !== start.root.path; directory = dirname(directory)) {
+  for (
+    let directory = dirname(start.absolute);
+    isWithin(start.root.path, directory) && start.absolute !== start.root.path;
+    directory = dirname(directory)
+  ) {
     const candidate = directory === '/' ? `/${GITIGNORE}` : `${directory}/${GITIGNORE}`;
     if ((await context.workspace.fs.stat(candidate))?.kind === 'file') found.push(candidate);
     if (directory === start.root.path) break;
@@ -140,7 +144,14 @@ async function parentIgnoreFiles(context: ToolContext, start: ConfinedPath): Pro
   return found;
 }
 
-function externalRequest(start: ConfinedPath, query: CompiledQuery, input: Input, rules: IgnoreRules, parents: readonly string[], need: number): ContentSearchRequest | undefined {
+function externalRequest(
+  start: ConfinedPath,
+  query: CompiledQuery,
+  input: Input,
+  rules: IgnoreRules,
+  parents: readonly string[],
+  need: number,
+): ContentSearchRequest | undefined {
   if (!query.external) return undefined;
   // The clean-up compileSearchGlob gives the pattern (ripgrep would read a '\\' as an escape); a leading '/' stays, as
   // ripgrep anchors it at the root too.
@@ -245,7 +256,8 @@ class SortedWalk {
     const previous = this.previous;
     if (previous) {
       let order = 0;
-      for (let index = 0; order === 0 && index < Math.min(previous.length, parts.length); index++) order = compareUtf8(previous[index] ?? '', parts[index] ?? '');
+      for (let index = 0; order === 0 && index < Math.min(previous.length, parts.length); index++)
+        order = compareUtf8(previous[index] ?? '', parts[index] ?? '');
       if (order >= 0) this.holds = false;
     }
     this.previous = parts;
@@ -282,7 +294,12 @@ class SortedWalk {
     for (const entry of entries ?? []) {
       if (compareUtf8(entry.name, name) <= 0) continue;
       // A directory sorts as its files do, with '/' after its name; a sidecar as the .pdf it stands for.
-      const sortsAs = entry.kind === 'directory' && !entry.isSymlink ? `${entry.name}/` : PDF_TEXT.test(entry.name) ? entry.name.slice(0, -4) : entry.name;
+      const sortsAs =
+        entry.kind === 'directory' && !entry.isSymlink
+          ? `${entry.name}/`
+          : PDF_TEXT.test(entry.name)
+            ? entry.name.slice(0, -4)
+            : entry.name;
       if (least === undefined || compareCodePoints(sortsAs, least) < 0) least = sortsAs;
     }
     this.later.set(key, least ?? null);
@@ -372,7 +389,15 @@ async function searchByScan(
   const found: Accepted[] = [];
   const stats = await scanContent(
     context,
-    { start, query: options.query, contextLines: options.contextLines, acceptsFile: sidecarOrMatching, includeIgnored: options.includeIgnored, maxMatchesPerFile: need, sortKey },
+    {
+      start,
+      query: options.query,
+      contextLines: options.contextLines,
+      acceptsFile: sidecarOrMatching,
+      includeIgnored: options.includeIgnored,
+      maxMatchesPerFile: need,
+      sortKey,
+    },
     async (match) => {
       const item = await accept(match);
       if (item) found.push(item);
@@ -400,22 +425,32 @@ export const searchContent = defineTool({
   },
   async run(input, context) {
     if (input.max_results > SEARCH_CONTENT_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${SEARCH_CONTENT_CAP}. Ask for at most ${SEARCH_CONTENT_CAP}, or narrow the query, path or file_pattern.`, {
-        field: 'max_results',
-        cap: SEARCH_CONTENT_CAP,
-      });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_results ${input.max_results} is above the cap of ${SEARCH_CONTENT_CAP}. Ask for at most ${SEARCH_CONTENT_CAP}, or narrow the query, path or file_pattern.`,
+        {
+          field: 'max_results',
+          cap: SEARCH_CONTENT_CAP,
+        },
+      );
     }
     for (const field of ['query', 'file_pattern'] as const) {
       const value = input[field];
       if (value !== undefined && value.length > SEARCH_TEXT_MAX) {
-        throw new ToolError('INVALID_INPUT', `${field} is ${value.length} characters long; it may have at most ${SEARCH_TEXT_MAX}.`, { field });
+        throw new ToolError('INVALID_INPUT', `${field} is ${value.length} characters long; it may have at most ${SEARCH_TEXT_MAX}.`, {
+          field,
+        });
       }
     }
     if (input.context_lines > CONTEXT_LINES_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `context_lines ${input.context_lines} is above the cap of ${CONTEXT_LINES_CAP}. Read the surrounding lines with agentfs_read_file and start_line/end_line.`, {
-        field: 'context_lines',
-        cap: CONTEXT_LINES_CAP,
-      });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `context_lines ${input.context_lines} is above the cap of ${CONTEXT_LINES_CAP}. Read the surrounding lines with agentfs_read_file and start_line/end_line.`,
+        {
+          field: 'context_lines',
+          cap: CONTEXT_LINES_CAP,
+        },
+      );
     }
     const query = compileQuery(input.query, input.is_regex, input.case_sensitive);
     const pattern = input.file_pattern === undefined ? undefined : compileSearchGlob(input.file_pattern, 'file_pattern');
@@ -448,7 +483,9 @@ export const searchContent = defineTool({
       const accept = async (match: LineMatch): Promise<Accepted | undefined> => {
         if (match.path !== lastPath) {
           lastPath = match.path;
-          lastFile = isWithin(start.absolute, match.path) ? rules.excludesPath(match.path, false).then((excluded) => (excluded ? undefined : files.resolve(match.path))) : Promise.resolve(undefined);
+          lastFile = isWithin(start.absolute, match.path)
+            ? rules.excludesPath(match.path, false).then((excluded) => (excluded ? undefined : files.resolve(match.path)))
+            : Promise.resolve(undefined);
         }
         const file = await lastFile;
         if (!file) return undefined;
@@ -458,7 +495,10 @@ export const searchContent = defineTool({
 
       const parents = context.contentSearcher ? await parentIgnoreFiles(context, start) : undefined;
       const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents, need);
-      const searched = context.contentSearcher && request ? await searchWithSearcher(context, context.contentSearcher, start, request, accept, need) : undefined;
+      const searched =
+        context.contentSearcher && request
+          ? await searchWithSearcher(context, context.contentSearcher, start, request, accept, need)
+          : undefined;
       if (context.contentSearcher && searched) {
         engine = context.contentSearcher.name;
         // ripgrep applies the ignore rules without counting what they skip: unknown, unless nothing was to be skipped.
@@ -466,9 +506,17 @@ export const searchContent = defineTool({
       }
       const result =
         searched ??
-        (await searchByScan(context, start, files, accept, need, (stats) => {
-          if (ignored !== null) ignored += stats.rules.ignoredCount;
-        }, { query, contextLines: input.context_lines, includeIgnored: input.include_ignored, pattern }));
+        (await searchByScan(
+          context,
+          start,
+          files,
+          accept,
+          need,
+          (stats) => {
+            if (ignored !== null) ignored += stats.rules.ignoredCount;
+          },
+          { query, contextLines: input.context_lines, includeIgnored: input.include_ignored, pattern },
+        ));
       for (const item of result.matches) found.add(item);
       total = total === undefined || result.total === undefined ? undefined : total + result.total;
     }
@@ -477,7 +525,12 @@ export const searchContent = defineTool({
     const page = pageFrom(all.slice(offset, offset + input.max_results), offset, all.length);
     const matches = page.items.map(({ display, via, match }) => {
       const text = window(match.text, match.start);
-      const entry: Record<string, unknown> = { path: display, line: match.line, column: codePoints(match.text.slice(0, match.start)) + 1, text: text.text };
+      const entry: Record<string, unknown> = {
+        path: display,
+        line: match.line,
+        column: codePoints(match.text.slice(0, match.start)) + 1,
+        text: text.text,
+      };
       if (text.truncated) entry.text_truncated = true;
       if (via !== undefined) entry.via = via;
       if (input.context_lines > 0) {

@@ -26,7 +26,8 @@ export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search Files',
   userDescription: 'Find workspace paths matching a glob pattern.',
-  modelDescription: 'Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Sorted, with total. To search inside files use agentfs_search_content.',
+  modelDescription:
+    'Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Sorted, with total. To search inside files use agentfs_search_content.',
   icon: 'filter',
   tags: ['read', 'search'],
   effect: 'read',
@@ -39,10 +40,14 @@ export const searchFiles = defineTool({
   },
   async run(input, context) {
     if (input.max_results > SEARCH_FILES_CAP) {
-      throw new ToolError('LIMIT_EXCEEDED', `max_results ${input.max_results} is above the cap of ${SEARCH_FILES_CAP}. Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.`, {
-        field: 'max_results',
-        cap: SEARCH_FILES_CAP,
-      });
+      throw new ToolError(
+        'LIMIT_EXCEEDED',
+        `max_results ${input.max_results} is above the cap of ${SEARCH_FILES_CAP}. Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.`,
+        {
+          field: 'max_results',
+          cap: SEARCH_FILES_CAP,
+        },
+      );
     }
     const matcher = compileSearchGlob(input.pattern, 'pattern');
     // With a fixed leading part ("src/**/*.ts") whole directories can be passed over; a name-only pattern cannot.
@@ -64,7 +69,12 @@ export const searchFiles = defineTool({
         },
         (entry) => {
           if (byName ? !byName.test(entry.name) : !matcher.match(relativeTo(start.root.path, entry.absolute))) return;
-          const item = { display: context.paths.display(start.root, entry.absolute), absolute: entry.absolute, type: entryType(entry), root: index };
+          const item = {
+            display: context.paths.display(start.root, entry.absolute),
+            absolute: entry.absolute,
+            type: entryType(entry),
+            root: index,
+          };
           (entry.isSymlink ? links : found).push(item);
         },
       );

@@ -16,11 +16,18 @@ export async function undoLastTarget(store: HistoryStore): Promise<{ target: Ope
   const { target, skipped } = lastUndoable(await store.list());
   if (target) return { target, skipped };
   if (skipped.length > 0) {
-    throw new ToolError('HISTORY_UNAVAILABLE', `Nothing left to undo: the ${skipped.length === 1 ? 'operation' : `${skipped.length} operations`} not yet undone could not be recorded in full (${skipped.map((record) => `${record.id}: ${record.unavailable_reason ?? 'not recorded'}`).join('; ')}).`, {
-      history_skipped: skipped.map((record) => record.id),
-    });
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      `Nothing left to undo: the ${skipped.length === 1 ? 'operation' : `${skipped.length} operations`} not yet undone could not be recorded in full (${skipped.map((record) => `${record.id}: ${record.unavailable_reason ?? 'not recorded'}`).join('; ')}).`,
+      {
+        history_skipped: skipped.map((record) => record.id),
+      },
+    );
   }
-  throw new ToolError('OPERATION_NOT_FOUND', 'Nothing left to undo: no recorded operation is waiting to be undone. Use agentfs_history_list to see the history.');
+  throw new ToolError(
+    'OPERATION_NOT_FOUND',
+    'Nothing left to undo: no recorded operation is waiting to be undone. Use agentfs_history_list to see the history.',
+  );
 }
 
 export const undoLast = defineTool({
@@ -52,7 +59,11 @@ export const undoLast = defineTool({
       undone_operation: target.operation,
       summary: target.summary,
       restored,
-      history_skipped: skipped.map((record) => ({ operation_id: record.id, summary: record.summary, reason: record.unavailable_reason ?? 'not recorded' })),
+      history_skipped: skipped.map((record) => ({
+        operation_id: record.id,
+        summary: record.summary,
+        reason: record.unavailable_reason ?? 'not recorded',
+      })),
     };
   },
 });

@@ -57,7 +57,12 @@ function measure(state: PathState): string {
 function movedTo(record: OperationRecord, destination: PathRecord): string {
   const asked = record.input.destination_path;
   if (typeof asked !== 'string' || asked.startsWith('[')) return destination.display;
-  return asked.replace(/\/{2,}/g, '/').replace(/^(\.\/)+/, '').replace(/\/$/, '') || destination.display;
+  return (
+    asked
+      .replace(/\/{2,}/g, '/')
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/$/, '') || destination.display
+  );
 }
 
 /** A move's two paths: where it came from and where it went. */
@@ -74,14 +79,21 @@ function steps(record: OperationRecord, done: string, when: string): string[] {
     const { source, destination } = move;
     const directory = isDirectory(source.before);
     const back = `Move ${shown(movedTo(record, destination), directory)} back to ${shown(source.display, directory)}, where it was before it was moved ${when}`;
-    return [destination.before.type === 'missing' ? back : `${back}, and put back the ${shown(destination.display, isDirectory(destination.before))} it replaced${measure(destination.before)}`];
+    return [
+      destination.before.type === 'missing'
+        ? back
+        : `${back}, and put back the ${shown(destination.display, isDirectory(destination.before))} it replaced${measure(destination.before)}`,
+    ];
   }
   return record.paths.flatMap((path: PathRecord) => {
     const { before, after } = path;
     if (before.type === 'missing' && after.type === 'missing') return [];
     if (before.type === 'missing') return [`Remove ${shown(path.display, isDirectory(after))}${measure(after)}, which was ${done} ${when}`];
-    if (after.type === 'missing') return [`Put back ${shown(path.display, isDirectory(before))}${measure(before)} as it was before it was ${done} ${when}`];
-    return [`Put back the earlier content of ${shown(path.display, isDirectory(before))}${measure(before)}, as it was before it was ${done} ${when}`];
+    if (after.type === 'missing')
+      return [`Put back ${shown(path.display, isDirectory(before))}${measure(before)} as it was before it was ${done} ${when}`];
+    return [
+      `Put back the earlier content of ${shown(path.display, isDirectory(before))}${measure(before)}, as it was before it was ${done} ${when}`,
+    ];
   });
 }
 
@@ -106,7 +118,8 @@ export function describeUndo(record: OperationRecord, now: number = Date.now()):
   const when = timeAgo(record.time, now);
   const target = targetOf(record);
   const list = steps(record, words.done, when);
-  const body = list.length === 1 ? `${list[0] ?? ''}.` : `The change made ${when} is undone:\n\n${list.map((step) => `- ${step}`).join('\n')}`;
+  const body =
+    list.length === 1 ? `${list[0] ?? ''}.` : `The change made ${when} is undone:\n\n${list.map((step) => `- ${step}`).join('\n')}`;
   return {
     invocationMessage: `Undoing ${words.doing} ${target}`,
     confirmation: {
@@ -120,7 +133,8 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: 'Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too. The user confirms.',
+  modelDescription:
+    'Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too. The user confirms.',
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'destructive',

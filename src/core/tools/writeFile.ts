@@ -1,5 +1,15 @@
 import { shown, sizeText, undoSentence } from '../consequences';
-import { checkExpectedHash, checkHashFormat, decodeForEdit, describeChange, describeLines, diffForResult, encodeLike, fencedDiff, type TextChange } from '../editing';
+import {
+  checkExpectedHash,
+  checkHashFormat,
+  decodeForEdit,
+  describeChange,
+  describeLines,
+  diffForResult,
+  encodeLike,
+  fencedDiff,
+  type TextChange,
+} from '../editing';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair, writeFileAtomic } from '../files';
 import type { FileStat } from '../fs';
@@ -20,8 +30,8 @@ const inputSchema = {
     content: { type: 'string', description: 'The new content.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: { type: 'string', enum: ENCODINGS, description: 'Encoding (default: the file\'s, else UTF-8).' },
-    newline: { type: 'string', enum: ['lf', 'crlf'], description: 'Line endings (default: the file\'s).' },
+    encoding: { type: 'string', enum: ENCODINGS, description: "Encoding (default: the file's, else UTF-8)." },
+    newline: { type: 'string', enum: ['lf', 'crlf'], description: "Line endings (default: the file's)." },
   },
   required: ['file_name', 'content'],
   additionalProperties: false,
@@ -84,7 +94,11 @@ async function planWrite(input: Input, context: ToolContext): Promise<WritePlan>
   if (wanted) text = text.replace(/\r?\n/g, wanted === 'crlf' ? '\r\n' : '\n');
 
   const bytes = encodeLike(path.display, text, encoding, bom);
-  const change = old ? describeChange(path.display, old.text, text) : before ? undefined : describeChange(path.display, '', text, { old: '/dev/null' });
+  const change = old
+    ? describeChange(path.display, old.text, text)
+    : before
+      ? undefined
+      : describeChange(path.display, '', text, { old: '/dev/null' });
   return { path, existing, previousHash, bytes, encoding, bom, newline: detectNewline(text), change };
 }
 
@@ -92,7 +106,8 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: 'Create a file or replace all its content, creating parent directories; a replacement is confirmed with its diff. Keeps the file\'s encoding and line endings. For part of a file use agentfs_edit_file.',
+  modelDescription:
+    "Create a file or replace all its content, creating parent directories; a replacement is confirmed with its diff. Keeps the file's encoding and line endings. For part of a file use agentfs_edit_file.",
   icon: 'edit',
   tags: ['write'],
   effect: 'destructive',

@@ -142,7 +142,14 @@ interface ResultPart {
 }
 
 function isResultPart(part: unknown): part is ResultPart {
-  return typeof part === 'object' && part !== null && 'callId' in part && typeof part.callId === 'string' && 'content' in part && Array.isArray(part.content);
+  return (
+    typeof part === 'object' &&
+    part !== null &&
+    'callId' in part &&
+    typeof part.callId === 'string' &&
+    'content' in part &&
+    Array.isArray(part.content)
+  );
 }
 
 function isErrorFlag(part: unknown): boolean | undefined {
@@ -171,7 +178,10 @@ class ActiveRun implements ScriptRun {
   /** A prefix no other run shares, so results of an earlier scenario in the same chat are never mistaken for ours. */
   readonly prefix: string;
 
-  constructor(readonly script: Script, serial: number) {
+  constructor(
+    readonly script: Script,
+    serial: number,
+  ) {
     this.prefix = `afs${serial}c`;
     this.finished = new Promise((resolve) => {
       this.finish = resolve;
@@ -195,7 +205,10 @@ class ActiveRun implements ScriptRun {
           callId: part.callId,
           tool: call.tool,
           input: call.input,
-          text: part.content.map(textOf).filter((text): text is string => text !== undefined).join(''),
+          text: part.content
+            .map(textOf)
+            .filter((text): text is string => text !== undefined)
+            .join(''),
           parts: part.content.map((each) => ({ kind: kindOf(each), text: textOf(each), isError: isErrorFlag(part) ?? isErrorFlag(each) })),
         });
       }
@@ -213,7 +226,8 @@ class ActiveRun implements ScriptRun {
     if (this.results.length < this.calls.length) {
       // The agent asked again before the last call's result came back: repeat that call.
       const pending = this.calls[this.calls.length - 1];
-      if (pending) return new vscode.LanguageModelToolCallPart(`${this.prefix}${this.calls.length - 1}`, pending.tool, { ...pending.input });
+      if (pending)
+        return new vscode.LanguageModelToolCallPart(`${this.prefix}${this.calls.length - 1}`, pending.tool, { ...pending.input });
     }
     let next: ScriptedCall | undefined;
     try {

@@ -45,7 +45,20 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 const OUTSIDE = `Path is outside the base directory: "../outside.txt" (it climbs above the base directory with '..').`;
 
 /** Copilot's own tools that read or change files: the custom agent must offer none of them. */
-const BUILT_IN_FILE_TOOLS = ['create_file', 'create_directory', 'replace_string_in_file', 'multi_replace_string_in_file', 'insert_edit_into_file', 'apply_patch', 'edit_notebook_file', 'read_file', 'list_dir', 'file_search', 'grep_search', 'run_in_terminal'];
+const BUILT_IN_FILE_TOOLS = [
+  'create_file',
+  'create_directory',
+  'replace_string_in_file',
+  'multi_replace_string_in_file',
+  'insert_edit_into_file',
+  'apply_patch',
+  'edit_notebook_file',
+  'read_file',
+  'list_dir',
+  'file_search',
+  'grep_search',
+  'run_in_terminal',
+];
 
 /**
  * What Copilot 0.67 adds to every agent whatever its tools list says: a query tool over Copilot's own store of past
@@ -88,8 +101,16 @@ describe('Copilot agent mode with a scripted model', function () {
           { tool: 'agentfs_search_content', input: () => ({ query: 'TODO', path: F }) },
           { tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/src/app.ts` }) },
           { tool: 'agentfs_read_many_files', input: () => ({ paths: [`${F}/README.md`, `${F}/docs/guide.md`] }) },
-          { tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/missing.md` }), expect: (_text, envelope) => refused(envelope, 'FILE_NOT_FOUND') },
-          { tool: 'agentfs_read_file', input: () => ({ file_name: '../outside.txt' }), expect: (_text, envelope) => refused(envelope, 'FILE_PATH_OUTSIDE_BASE') },
+          {
+            tool: 'agentfs_read_file',
+            input: () => ({ file_name: `${F}/missing.md` }),
+            expect: (_text, envelope) => refused(envelope, 'FILE_NOT_FOUND'),
+          },
+          {
+            tool: 'agentfs_read_file',
+            input: () => ({ file_name: '../outside.txt' }),
+            expect: (_text, envelope) => refused(envelope, 'FILE_PATH_OUTSIDE_BASE'),
+          },
         ],
       },
       'look around the project',
@@ -109,16 +130,31 @@ describe('Copilot agent mode with a scripted model', function () {
     const refusedRows = result.rows.filter((row) => row.text.includes('refused'));
     assert.deepEqual(
       refusedRows.map((row) => row.text),
-      [`Read File refused: File does not exist: ${F}/missing.md. (FILE_NOT_FOUND)`, `Read File refused: ${OUTSIDE} (FILE_PATH_OUTSIDE_BASE)`],
+      [
+        `Read File refused: File does not exist: ${F}/missing.md. (FILE_NOT_FOUND)`,
+        `Read File refused: ${OUTSIDE} (FILE_PATH_OUTSIDE_BASE)`,
+      ],
     );
     for (const row of refusedRows) assert.ok(row.icons.includes('codicon-error'), `the row is marked as failed: ${JSON.stringify(row)}`);
     // Calls that succeeded show no such mark.
-    assert.ok(result.rows.some((row) => row.text.startsWith('Reading ') && !row.icons.includes('codicon-error')), JSON.stringify(result.rows));
+    assert.ok(
+      result.rows.some((row) => row.text.startsWith('Reading ') && !row.icons.includes('codicon-error')),
+      JSON.stringify(result.rows),
+    );
   });
 
   it('edits with every writing tool; a patch that changes a file asks first, and Allow Once applies it', async function () {
     const F = folderOf('edit');
-    const patch = [`--- a/${F}/notes/todo.md`, `+++ b/${F}/notes/todo.md`, '@@ -1,3 +1,3 @@', ' - buy oat milk', ' - write docs', '-- ship it', '+- ship it today', ''].join('\n');
+    const patch = [
+      `--- a/${F}/notes/todo.md`,
+      `+++ b/${F}/notes/todo.md`,
+      '@@ -1,3 +1,3 @@',
+      ' - buy oat milk',
+      ' - write docs',
+      '-- ship it',
+      '+- ship it today',
+      '',
+    ].join('\n');
     const result = await runScenario(
       {
         name: 'edit',
@@ -132,14 +168,21 @@ describe('Copilot agent mode with a scripted model', function () {
           { tool: 'agentfs_create_directory', input: () => ({ directory_name: `${F}/out` }) },
           { tool: 'agentfs_create_file', input: () => ({ path: `${F}/out/new.md`, content: '# New\n' }) },
           { tool: 'agentfs_write_file', input: () => ({ file_name: `${F}/out/fresh.txt`, content: 'fresh\n' }) },
-          { tool: 'agentfs_edit_file', input: () => ({ path: `${F}/notes/todo.md`, old_string: '- buy milk', new_string: '- buy oat milk' }) },
+          {
+            tool: 'agentfs_edit_file',
+            input: () => ({ path: `${F}/notes/todo.md`, old_string: '- buy milk', new_string: '- buy oat milk' }),
+          },
           { tool: 'agentfs_replace_lines', input: () => ({ path: `${F}/lib/a.txt`, start_line: 2, end_line: 2, content: 'BETA\n' }) },
           { tool: 'agentfs_insert_lines', input: () => ({ path: `${F}/lib/a.txt`, position: 'end', content: 'delta\n' }) },
           { tool: 'agentfs_delete_lines', input: () => ({ path: `${F}/lib/a.txt`, start_line: 1, end_line: 1 }) },
           {
             tool: 'agentfs_apply_patch',
             input: () => ({ patch }),
-            confirm: { answer: 'Allow Once', title: `Apply a patch to ${F}/notes/todo.md?`, message: [`${F}/notes/todo.md: 1 line removed, 1 added`, 'Agent FS can undo this.', '+- ship it today'] },
+            confirm: {
+              answer: 'Allow Once',
+              title: `Apply a patch to ${F}/notes/todo.md?`,
+              message: [`${F}/notes/todo.md: 1 line removed, 1 added`, 'Agent FS can undo this.', '+- ship it today'],
+            },
           },
           { tool: 'agentfs_copy_file', input: () => ({ source_path: `${F}/out/new.md`, destination_path: `${F}/out/copy.md` }) },
           { tool: 'agentfs_move_file', input: () => ({ source_path: `${F}/out/fresh.txt`, destination_path: `${F}/archive/fresh.txt` }) },
@@ -190,13 +233,20 @@ describe('Copilot agent mode with a scripted model', function () {
             confirm: {
               answer: 'Allow Once',
               title: `Replace the content of ${F}/notes/plan.md?`,
-              message: [`${F}/notes/plan.md (${bytes(plan)} bytes) will be replaced by ${bytes(planned)} bytes of new content: 0 lines removed, 1 added. Agent FS can undo this.`, '+- three'],
+              message: [
+                `${F}/notes/plan.md (${bytes(plan)} bytes) will be replaced by ${bytes(planned)} bytes of new content: 0 lines removed, 1 added. Agent FS can undo this.`,
+                '+- three',
+              ],
             },
           },
           {
             tool: 'agentfs_delete_file',
             input: () => ({ file_name: `${F}/keep.txt` }),
-            confirm: { answer: 'Skip', title: `Delete ${F}/keep.txt?`, message: [`${F}/keep.txt (8 bytes) will be deleted.`, TRASH, 'Agent FS can undo this.'] },
+            confirm: {
+              answer: 'Skip',
+              title: `Delete ${F}/keep.txt?`,
+              message: [`${F}/keep.txt (8 bytes) will be deleted.`, TRASH, 'Agent FS can undo this.'],
+            },
             expect: (text) => assert.equal(text, SKIPPED, 'the model is told the person skipped it'),
           },
           {
@@ -205,7 +255,11 @@ describe('Copilot agent mode with a scripted model', function () {
             confirm: {
               answer: 'Allow Once',
               title: `Delete ${F}/build/ and everything in it?`,
-              message: [`${F}/build/ holds 3 files and 1 directory, ${buildBytes} bytes: app.js, app.js.map, assets/. All of it will be deleted.`, TRASH, 'Agent FS can undo this.'],
+              message: [
+                `${F}/build/ holds 3 files and 1 directory, ${buildBytes} bytes: app.js, app.js.map, assets/. All of it will be deleted.`,
+                TRASH,
+                'Agent FS can undo this.',
+              ],
             },
             shotAtCard: { name: 'agent-confirmation', readme: true },
           },
@@ -217,7 +271,12 @@ describe('Copilot agent mode with a scripted model', function () {
             confirm: {
               answer: 'Allow Once',
               title: `Undo deleting ${F}/build/?`,
-              message: [new RegExp(`^Put back ${F}/build/ \\(3 files, ${buildBytes} bytes\\) as it was before it was deleted (just now|1 minute ago)\\.`), 'Nothing is changed if it was changed since.'],
+              message: [
+                new RegExp(
+                  `^Put back ${F}/build/ \\(3 files, ${buildBytes} bytes\\) as it was before it was deleted (just now|1 minute ago)\\.`,
+                ),
+                'Nothing is changed if it was changed since.',
+              ],
             },
           },
           {
@@ -226,7 +285,11 @@ describe('Copilot agent mode with a scripted model', function () {
             confirm: {
               answer: 'Allow Once',
               title: `Undo writing ${F}/notes/plan.md?`,
-              message: [new RegExp(`^Put back the earlier content of ${F}/notes/plan\\.md \\(${bytes(plan)} bytes\\), as it was before it was written (just now|1 minute ago)\\.`)],
+              message: [
+                new RegExp(
+                  `^Put back the earlier content of ${F}/notes/plan\\.md \\(${bytes(plan)} bytes\\), as it was before it was written (just now|1 minute ago)\\.`,
+                ),
+              ],
             },
           },
         ],
@@ -239,15 +302,33 @@ describe('Copilot agent mode with a scripted model', function () {
       if (!shown) continue;
       // VS Code itself adds the call's input below the message ("Input {…}"): Agent FS's words end before it.
       const ours = shown.message.split('\n\nInput\n')[0] ?? '';
-      assert.doesNotMatch(`${shown.title} ${ours}`, /operation|_file|_directory|undo_|\d{4}-\d\d-\d\dT|[0-9a-z]{9}-[0-9a-z]{4}-[0-9a-z]{4}/, JSON.stringify(shown));
-      assert.deepEqual(shown.buttons, ['Allow in this Session', 'Skip'], 'VS Code 1.139 offers Allow in this Session first (Allow Once is in its drop-down)');
+      assert.doesNotMatch(
+        `${shown.title} ${ours}`,
+        /operation|_file|_directory|undo_|\d{4}-\d\d-\d\dT|[0-9a-z]{9}-[0-9a-z]{4}-[0-9a-z]{4}/,
+        JSON.stringify(shown),
+      );
+      assert.deepEqual(
+        shown.buttons,
+        ['Allow in this Session', 'Skip'],
+        'VS Code 1.139 offers Allow in this Session first (Allow Once is in its drop-down)',
+      );
     }
     const listed = ok(result.envelopes[3]).operations as { operation: string }[];
-    assert.deepEqual(listed.map((entry) => entry.operation), ['delete_directory', 'write_file']);
+    assert.deepEqual(
+      listed.map((entry) => entry.operation),
+      ['delete_directory', 'write_file'],
+    );
     assert.equal(ok(result.envelopes[5]).undone_operation, 'delete_directory');
     assert.equal(ok(result.envelopes[6]).undone_operation, 'write_file');
     // Everything is back as it was: the skipped delete never happened, the others were undone.
-    assert.deepEqual(result.after, { 'build/': '', 'build/assets/': '', ...Object.fromEntries(Object.entries(build)), 'keep.txt': 'keep me\n', 'notes/': '', 'notes/plan.md': plan });
+    assert.deepEqual(result.after, {
+      'build/': '',
+      'build/assets/': '',
+      ...Object.fromEntries(Object.entries(build)),
+      'keep.txt': 'keep me\n',
+      'notes/': '',
+      'notes/plan.md': plan,
+    });
   });
 
   it('a refusal before the call is marked in its row; one that arises during the call (the file changed while the card showed) reaches the person as a notification and the model as CONTENT_CONFLICT', async function () {
@@ -267,12 +348,24 @@ describe('Copilot agent mode with a scripted model', function () {
           },
           {
             tool: 'agentfs_write_file',
-            input: (earlier) => ({ file_name: `${F}/data.txt`, content: 'v2 from the agent\n', expected_hash: ok(earlier[0]?.envelope).content_hash }),
-            confirm: { answer: 'Allow Once', title: `Replace the content of ${F}/data.txt?`, message: [`${F}/data.txt (3 bytes) will be replaced by 18 bytes of new content`] },
+            input: (earlier) => ({
+              file_name: `${F}/data.txt`,
+              content: 'v2 from the agent\n',
+              expected_hash: ok(earlier[0]?.envelope).content_hash,
+            }),
+            confirm: {
+              answer: 'Allow Once',
+              title: `Replace the content of ${F}/data.txt?`,
+              message: [`${F}/data.txt (3 bytes) will be replaced by 18 bytes of new content`],
+            },
             meanwhile: () => fs.writeFileSync(dataFile(), personal),
             expect: (_text, envelope) => refused(envelope, 'CONTENT_CONFLICT'),
           },
-          { tool: 'agentfs_delete_file', input: () => ({ file_name: '../outside.txt' }), expect: (_text, envelope) => refused(envelope, 'FILE_PATH_OUTSIDE_BASE') },
+          {
+            tool: 'agentfs_delete_file',
+            input: () => ({ file_name: '../outside.txt' }),
+            expect: (_text, envelope) => refused(envelope, 'FILE_PATH_OUTSIDE_BASE'),
+          },
         ],
       },
       'update the configuration',
@@ -285,9 +378,15 @@ describe('Copilot agent mode with a scripted model', function () {
     assert.equal(marked[0]?.text, `Write File refused: ${F}/config.json changed since it was read. (CONTENT_CONFLICT)`);
     assert.equal(marked[1]?.text, `Delete File refused: ${OUTSIDE} (FILE_PATH_OUTSIDE_BASE)`);
     // The chat's row for the call refused during it can only say what prepareInvocation said; the notification tells.
-    assert.ok(result.rows.some((row) => row.text === `Writing ${F}/data.txt`), JSON.stringify(result.rows));
     assert.ok(
-      result.notifications.some((text) => text.includes(`Agent FS: Write File refused: ${F}/data.txt changed since it was read`) && text.includes('(CONTENT_CONFLICT)')),
+      result.rows.some((row) => row.text === `Writing ${F}/data.txt`),
+      JSON.stringify(result.rows),
+    );
+    assert.ok(
+      result.notifications.some(
+        (text) =>
+          text.includes(`Agent FS: Write File refused: ${F}/data.txt changed since it was read`) && text.includes('(CONTENT_CONFLICT)'),
+      ),
       `a notification names the refusal: ${JSON.stringify(result.notifications)}`,
     );
   });
@@ -302,14 +401,22 @@ describe('Copilot agent mode with a scripted model', function () {
           {
             tool: 'agentfs_delete_file',
             input: () => ({ file_name: `${F}/tmp/a.log` }),
-            confirm: { answer: 'Allow in this Session', title: `Delete ${F}/tmp/a.log?`, message: [`${F}/tmp/a.log (2 bytes) will be deleted.`] },
+            confirm: {
+              answer: 'Allow in this Session',
+              title: `Delete ${F}/tmp/a.log?`,
+              message: [`${F}/tmp/a.log (2 bytes) will be deleted.`],
+            },
           },
           // No card this time: VS Code approved the tool for the rest of the session.
           { tool: 'agentfs_delete_file', input: () => ({ file_name: `${F}/tmp/b.log` }) },
           {
             tool: 'agentfs_undo_last',
             input: () => ({}),
-            confirm: { answer: 'Allow Once', title: `Undo deleting ${F}/tmp/b.log?`, message: [`Put back ${F}/tmp/b.log (2 bytes) as it was before it was deleted`] },
+            confirm: {
+              answer: 'Allow Once',
+              title: `Undo deleting ${F}/tmp/b.log?`,
+              message: [`Put back ${F}/tmp/b.log (2 bytes) as it was before it was deleted`],
+            },
           },
         ],
       },
@@ -327,10 +434,14 @@ describe('Copilot agent mode with a scripted model', function () {
     try {
       // vscode.lm.tools lists hidden tools too; the setting reaching the extension is what can be waited for, and the
       // request below shows what the when clauses left.
-      await eventually(async () => {
-        const envelope = await (await api()).invoke('write_file', { file_name: `${F}-probe.txt`, content: '' });
-        return !envelope.ok && envelope.error.code === 'READ_ONLY_MODE';
-      }, 'Agent FS is read-only', 10_000);
+      await eventually(
+        async () => {
+          const envelope = await (await api()).invoke('write_file', { file_name: `${F}-probe.txt`, content: '' });
+          return !envelope.ok && envelope.error.code === 'READ_ONLY_MODE';
+        },
+        'Agent FS is read-only',
+        10_000,
+      );
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const result = await runScenario(
         {
@@ -369,7 +480,16 @@ describe('Copilot agent mode with a scripted model', function () {
     const F = folderOf('custom');
     const before = "export function greet(name: string): string {\n  return 'Hello ' + name;\n}\n";
     const edited = 'export function greet(name: string): string {\n  return `Hello, ${name}!`;\n}\n';
-    const patch = [`--- a/${F}/src/greet.ts`, `+++ b/${F}/src/greet.ts`, '@@ -1,3 +1,4 @@', '+/** Says hello. */', ' export function greet(name: string): string {', '   return `Hello, ${name}!`;', ' }', ''].join('\n');
+    const patch = [
+      `--- a/${F}/src/greet.ts`,
+      `+++ b/${F}/src/greet.ts`,
+      '@@ -1,3 +1,4 @@',
+      '+/** Says hello. */',
+      ' export function greet(name: string): string {',
+      '   return `Hello, ${name}!`;',
+      ' }',
+      '',
+    ].join('\n');
     const result = await runScenario(
       {
         name: 'custom',
@@ -379,17 +499,30 @@ describe('Copilot agent mode with a scripted model', function () {
           { tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/src/greet.ts` }) },
           {
             tool: 'agentfs_edit_file',
-            input: (earlier) => ({ path: `${F}/src/greet.ts`, old_string: "'Hello ' + name", new_string: '`Hello, ${name}!`', expected_hash: ok(earlier[0]?.envelope).content_hash }),
+            input: (earlier) => ({
+              path: `${F}/src/greet.ts`,
+              old_string: "'Hello ' + name",
+              new_string: '`Hello, ${name}!`',
+              expected_hash: ok(earlier[0]?.envelope).content_hash,
+            }),
           },
           {
             tool: 'agentfs_apply_patch',
             input: () => ({ patch }),
-            confirm: { answer: 'Allow Once', title: `Apply a patch to ${F}/src/greet.ts?`, message: [`${F}/src/greet.ts: 0 lines removed, 1 added`] },
+            confirm: {
+              answer: 'Allow Once',
+              title: `Apply a patch to ${F}/src/greet.ts?`,
+              message: [`${F}/src/greet.ts: 0 lines removed, 1 added`],
+            },
           },
           {
             tool: 'agentfs_undo_last',
             input: () => ({}),
-            confirm: { answer: 'Allow Once', title: `Undo patching ${F}/src/greet.ts?`, message: [`Put back the earlier content of ${F}/src/greet.ts`] },
+            confirm: {
+              answer: 'Allow Once',
+              title: `Undo patching ${F}/src/greet.ts?`,
+              message: [`Put back the earlier content of ${F}/src/greet.ts`],
+            },
           },
         ],
       },
@@ -401,12 +534,18 @@ describe('Copilot agent mode with a scripted model', function () {
     const offered = result.firstTools.map((tool) => tool.name);
     for (const tool of contributedTools()) assert.ok(offered.includes(tool.name), `${tool.name} is offered`);
     for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
-    assert.deepEqual(offered.filter((name) => !name.startsWith(TOOL_PREFIX)), ALWAYS_ADDED, 'besides Agent FS, only what Copilot adds to every agent');
+    assert.deepEqual(
+      offered.filter((name) => !name.startsWith(TOOL_PREFIX)),
+      ALWAYS_ADDED,
+      'besides Agent FS, only what Copilot adds to every agent',
+    );
     reportDefinitions('custom agent "Agent FS"', result.firstTools);
   });
 
   it('called every Agent FS tool at least once across the scenarios', function () {
-    const missing = contributedTools().map((tool) => tool.name).filter((name) => !called.has(name));
+    const missing = contributedTools()
+      .map((tool) => tool.name)
+      .filter((name) => !called.has(name));
     assert.deepEqual(missing, []);
     say(`  [coverage] ${called.size} tools called by the agent across the scenarios`);
   });

@@ -121,7 +121,8 @@ function matches(text: string, pattern: string | RegExp): boolean {
   return typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text);
 }
 
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'late'> => Promise.race([promise, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms))]);
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'late'> =>
+  Promise.race([promise, new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), ms))]);
 
 /**
  * Waits for `count` results. If none comes, says why: a card nobody expected holding the turn, or the model not
@@ -129,14 +130,21 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'late'> => Prom
  */
 async function awaitResult(run: ScriptRun, count: number, tool: string): Promise<void> {
   // The script ending early (it threw, or ran out of steps) means no result is coming.
-  const done = Promise.race([run.waitForResults(count), run.finished.then(() => assert.fail(`the script ended before call ${count} (${tool}): ${run.failure ?? 'no more steps'}`))]);
+  const done = Promise.race([
+    run.waitForResults(count),
+    run.finished.then(() => assert.fail(`the script ended before call ${count} (${tool}): ${run.failure ?? 'no more steps'}`)),
+  ]);
   if ((await within(done, 20_000)) !== 'late') return;
   const unexpected = await card(2_000).catch(() => undefined);
   if (unexpected) assert.fail(`${tool} showed a confirmation nobody expected: ${JSON.stringify(unexpected)}`);
   if ((await within(done, 60_000)) !== 'late') return;
   await shot(`stuck-${tool}`);
-  const asked = (await scriptedModel()).requests.slice(-3).map((request) => ({ main: request.main, tools: request.tools.length, textLength: request.textLength }));
-  assert.fail(`no result for ${tool} (call ${count}) within 80 s; the model's last requests: ${JSON.stringify(asked)}; calls made: ${run.calls.length}`);
+  const asked = (await scriptedModel()).requests
+    .slice(-3)
+    .map((request) => ({ main: request.main, tools: request.tools.length, textLength: request.textLength }));
+  assert.fail(
+    `no result for ${tool} (call ${count}) within 80 s; the model's last requests: ${JSON.stringify(asked)}; calls made: ${run.calls.length}`,
+  );
 }
 
 /** Plays the turn step by step: at each card, checks it and answers as the step says; waits for each result. */
@@ -146,7 +154,8 @@ async function playTurn(scenario: Scenario, turn: AgentTurn, outcomes: Outcome[]
       const shown = await card();
       cards.push(shown);
       assert.equal(shown.title, step.confirm.title, `the card of step ${index} (${step.tool})`);
-      for (const pattern of step.confirm.message) assert.ok(matches(shown.message, pattern), `the card of step ${index} (${step.tool}) says ${String(pattern)}: ${shown.message}`);
+      for (const pattern of step.confirm.message)
+        assert.ok(matches(shown.message, pattern), `the card of step ${index} (${step.tool}) says ${String(pattern)}: ${shown.message}`);
       if (step.shotAtCard) await shot(step.shotAtCard.name, step.shotAtCard.readme);
       step.meanwhile?.();
       await click(step.confirm.answer);
@@ -163,7 +172,11 @@ async function playTurn(scenario: Scenario, turn: AgentTurn, outcomes: Outcome[]
 }
 
 /** `shotAfterTurn`: a screenshot of the chat once the turn ended, its steps expanded. */
-export async function runScenario(scenario: Scenario, prompt: string, shotAfterTurn?: { readonly name: string; readonly readme?: boolean }): Promise<ScenarioResult> {
+export async function runScenario(
+  scenario: Scenario,
+  prompt: string,
+  shotAfterTurn?: { readonly name: string; readonly readme?: boolean },
+): Promise<ScenarioResult> {
   const folder = folderOf(scenario.name);
   const root = path.join(workspaceRoot(), folder);
   const pristine = path.join(workspaceRoot(), '..', 'pristine', folder);
@@ -202,7 +215,8 @@ export async function runScenario(scenario: Scenario, prompt: string, shotAfterT
     assert.ok(result);
     // One text part: the envelope's JSON exactly as Agent FS wrote it (or VS Code's own note for a skip).
     assert.equal(result.parts.length, 1, `step ${index} (${step.tool}) gave the model one part`);
-    if (envelopes[index] !== undefined) assert.equal(result.text, JSON.stringify(envelopes[index]), `step ${index} (${step.tool}) gave the model the envelope verbatim`);
+    if (envelopes[index] !== undefined)
+      assert.equal(result.text, JSON.stringify(envelopes[index]), `step ${index} (${step.tool}) gave the model the envelope verbatim`);
     step.expect?.(result.text, envelopes[index]);
   }
   const after = snapshot(root);
@@ -238,7 +252,11 @@ export async function runScenario(scenario: Scenario, prompt: string, shotAfterT
       for (const field of fields) delete data[field];
       return { ...envelope, data };
     });
-  assert.deepEqual(normalise(omit(envelopes)), normalise(omit(replayed)), 'what the model received is what invokeTool returns for the same calls on the same files');
+  assert.deepEqual(
+    normalise(omit(envelopes)),
+    normalise(omit(replayed)),
+    'what the model received is what invokeTool returns for the same calls on the same files',
+  );
   assert.deepEqual(snapshot(root), after, 'the agent turn and the direct calls left the same files');
   return {
     run: turn.run,
@@ -259,7 +277,10 @@ export function definitionBytes(tool: OfferedTool): number {
 }
 
 /** Prints what the first request of a turn offered: counts and bytes, Agent FS's tools against the built-in ones. */
-export function reportDefinitions(label: string, tools: readonly OfferedTool[]): { agentFs: number; builtIn: number; agentFsBytes: number; builtInBytes: number } {
+export function reportDefinitions(
+  label: string,
+  tools: readonly OfferedTool[],
+): { agentFs: number; builtIn: number; agentFsBytes: number; builtInBytes: number } {
   const ours = tools.filter((tool) => tool.name.startsWith(TOOL_PREFIX));
   const theirs = tools.filter((tool) => !tool.name.startsWith(TOOL_PREFIX));
   const sum = (list: readonly OfferedTool[]): number => list.reduce((total, tool) => total + definitionBytes(tool), 0);

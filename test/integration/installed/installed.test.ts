@@ -22,13 +22,23 @@ const REPO = (): string => environment('AGENTFS_IT_REPO');
 
 /** Files a build of the source tree puts in dist/ (without maps): each must be in the installed copy. */
 function builtBundles(): string[] {
-  return fs.readdirSync(path.join(REPO(), 'dist')).filter((name) => name.endsWith('.js')).sort();
+  return fs
+    .readdirSync(path.join(REPO(), 'dist'))
+    .filter((name) => name.endsWith('.js'))
+    .sort();
 }
 
 /** Every file the manifest and the README point at. */
-function referencedFiles(manifest: { icon?: string; contributes?: { views?: Record<string, { icon?: string }[]> } }, readme: string): string[] {
-  const views = Object.values(manifest.contributes?.views ?? {}).flat().map((view) => view.icon);
-  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((match) => match[1]).filter((link) => link !== undefined && !/^[a-z]+:/i.test(link));
+function referencedFiles(
+  manifest: { icon?: string; contributes?: { views?: Record<string, { icon?: string }[]> } },
+  readme: string,
+): string[] {
+  const views = Object.values(manifest.contributes?.views ?? {})
+    .flat()
+    .map((view) => view.icon);
+  const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1])
+    .filter((link) => link !== undefined && !/^[a-z]+:/i.test(link));
   return [manifest.icon, ...views, ...images].filter((file): file is string => typeof file === 'string');
 }
 
@@ -72,16 +82,29 @@ describe('the installed .vsix', () => {
 
   it('ships the runner: dist/cli.js inside the installed copy answers --version', () => {
     const cli = path.join(extension().extensionPath, 'dist', 'cli.js');
-    const version = execFileSync(process.execPath, [cli, '--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    const version = execFileSync(process.execPath, [cli, '--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    });
     assert.equal(version.trim(), `agent-fs ${(extension().packageJSON as { version: string }).version}`);
   });
 
   it('registers every tool of the source manifest', async () => {
-    const source = JSON.parse(fs.readFileSync(path.join(REPO(), 'package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string }[] } };
+    const source = JSON.parse(fs.readFileSync(path.join(REPO(), 'package.json'), 'utf8')) as {
+      contributes: { languageModelTools: { name: string }[] };
+    };
     const expected = source.contributes.languageModelTools.map((tool) => tool.name).sort();
-    assert.deepEqual(contributedTools().map((tool) => tool.name).sort(), expected);
+    assert.deepEqual(
+      contributedTools()
+        .map((tool) => tool.name)
+        .sort(),
+      expected,
+    );
     if (toolListingWorks()) {
-      const registered = vscode.lm.tools.map((tool) => tool.name).filter((name) => name.startsWith('agentfs_')).sort();
+      const registered = vscode.lm.tools
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith('agentfs_'))
+        .sort();
       assert.deepEqual(registered, expected);
     } else {
       // Where vscode.lm.tools is empty (1.100's web host), a registered tool is one invokeTool reaches.

@@ -15,7 +15,10 @@ async function injectDialogs(answers: { folder?: vscode.Uri; tool?: string; inpu
   (await api()).setDialogs({
     pickFolder: () => Promise.resolve(answers.folder),
     pickTool: (choices) => {
-      assert.ok(choices.some((choice) => choice.name === answers.tool), `${answers.tool ?? '(none)'} is offered`);
+      assert.ok(
+        choices.some((choice) => choice.name === answers.tool),
+        `${answers.tool ?? '(none)'} is offered`,
+      );
       return Promise.resolve(answers.tool);
     },
     editInput: (_tool, prefilled) => {
@@ -62,7 +65,10 @@ describe('commands', () => {
 
   it('Run Tool… runs the picked tool with the edited input through invokeTool and shows the envelope', async () => {
     const s = scratch('runtool');
-    await injectDialogs({ tool: 'agentfs_write_file', input: JSON.stringify({ file_name: s.rel('from-command.txt'), content: 'via Run Tool' }) });
+    await injectDialogs({
+      tool: 'agentfs_write_file',
+      input: JSON.stringify({ file_name: s.rel('from-command.txt'), content: 'via Run Tool' }),
+    });
     const shownText = await vscode.commands.executeCommand<string | undefined>('agentFs.runTool');
     assert.ok(shownText, 'the command returns what it shows');
     expectFields((JSON.parse(shownText) as { data: Record<string, unknown> }).data, { created: true });
@@ -86,7 +92,11 @@ describe('commands', () => {
 
   it('Run Tool… takes the operation and input as arguments too', async () => {
     const s = scratch('runtool-args', { 'a.txt': 'arg' });
-    const shownText = await vscode.commands.executeCommand<string>('agentFs.runTool', 'read_file', JSON.stringify({ file_name: s.rel('a.txt') }));
+    const shownText = await vscode.commands.executeCommand<string>(
+      'agentFs.runTool',
+      'read_file',
+      JSON.stringify({ file_name: s.rel('a.txt') }),
+    );
     expectFields((JSON.parse(shownText) as { data: Record<string, unknown> }).data, { content: 'arg' });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });

@@ -58,12 +58,17 @@ describe('confirmations (prepareInvocation)', () => {
     assert.match(prepared.invocationMessage, /r\.txt/);
   });
 
-  it('agentFs.confirmDestructive false in user settings drops Agent FS\'s own confirmation; a workspace value cannot', async () => {
+  it("agentFs.confirmDestructive false in user settings drops Agent FS's own confirmation; a workspace value cannot", async () => {
     const s = scratch('confirm-off', { 'x.txt': 'x' });
     const agentFs = await api();
-    await withSetting('confirmDestructive', false, async () => {
-      assert.equal((await agentFs.prepare('delete_file', { file_name: s.rel('x.txt') })).confirmation, undefined);
-    }, vscode.ConfigurationTarget.Global);
+    await withSetting(
+      'confirmDestructive',
+      false,
+      async () => {
+        assert.equal((await agentFs.prepare('delete_file', { file_name: s.rel('x.txt') })).confirmation, undefined);
+      },
+      vscode.ConfigurationTarget.Global,
+    );
     await withSetting('confirmDestructive', false, async () => {
       assert.ok((await agentFs.prepare('delete_file', { file_name: s.rel('x.txt') })).confirmation);
     });

@@ -33,7 +33,7 @@ function next(event: vscode.Event<unknown>, ms: number, what: string): Promise<v
   });
 }
 
-describe('Connect Another Agent: the MCP server on this window\'s base directory and history', () => {
+describe("Connect Another Agent: the MCP server on this window's base directory and history", () => {
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
@@ -71,7 +71,7 @@ describe('Connect Another Agent: the MCP server on this window\'s base directory
     assert.match(line, /^claude mcp add agent-fs -- node \S*mcp\.js --root \S+ --state \S+\n$/);
   });
 
-  it('changes another agent makes through the snippet\'s server appear in the Activity view and undo from the editor', async () => {
+  it("changes another agent makes through the snippet's server appear in the Activity view and undo from the editor", async () => {
     const agentfs = await api();
     agentfs.setDialogs({ info: () => undefined, confirm: () => Promise.resolve(true) });
     const text = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'claude-desktop');
@@ -83,13 +83,16 @@ describe('Connect Another Agent: the MCP server on this window\'s base directory
     try {
       const s = scratch('connect');
       const refreshed = next(agentfs.activity.onDidChangeTreeData, 20000, 'the Activity view refreshing');
-      const result = await client.callTool({ name: 'write_file', arguments: { file_name: s.rel('from-agent.txt'), content: 'written by another agent\n' } });
+      const result = await client.callTool({
+        name: 'write_file',
+        arguments: { file_name: s.rel('from-agent.txt'), content: 'written by another agent\n' },
+      });
       const written = expectOk(result.structuredContent as Envelope);
       assert.equal(readText(s.abs('from-agent.txt')), 'written by another agent\n');
       await refreshed;
       const [top] = await agentfs.activity.getChildren();
       assert.ok(top?.kind === 'operation', 'the view lists the operation');
-      assert.equal(top.record.id, written.data.operation_id, 'the other agent\'s change is the newest in the view');
+      assert.equal(top.record.id, written.data.operation_id, "the other agent's change is the newest in the view");
 
       const undone = await vscode.commands.executeCommand<Envelope | undefined>('agentFs.history.undo', written.data.operation_id);
       assert.ok(undone);
@@ -97,7 +100,9 @@ describe('Connect Another Agent: the MCP server on this window\'s base directory
       assert.ok(!fs.existsSync(s.abs('from-agent.txt')), 'undone from the editor: the file is gone');
       // And the other agent sees the undo in the same history.
       const listed = await client.callTool({ name: 'history_list', arguments: { limit: 2 } });
-      const operations = (expectOk(listed.structuredContent as Envelope).data.operations as { operation: string }[]).map((each) => each.operation);
+      const operations = (expectOk(listed.structuredContent as Envelope).data.operations as { operation: string }[]).map(
+        (each) => each.operation,
+      );
       assert.deepEqual(operations, ['undo_operation', 'write_file']);
     } finally {
       await client.close();

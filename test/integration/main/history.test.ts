@@ -90,7 +90,11 @@ describe('history: the Activity view, Show Change History and Undo Last Change',
     assert.equal(undo.record.undo_of, node.record.id);
     const [, undone] = await (await api()).activity.getChildren();
     assert.equal(undone?.kind === 'operation' ? undone.undoneBy : undefined, undo.record.id);
-    assert.equal((await api()).activity.getTreeItem(undone as ActivityNode).contextValue, 'agentFs.operation', 'an undone operation offers no Undo');
+    assert.equal(
+      (await api()).activity.getTreeItem(undone as ActivityNode).contextValue,
+      'agentFs.operation',
+      'an undone operation offers no Undo',
+    );
   });
 
   it('Undo Last Change undoes the newest change, then the one before', async () => {

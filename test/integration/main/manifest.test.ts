@@ -9,7 +9,20 @@ describe('manifest in the extension host', () => {
     await extension().activate();
     assert.equal(extension().isActive, true);
     const names = contributedTools().map((tool) => tool.name);
-    for (const operation of ['write_file', 'read_file', 'delete_file', 'copy_file', 'move_file', 'create_directory', 'delete_directory', 'copy_directory', 'move_directory', 'list_files', 'path_exists', 'find_file']) {
+    for (const operation of [
+      'write_file',
+      'read_file',
+      'delete_file',
+      'copy_file',
+      'move_file',
+      'create_directory',
+      'delete_directory',
+      'copy_directory',
+      'move_directory',
+      'list_files',
+      'path_exists',
+      'find_file',
+    ]) {
       assert.ok(names.includes(TOOL_PREFIX + operation), `${operation} is contributed`);
     }
   });
@@ -24,11 +37,17 @@ describe('manifest in the extension host', () => {
       if (!envelope.ok) assert.equal(envelope.error.code, 'INVALID_INPUT', `${contributed.name}: ${envelope.error.message}`);
     }
     // The list reaches the extension host a moment after registration.
-    await eventually(() => vscode.lm.tools.some((tool) => tool.name.startsWith(TOOL_PREFIX)), 'vscode.lm.tools lists Agent FS', 10_000).catch(() => undefined);
+    await eventually(
+      () => vscode.lm.tools.some((tool) => tool.name.startsWith(TOOL_PREFIX)),
+      'vscode.lm.tools lists Agent FS',
+      10_000,
+    ).catch(() => undefined);
     if (!toolListingWorks()) {
       // VS Code 1.100's web workbench never sends the tool list to extension hosts (its own tools are missing too);
       // the invokeTool round trip above is what can be checked there.
-      console.log(`[agentfs-it]   vscode.lm.tools is empty in VS Code ${vscode.version}'s web workbench; checked registration through invokeTool only`);
+      console.log(
+        `[agentfs-it]   vscode.lm.tools is empty in VS Code ${vscode.version}'s web workbench; checked registration through invokeTool only`,
+      );
       return;
     }
     const names = vscode.lm.tools.map((tool) => tool.name);

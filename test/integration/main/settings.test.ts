@@ -1,5 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { callTool, contributedTools, expectError, expectFields, expectOk, minimalInput, mutatingTools, readText, scratch, snapshot, TOOL_PREFIX, withSetting, workspaceRoot } from '../helpers';
+import {
+  callTool,
+  contributedTools,
+  expectError,
+  expectFields,
+  expectOk,
+  minimalInput,
+  mutatingTools,
+  readText,
+  scratch,
+  snapshot,
+  TOOL_PREFIX,
+  withSetting,
+  workspaceRoot,
+} from '../helpers';
 
 describe('settings take effect without a reload', () => {
   it('agentFs.baseDirectory narrows the base directory', async () => {
@@ -35,7 +49,10 @@ describe('settings take effect without a reload', () => {
       const hidden = new Set(mutatingTools().map((tool) => tool.name));
       for (const tool of contributedTools().filter((each) => !hidden.has(each.name))) {
         const envelope = await callTool(tool.name.slice(TOOL_PREFIX.length), minimalInput(tool.inputSchema));
-        assert.ok(envelope.ok || envelope.error.code !== 'READ_ONLY_MODE', `${tool.name} refuses in read-only mode but has no when clause hiding it`);
+        assert.ok(
+          envelope.ok || envelope.error.code !== 'READ_ONLY_MODE',
+          `${tool.name} refuses in read-only mode but has no when clause hiding it`,
+        );
       }
       expectError(await callTool('write_file', { file_name: s.rel('keep.txt'), content: 'changed' }), 'READ_ONLY_MODE');
       expectFields(expectOk(await callTool('read_file', { file_name: s.rel('keep.txt') })).data, { content: 'keep' });

@@ -39,7 +39,10 @@ describe('multi-root workspace', () => {
     expectFields(expectOk(await callTool('read_file', { file_name: file })).data, { content: 'second' });
     expectFields(expectOk(await callTool('path_exists', { path: path.join(second, 'sub') })).data, { path_type: 'directory' });
     const listed = expectOk(await callTool('list_files', { path: second })).data;
-    assert.ok((listed.files as string[]).some((file) => file.endsWith('sub/absolute.txt')), JSON.stringify(listed.files));
+    assert.ok(
+      (listed.files as string[]).some((file) => file.endsWith('sub/absolute.txt')),
+      JSON.stringify(listed.files),
+    );
   });
 
   it('copies and moves between the two folders', async () => {
@@ -60,7 +63,13 @@ describe('multi-root workspace', () => {
     expectError(await callTool('read_file', { file_name: secret }), 'FILE_PATH_OUTSIDE_BASE');
     expectError(await callTool('write_file', { file_name: path.join(outside, 'planted.txt'), content: 'x' }), 'FILE_PATH_OUTSIDE_BASE');
     expectError(await callTool('delete_file', { file_name: secret }), 'FILE_PATH_OUTSIDE_BASE');
-    expectError(await callTool('copy_file', { source_path: path.join(folderPath(1), 'sub', 'absolute.txt'), destination_path: path.join(outside, 'copied.txt') }), 'DESTINATION_PATH_OUTSIDE_BASE');
+    expectError(
+      await callTool('copy_file', {
+        source_path: path.join(folderPath(1), 'sub', 'absolute.txt'),
+        destination_path: path.join(outside, 'copied.txt'),
+      }),
+      'DESTINATION_PATH_OUTSIDE_BASE',
+    );
     expectError(await callTool('list_files', { path: outside }), 'DIRECTORY_PATH_OUTSIDE_BASE');
     expectError(await callTool('read_file', { file_name: `${folderPath(1)}-sibling/x.txt` }), 'FILE_PATH_OUTSIDE_BASE');
     expectError(await callTool('read_file', { file_name: '../outside/secret.txt' }), 'FILE_PATH_OUTSIDE_BASE');

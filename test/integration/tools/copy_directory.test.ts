@@ -12,7 +12,10 @@ describe('copy_directory', () => {
   it('refuses a destination inside the source', async () => {
     const s = scratch('cpdir-inside', { 'tree/a.txt': 'a' });
     const before = snapshot(s.abs());
-    expectError(await callTool('copy_directory', { source_path: s.rel('tree'), destination_path: s.rel('tree/inner') }), 'DESTINATION_INSIDE_SOURCE');
+    expectError(
+      await callTool('copy_directory', { source_path: s.rel('tree'), destination_path: s.rel('tree/inner') }),
+      'DESTINATION_INSIDE_SOURCE',
+    );
     assert.deepEqual(snapshot(s.abs()), before);
   });
 });

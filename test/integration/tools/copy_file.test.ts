@@ -14,7 +14,9 @@ describe('copy_file', () => {
     const s = scratch('copy-over', { 'src.txt': 'new', 'dst.txt': 'old' });
     expectError(await callTool('copy_file', { source_path: s.rel('src.txt'), destination_path: s.rel('dst.txt') }), 'DESTINATION_EXISTS');
     assert.equal(readText(s.abs('dst.txt')), 'old');
-    const { data } = expectOk(await callTool('copy_file', { source_path: s.rel('src.txt'), destination_path: s.rel('dst.txt'), overwrite: true }));
+    const { data } = expectOk(
+      await callTool('copy_file', { source_path: s.rel('src.txt'), destination_path: s.rel('dst.txt'), overwrite: true }),
+    );
     expectFields(data, { copied: true, overwritten: true });
     assert.equal(readText(s.abs('dst.txt')), 'new');
   });

@@ -11,7 +11,10 @@ describe('delete_lines', () => {
 
   it('CONTENT_CONFLICT when expected_hash is stale', async () => {
     const s = scratch('delete-lines-hash', { 'a.txt': '1\n' });
-    expectError(await callTool('delete_lines', { path: s.rel('a.txt'), start_line: 1, end_line: 1, expected_hash: `sha256:${'0'.repeat(64)}` }), 'CONTENT_CONFLICT');
+    expectError(
+      await callTool('delete_lines', { path: s.rel('a.txt'), start_line: 1, end_line: 1, expected_hash: `sha256:${'0'.repeat(64)}` }),
+      'CONTENT_CONFLICT',
+    );
     assert.equal(readText(s.abs('a.txt')), '1\n');
   });
 });

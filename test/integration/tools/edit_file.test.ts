@@ -5,14 +5,22 @@ import { callTool, expectError, expectFields, expectOk, readText, scratch, snaps
 describe('edit_file', () => {
   it('replaces the one match, keeping CRLF line endings', async () => {
     const s = scratch('edit', { 'a.ts': 'const a = 1;\r\nconst b = 2;\r\n' });
-    const { data } = expectOk(await callTool('edit_file', { path: s.rel('a.ts'), old_string: 'const b = 2;', new_string: 'const b = 3;\nconst c = 4;' }));
+    const { data } = expectOk(
+      await callTool('edit_file', { path: s.rel('a.ts'), old_string: 'const b = 2;', new_string: 'const b = 3;\nconst c = 4;' }),
+    );
     expectFields(data, { stage: 'exact', match_count: 1, lines: [2], changed: true });
     assert.equal(readText(s.abs('a.ts')), 'const a = 1;\r\nconst b = 3;\r\nconst c = 4;\r\n');
   });
 
   it('matches despite different indentation and re-bases the replacement (stage whitespace)', async () => {
     const s = scratch('edit-ws', { 'a.py': 'def f():\n\tif x:\n\t\treturn 1\n' });
-    const { data } = expectOk(await callTool('edit_file', { path: s.rel('a.py'), old_string: '    if x:\n        return 1', new_string: '    if x:\n        return 2' }));
+    const { data } = expectOk(
+      await callTool('edit_file', {
+        path: s.rel('a.py'),
+        old_string: '    if x:\n        return 1',
+        new_string: '    if x:\n        return 2',
+      }),
+    );
     expectFields(data, { stage: 'whitespace' });
     assert.equal(readText(s.abs('a.py')), 'def f():\n\tif x:\n\t\treturn 2\n');
   });
@@ -21,7 +29,10 @@ describe('edit_file', () => {
     const s = scratch('edit-refused', { 'a.txt': 'same\nsame\n' });
     const none = expectError(await callTool('edit_file', { path: s.rel('a.txt'), old_string: 'other', new_string: 'x' }), 'NO_MATCH');
     assert.ok(Array.isArray(none.error.details?.candidates));
-    const many = expectError(await callTool('edit_file', { path: s.rel('a.txt'), old_string: 'same', new_string: 'x' }), 'MULTIPLE_MATCHES');
+    const many = expectError(
+      await callTool('edit_file', { path: s.rel('a.txt'), old_string: 'same', new_string: 'x' }),
+      'MULTIPLE_MATCHES',
+    );
     assert.deepEqual(many.error.details?.lines, [1, 2]);
     assert.deepEqual(snapshot(s.abs()), { 'a.txt': 'same\nsame\n' });
   });

@@ -6,7 +6,9 @@ describe('find_file', () => {
     const s = scratch('find', { 'deep/down/Zebra-Unique-Name.md': 'z' });
     const { data } = expectOk(await callTool('find_file', { file_name: 'zebra-unique-name.md' }));
     expectFields(data, { query: 'zebra-unique-name.md', match_type: 'exact', count: 1 });
-    assert.deepEqual(data.matches, [{ file_name: 'Zebra-Unique-Name.md', relative_path: s.rel('deep/down/Zebra-Unique-Name.md'), score: 1 }]);
+    assert.deepEqual(data.matches, [
+      { file_name: 'Zebra-Unique-Name.md', relative_path: s.rel('deep/down/Zebra-Unique-Name.md'), score: 1 },
+    ]);
   });
 
   it('falls back to a lax ranking that tolerates separators and typos', async () => {
@@ -21,6 +23,10 @@ describe('find_file', () => {
   });
 
   it('answers ok with match_type none when nothing is close', async () => {
-    expectFields(expectOk(await callTool('find_file', { file_name: 'zzqqxxjj-never-there.bin' })).data, { match_type: 'none', count: 0, matches: [] });
+    expectFields(expectOk(await callTool('find_file', { file_name: 'zzqqxxjj-never-there.bin' })).data, {
+      match_type: 'none',
+      count: 0,
+      matches: [],
+    });
   });
 });

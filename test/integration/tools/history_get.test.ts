@@ -11,7 +11,10 @@ describe('history_get', () => {
     assert.equal(changes.length, 1);
     assert.equal(changes[0]?.change, 'modified');
     assert.equal(changes[0]?.is_binary, false);
-    assert.equal(changes[0]?.diff, `--- a/${s.rel('src/x.ts')}\n+++ b/${s.rel('src/x.ts')}\n@@ -1,1 +1,1 @@\n-export const x = 1;\n+export const x = 2;\n`);
+    assert.equal(
+      changes[0]?.diff,
+      `--- a/${s.rel('src/x.ts')}\n+++ b/${s.rel('src/x.ts')}\n@@ -1,1 +1,1 @@\n-export const x = 1;\n+export const x = 2;\n`,
+    );
     assert.equal(JSON.stringify(data.input).includes('export const'), false, 'no file content in the input summary');
   });
 

@@ -7,7 +7,13 @@ describe('history_list', () => {
     const first = expectOk(await callTool('write_file', { file_name: s.rel('a.txt'), content: 'A' }));
     const second = expectOk(await callTool('delete_file', { file_name: s.rel('b.txt') }));
     const { data } = expectOk(await callTool('history_list', { path: s.rel() }));
-    const operations = data.operations as { operation_id: string; operation: string; paths: string[]; undo_available: boolean; undone: boolean }[];
+    const operations = data.operations as {
+      operation_id: string;
+      operation: string;
+      paths: string[];
+      undo_available: boolean;
+      undone: boolean;
+    }[];
     assert.deepEqual(
       operations.map((each) => each.operation_id),
       [second.data.operation_id, first.data.operation_id],

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { callTool, expectError, expectOk, readText, scratch } from '../helpers';
 
 describe('insert_lines', () => {
-  it('inserts before, after and at the end; appended text ends as the content does, the file\'s missing newline supplied', async () => {
+  it("inserts before, after and at the end; appended text ends as the content does, the file's missing newline supplied", async () => {
     const s = scratch('insert-lines', { 'a.txt': 'b\nd', 'open.txt': 'alpha\nbeta' });
     expectOk(await callTool('insert_lines', { path: s.rel('a.txt'), position: 'before', line: 1, content: 'a' }));
     expectOk(await callTool('insert_lines', { path: s.rel('a.txt'), position: 'after', line: 2, content: 'c' }));

@@ -8,8 +8,18 @@ describe('list_directory', () => {
     expectFields(data, { count: 3, truncated: false });
     // Entries carry relative_path only (a name beside it would repeat its last segment).
     const entries = data.entries as { type: string; size?: number; relative_path: string }[];
-    assert.deepEqual(entries.map((entry) => [entry.relative_path, entry.type]), [[s.rel('alpha'), 'directory'], [s.rel('beta.md'), 'file'], [s.rel('zeta.txt'), 'file']]);
-    assert.ok(entries.every((entry) => !('name' in entry)), 'no name beside relative_path');
+    assert.deepEqual(
+      entries.map((entry) => [entry.relative_path, entry.type]),
+      [
+        [s.rel('alpha'), 'directory'],
+        [s.rel('beta.md'), 'file'],
+        [s.rel('zeta.txt'), 'file'],
+      ],
+    );
+    assert.ok(
+      entries.every((entry) => !('name' in entry)),
+      'no name beside relative_path',
+    );
     assert.equal(entries[2]?.size, 5);
   });
 

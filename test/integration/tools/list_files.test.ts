@@ -9,7 +9,11 @@ describe('list_files', () => {
 
   it('stays in one directory with recursive false, and says when it cut the list', async () => {
     const s = scratch('ls-flat', { 'a.txt': 'a', 'b.txt': 'b', 'sub/c.txt': 'c' });
-    expectFields(expectOk(await callTool('list_files', { path: s.rel(), recursive: false })).data, { count: 2, recursive: false, files: [s.rel('a.txt'), s.rel('b.txt')] });
+    expectFields(expectOk(await callTool('list_files', { path: s.rel(), recursive: false })).data, {
+      count: 2,
+      recursive: false,
+      files: [s.rel('a.txt'), s.rel('b.txt')],
+    });
     expectFields(expectOk(await callTool('list_files', { path: s.rel(), max_results: 1 })).data, { count: 1, truncated: true, total: 3 });
     expectError(await callTool('list_files', { path: s.rel('missing') }), 'DIRECTORY_NOT_FOUND');
   });

@@ -15,7 +15,9 @@ describe('move_directory', () => {
     const s = scratch('mvdir-over', { 'src/new.txt': 'new', 'dst/old.txt': 'old' });
     expectError(await callTool('move_directory', { source_path: s.rel('src'), destination_path: s.rel('dst') }), 'DESTINATION_EXISTS');
     assert.equal(exists(s.abs('dst/old.txt')), true);
-    const { data } = expectOk(await callTool('move_directory', { source_path: s.rel('src'), destination_path: s.rel('dst'), overwrite: true }));
+    const { data } = expectOk(
+      await callTool('move_directory', { source_path: s.rel('src'), destination_path: s.rel('dst'), overwrite: true }),
+    );
     expectFields(data, { moved: true, overwritten: true });
     assert.deepEqual(snapshot(s.abs('dst')), { 'new.txt': 'new' });
     assert.equal(exists(s.abs('src')), false);

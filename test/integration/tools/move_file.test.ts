@@ -13,7 +13,10 @@ describe('move_file', () => {
   it('refuses an existing destination and the source itself', async () => {
     const s = scratch('move-over', { 'a.txt': 'a', 'b.txt': 'b' });
     expectError(await callTool('move_file', { source_path: s.rel('a.txt'), destination_path: s.rel('b.txt') }), 'DESTINATION_EXISTS');
-    expectError(await callTool('move_file', { source_path: s.rel('a.txt'), destination_path: s.rel('a.txt') }), 'SOURCE_EQUALS_DESTINATION');
+    expectError(
+      await callTool('move_file', { source_path: s.rel('a.txt'), destination_path: s.rel('a.txt') }),
+      'SOURCE_EQUALS_DESTINATION',
+    );
     assert.equal(readText(s.abs('a.txt')), 'a');
     assert.equal(readText(s.abs('b.txt')), 'b');
   });

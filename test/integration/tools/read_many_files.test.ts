@@ -7,7 +7,14 @@ describe('read_many_files', () => {
     const { data } = expectOk(await callTool('read_many_files', { paths: [s.rel('a.txt'), s.rel('missing.txt'), s.rel('b.txt')] }));
     expectFields(data, { count: 3, succeeded: 2, failed: 1 });
     const files = data.files as { path: string; ok: boolean; data?: { content: string }; error?: { code: string } }[];
-    assert.deepEqual(files.map((file) => [file.path, file.ok]), [[s.rel('a.txt'), true], [s.rel('missing.txt'), false], [s.rel('b.txt'), true]]);
+    assert.deepEqual(
+      files.map((file) => [file.path, file.ok]),
+      [
+        [s.rel('a.txt'), true],
+        [s.rel('missing.txt'), false],
+        [s.rel('b.txt'), true],
+      ],
+    );
     assert.equal(files[0]?.data?.content, 'alpha\n');
     assert.equal(files[1]?.error?.code, 'FILE_NOT_FOUND');
     assert.equal(files[2]?.data?.content, 'beta\r\n');

@@ -11,7 +11,10 @@ describe('replace_lines', () => {
 
   it('refuses a range past the end, never clamping', async () => {
     const s = scratch('replace-lines-range', { 'a.txt': '1\n2\n' });
-    const refused = expectError(await callTool('replace_lines', { path: s.rel('a.txt'), start_line: 2, end_line: 3, content: 'x' }), 'INVALID_INPUT');
+    const refused = expectError(
+      await callTool('replace_lines', { path: s.rel('a.txt'), start_line: 2, end_line: 3, content: 'x' }),
+      'INVALID_INPUT',
+    );
     assert.equal(refused.error.details?.total_lines, 2);
     assert.deepEqual(snapshot(s.abs()), { 'a.txt': '1\n2\n' });
   });

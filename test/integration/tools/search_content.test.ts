@@ -20,14 +20,18 @@ describe('search_content', () => {
   it('runs a regular expression with lookahead and rejects an invalid one', async () => {
     const s = scratch('grep-regex', { 'code.ts': 'const value = 1;\nconst other = 2;\n' });
     const { data } = expectOk(await callTool('search_content', { query: 'const (?=other)', is_regex: true, path: s.rel() }));
-    assert.deepEqual((data.matches as { line: number }[]).map((match) => match.line), [2]);
+    assert.deepEqual(
+      (data.matches as { line: number }[]).map((match) => match.line),
+      [2],
+    );
     expectError(await callTool('search_content', { query: '(unclosed', is_regex: true, path: s.rel() }), 'INVALID_PATTERN');
   });
 
-  it('pages through the lines in path and line order with offset and next_offset, ripgrep\'s sorted walk included', async () => {
+  it("pages through the lines in path and line order with offset and next_offset, ripgrep's sorted walk included", async () => {
     // "a/" and "a-b", "a.ts": a walk that sorts each directory by name meets them out of the reply's path order.
     const files: Record<string, string> = {};
-    for (const name of ['a', 'a-b', 'm']) for (let file = 0; file < 3; file++) files[`${name}/f${file}.txt`] = `pager one\nfiller\npager two ${name}\n`;
+    for (const name of ['a', 'a-b', 'm'])
+      for (let file = 0; file < 3; file++) files[`${name}/f${file}.txt`] = `pager one\nfiller\npager two ${name}\n`;
     files['a.ts'] = 'pager in a.ts\n';
     const s = scratch('grep-pages', files);
     const whole = expectOk(await callTool('search_content', { query: 'pager', path: s.rel(), max_results: 200 })).data;
@@ -36,7 +40,10 @@ describe('search_content', () => {
     assert.equal(whole.total, 19);
     const order = (whole.matches as { path: string; line: number }[]).map((match) => `${match.path}:${match.line}`);
     const first = ['a-b/f0.txt:1', 'a-b/f0.txt:3', 'a-b/f1.txt:1', 'a-b/f1.txt:3', 'a-b/f2.txt:1', 'a-b/f2.txt:3', 'a.ts:1', 'a/f0.txt:1'];
-    assert.deepEqual(order.slice(0, 8), first.map((entry) => `${s.rel()}/${entry}`));
+    assert.deepEqual(
+      order.slice(0, 8),
+      first.map((entry) => `${s.rel()}/${entry}`),
+    );
     const paged: unknown[] = [];
     let offset: number | undefined = 0;
     for (let page = 0; offset !== undefined; page++) {

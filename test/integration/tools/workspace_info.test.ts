@@ -7,7 +7,10 @@ describe('workspace_info', () => {
     const { data } = expectOk(await callTool('workspace_info', {}));
     expectFields(data, { read_only: false, trusted: vscode.workspace.isTrusted });
     const reported = (data.workspace_folders as { path: string }[]).map((folder) => folder.path);
-    assert.deepEqual(reported, folders().map((folder) => folder.uri.path));
+    assert.deepEqual(
+      reported,
+      folders().map((folder) => folder.uri.path),
+    );
     assert.equal(typeof data.base_directory, 'string');
     assert.ok(JSON.stringify(data).includes('"max_read_bytes"'), 'limits in force are reported');
   });

@@ -1,6 +1,17 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { callTool, contributedTools, expectError, expectFields, expectOk, minimalInput, mutatingTools, snapshot, TOOL_PREFIX, workspaceRoot } from '../helpers';
+import {
+  callTool,
+  contributedTools,
+  expectError,
+  expectFields,
+  expectOk,
+  minimalInput,
+  mutatingTools,
+  snapshot,
+  TOOL_PREFIX,
+  workspaceRoot,
+} from '../helpers';
 
 /**
  * The launcher opens this folder with workspace trust enabled and never grants it (the trust prompt is a modal,
@@ -32,7 +43,10 @@ describe('untrusted workspace (DESIGN.md §3)', () => {
     const hidden = new Set(mutatingTools().map((tool) => tool.name));
     for (const tool of contributedTools().filter((each) => !hidden.has(each.name))) {
       const envelope = await callTool(tool.name.slice(TOOL_PREFIX.length), minimalInput(tool.inputSchema));
-      assert.ok(envelope.ok || envelope.error.code !== 'WORKSPACE_UNTRUSTED', `${tool.name} refuses an untrusted workspace but has no when clause hiding it`);
+      assert.ok(
+        envelope.ok || envelope.error.code !== 'WORKSPACE_UNTRUSTED',
+        `${tool.name} refuses an untrusted workspace but has no when clause hiding it`,
+      );
     }
   });
 });

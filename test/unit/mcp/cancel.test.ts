@@ -43,7 +43,8 @@ describe('MCP server: cancellation and progress', function () {
     for (let directory = 0; directory < DIRECTORIES; directory++) {
       const dir = path.join(base, 'tree', `d${String(directory).padStart(3, '0')}`);
       fs.mkdirSync(dir, { recursive: true });
-      for (let file = 0; file < FILES_PER_DIRECTORY; file++) fs.writeFileSync(path.join(dir, `f${file}.txt`), `needle ${directory}-${file}\n${line.repeat(30)}`);
+      for (let file = 0; file < FILES_PER_DIRECTORY; file++)
+        fs.writeFileSync(path.join(dir, `f${file}.txt`), `needle ${directory}-${file}\n${line.repeat(30)}`);
     }
   });
   after(function () {
@@ -68,18 +69,25 @@ describe('MCP server: cancellation and progress', function () {
     const progress: number[] = [];
     // Only the last file matches, so the search must read all 10,000 (a query matching every file would stop after
     // the first page and could finish before the cancellation arrives).
-    const call = server.call('search_content', { query: 'needle 199-49$', is_regex: true, max_results: 200, context_lines: 2 }, {
-      signal: controller.signal,
-      onprogress: (update) => {
-        progress.push(update.progress);
-        controller.abort();
+    const call = server.call(
+      'search_content',
+      { query: 'needle 199-49$', is_regex: true, max_results: 200, context_lines: 2 },
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          progress.push(update.progress);
+          controller.abort();
+        },
       },
-    });
+    );
     await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
     assert.ok(progress.length >= 1, 'a progress notification came before the cancellation');
     await waitForLog(server, (log) => /search_content cancelled after \d+ ms/.test(log), 'the search cancelled');
     assert.doesNotMatch(server.log(), /search_content ok/);
-    const data = expectOk((await server.call('search_content', { query: '^needle 7-3$', is_regex: true, max_results: 5 })).envelope, 'search_content');
+    const data = expectOk(
+      (await server.call('search_content', { query: '^needle 7-3$', is_regex: true, max_results: 5 })).envelope,
+      'search_content',
+    );
     assert.equal(data.engine, 'scan');
     assert.equal(data.count, 1);
   });
@@ -89,16 +97,23 @@ describe('MCP server: cancellation and progress', function () {
     const before = snapshot(tmp);
     const controller = new AbortController();
     const messages: string[] = [];
-    const call = server.call('copy_directory', { source_path: 'tree', destination_path: 'copy/of/tree' }, {
-      signal: controller.signal,
-      onprogress: (update) => {
-        messages.push(update.message ?? '');
-        if (/files copied/.test(update.message ?? '')) controller.abort();
+    const call = server.call(
+      'copy_directory',
+      { source_path: 'tree', destination_path: 'copy/of/tree' },
+      {
+        signal: controller.signal,
+        onprogress: (update) => {
+          messages.push(update.message ?? '');
+          if (/files copied/.test(update.message ?? '')) controller.abort();
+        },
       },
-    });
+    );
     await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
     await waitForLog(server, (log) => /copy_directory cancelled after \d+ ms/.test(log), 'the copy cancelled');
-    assert.ok(messages.some((message) => /^copy_directory: \d+ of 10000 files copied$/.test(message)), `progress named the files copied: ${messages.join(' | ')}`);
+    assert.ok(
+      messages.some((message) => /^copy_directory: \d+ of 10000 files copied$/.test(message)),
+      `progress named the files copied: ${messages.join(' | ')}`,
+    );
     assert.ok(!fs.existsSync(path.join(base, 'copy')), 'no destination, nor the parents made for it');
     assert.deepEqual(stagingLeftovers(tmp), [], 'no staging directory or temporary file left');
     assertTree(snapshot(tmp), before, 'the source and everything else are as they were');
@@ -109,10 +124,15 @@ describe('MCP server: cancellation and progress', function () {
   it('a request with a progress token gets notifications whose progress only rises, each naming the phase', async function () {
     const server = await start();
     const updates: { progress: number; message?: string }[] = [];
-    const { envelope } = await server.call('copy_directory', { source_path: 'tree/d001', destination_path: 'copied' }, { onprogress: (update) => updates.push(update) });
+    const { envelope } = await server.call(
+      'copy_directory',
+      { source_path: 'tree/d001', destination_path: 'copied' },
+      { onprogress: (update) => updates.push(update) },
+    );
     assert.equal(expectOk(envelope, 'copy_directory').files, FILES_PER_DIRECTORY);
     assert.ok(updates.length >= 2, `progress notifications: ${JSON.stringify(updates)}`);
-    for (let index = 1; index < updates.length; index++) assert.ok((updates[index]?.progress ?? 0) > (updates[index - 1]?.progress ?? 0), 'progress rises');
+    for (let index = 1; index < updates.length; index++)
+      assert.ok((updates[index]?.progress ?? 0) > (updates[index - 1]?.progress ?? 0), 'progress rises');
     for (const update of updates) assert.match(update.message ?? '', /^copy_directory: \d+( of \d+)? (directories read|files copied)$/);
     assert.equal(fs.readdirSync(path.join(base, 'copied')).length, FILES_PER_DIRECTORY);
   });

@@ -63,14 +63,17 @@ describe('MCP server: confirmation by elicitation', function () {
     it(`--confirm ${mode}, a client that ${client}: ${asked ? 'asks' : 'does not ask'}, ${runs ? 'deletes' : 'refuses with CONFIRMATION_DECLINED'}`, async function () {
       const expected = await editorText('delete_file', { file_name: 'a.txt' });
       const answer = client === 'cannot ask' ? undefined : ANSWERS[client];
-      const served = await serve(['--root', base, '--state', state, ...(mode === 'elicit' ? [] : ['--confirm', mode])], answer ? { elicit: () => answer } : {});
+      const served = await serve(
+        ['--root', base, '--state', state, ...(mode === 'elicit' ? [] : ['--confirm', mode])],
+        answer ? { elicit: () => answer } : {},
+      );
       try {
         const before = snapshot(tmp);
         const { envelope } = await served.call('delete_file', { file_name: 'a.txt' });
         assert.equal(served.elicitations.length, asked ? 1 : 0, 'elicitation requests');
         if (asked) {
           const [request] = served.elicitations;
-          assert.equal(request?.message, expected, 'the question is the editor\'s confirmation text');
+          assert.equal(request?.message, expected, "the question is the editor's confirmation text");
           assert.match(expected, /a\.txt/);
         }
         const history = expectOk((await served.call('history_list', {})).envelope);
@@ -104,7 +107,7 @@ describe('MCP server: confirmation by elicitation', function () {
     }
   });
 
-  it('asks with the editor\'s text for an overwrite, a recursive delete and a patch; declining each leaves every byte', async function () {
+  it("asks with the editor's text for an overwrite, a recursive delete and a patch; declining each leaves every byte", async function () {
     const served = await serve(['--root', base, '--state', state], { elicit: () => ({ action: 'decline' }) });
     try {
       const calls: [string, Record<string, unknown>][] = [

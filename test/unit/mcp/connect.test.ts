@@ -41,7 +41,10 @@ function commandOf(snippet: ConnectSnippet): ServerCommand {
     const [command = '', ...args] = words.slice(5);
     return { command, args };
   }
-  const parsed = JSON.parse(snippet.text) as { mcpServers?: Record<string, ServerCommand>; servers?: Record<string, ServerCommand & { type: string }> };
+  const parsed = JSON.parse(snippet.text) as {
+    mcpServers?: Record<string, ServerCommand>;
+    servers?: Record<string, ServerCommand & { type: string }>;
+  };
   const entry = snippet.id === 'vscode' ? parsed.servers?.[SERVER_NAME] : parsed.mcpServers?.[SERVER_NAME];
   assert.ok(entry, `${snippet.id}: an entry named ${SERVER_NAME}`);
   if (snippet.id === 'vscode') assert.equal((entry as { type?: string }).type, 'stdio');
@@ -62,11 +65,20 @@ describe('MCP server: the Connect Another Agent snippets', function () {
 
   it('offers Claude Desktop, LM Studio, Cursor, VS Code and Claude Code, each with node, the server, --root and --state', function () {
     const command = serverCommand('/opt/ext/dist/mcp.js', ['/home/me/my project'], '/home/me/.state/history');
-    assert.deepEqual(command, { command: 'node', args: ['/opt/ext/dist/mcp.js', '--root', '/home/me/my project', '--state', '/home/me/.state/history'] });
+    assert.deepEqual(command, {
+      command: 'node',
+      args: ['/opt/ext/dist/mcp.js', '--root', '/home/me/my project', '--state', '/home/me/.state/history'],
+    });
     const snippets = connectSnippets(command, 'linux');
-    assert.deepEqual(snippets.map((snippet) => snippet.id), ['claude-desktop', 'lm-studio', 'cursor', 'vscode', 'claude-code']);
+    assert.deepEqual(
+      snippets.map((snippet) => snippet.id),
+      ['claude-desktop', 'lm-studio', 'cursor', 'vscode', 'claude-code'],
+    );
     for (const snippet of snippets) assert.deepEqual(commandOf(snippet), command, snippet.id);
-    assert.equal(snippets.find((snippet) => snippet.id === 'claude-code')?.text, "claude mcp add agent-fs -- node /opt/ext/dist/mcp.js --root '/home/me/my project' --state /home/me/.state/history\n");
+    assert.equal(
+      snippets.find((snippet) => snippet.id === 'claude-code')?.text,
+      "claude mcp add agent-fs -- node /opt/ext/dist/mcp.js --root '/home/me/my project' --state /home/me/.state/history\n",
+    );
     assert.match(connectSnippets(command, 'darwin')[0]?.where ?? '', /Library\/Application Support\/Claude/);
     assert.equal(shellWord("it's here", 'linux'), `'it'\\''s here'`);
     assert.equal(shellWord('C:\\Program Files\\x', 'win32'), '"C:\\Program Files\\x"');
@@ -83,7 +95,11 @@ describe('MCP server: the Connect Another Agent snippets', function () {
       const served = await serve([], { command: commandOf(snippet), cwd: tmp });
       try {
         const info = expectOk((await served.call('workspace_info', {})).envelope);
-        assert.deepEqual((info.roots as { path: string }[]).map((root) => root.path), [base], snippet.id);
+        assert.deepEqual(
+          (info.roots as { path: string }[]).map((root) => root.path),
+          [base],
+          snippet.id,
+        );
         assert.equal(expectOk((await served.call('read_file', { file_name: 'readme.md' })).envelope).content, '# hello\n');
         expectOk((await served.call('write_file', { file_name: `by-${snippet.id}.txt`, content: snippet.id })).envelope, 'write_file');
         assert.equal(fs.readFileSync(path.join(base, `by-${snippet.id}.txt`), 'utf8'), snippet.id);

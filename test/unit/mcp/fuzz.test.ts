@@ -41,7 +41,13 @@ describe('MCP server: 1,000 random calls', function () {
     fs.writeFileSync(path.join(outside, 'deep', 'more.txt'), `${SECRET} more\n`);
     fs.writeFileSync(path.join(sibling, 'file.txt'), `${SECRET} sibling\n`);
     const populate = (): void => {
-      const files: Record<string, string> = { 'a.txt': 'alpha\nbeta\ngamma\n', 'dir/b.txt': 'beta\n', 'dir/sub/c.md': '# c\n', 'notes.md': 'one\ntwo\n', '.env': 'KEY=1\n' };
+      const files: Record<string, string> = {
+        'a.txt': 'alpha\nbeta\ngamma\n',
+        'dir/b.txt': 'beta\n',
+        'dir/sub/c.md': '# c\n',
+        'notes.md': 'one\ntwo\n',
+        '.env': 'KEY=1\n',
+      };
       for (const [relative, content] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
         fs.writeFileSync(path.join(root, relative), content);
@@ -67,11 +73,48 @@ describe('MCP server: 1,000 random calls', function () {
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     const inside = ['a.txt', 'dir', 'dir/b.txt', 'dir/sub', 'dir/sub/c.md', 'notes.md', 'new.txt', 'new/dir/x.txt', '.'];
     const escapes = [
-      '', '.env', '.git/config', '../outside/secret.txt', '../outside', '../root2/file.txt', path.join(outside, 'secret.txt'), outside, sibling, `${root}/../outside`,
-      'link-out', 'link-out/secret.txt', 'link-file', 'dir/link-up', 'dir/link-up/more.txt', 'dir/../../outside/secret.txt', '~/x', '~',
-      'file:///etc/passwd', `file://${outside}/secret.txt`, 'C:\\Windows', '\\\\server\\share\\x', '..\\..\\outside', 'a\u0000b', '/', '/etc/passwd',
+      '',
+      '.env',
+      '.git/config',
+      '../outside/secret.txt',
+      '../outside',
+      '../root2/file.txt',
+      path.join(outside, 'secret.txt'),
+      outside,
+      sibling,
+      `${root}/../outside`,
+      'link-out',
+      'link-out/secret.txt',
+      'link-file',
+      'dir/link-up',
+      'dir/link-up/more.txt',
+      'dir/../../outside/secret.txt',
+      '~/x',
+      '~',
+      'file:///etc/passwd',
+      `file://${outside}/secret.txt`,
+      'C:\\Windows',
+      '\\\\server\\share\\x',
+      '..\\..\\outside',
+      'a\u0000b',
+      '/',
+      '/etc/passwd',
     ];
-    const strings = ['', 'x', 'alpha', 'beta\n', '*.md', '**/*', '[', '(', 'a'.repeat(5000), 'OUTSIDE', '\r\n', 'ünï', '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n'];
+    const strings = [
+      '',
+      'x',
+      'alpha',
+      'beta\n',
+      '*.md',
+      '**/*',
+      '[',
+      '(',
+      'a'.repeat(5000),
+      'OUTSIDE',
+      '\r\n',
+      'ünï',
+      '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-alpha\n+ALPHA\n',
+    ];
     const integers = [-1, 0, 1, 2, 3, 5, 50, 201, 1000, 1e9, 1.5];
     const value = (name: string, schema: JsonSchema): unknown => {
       if (next() < 0.05) return pick([null, 42, 'str', true, [], {}, -3.5]);
@@ -102,7 +145,9 @@ describe('MCP server: 1,000 random calls', function () {
         if (next() < 0.03) args = pick(['text', 7, [1, 2], null]);
         else {
           const object: Record<string, unknown> = {};
-          for (const [property, schema] of Object.entries((tool.inputSchema as JsonSchema).properties ?? {})) if ((tool.inputSchema as JsonSchema).required?.includes(property) ? next() < 0.95 : next() < 0.5) object[property] = value(property, schema);
+          for (const [property, schema] of Object.entries((tool.inputSchema as JsonSchema).properties ?? {}))
+            if ((tool.inputSchema as JsonSchema).required?.includes(property) ? next() < 0.95 : next() < 0.5)
+              object[property] = value(property, schema);
           if (next() < 0.05) object.unexpected = 'extra';
           args = object;
         }

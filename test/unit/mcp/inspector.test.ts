@@ -37,13 +37,19 @@ describe('MCP server: the MCP Inspector as a client', function () {
    * or 5 for a result with isError true (and says so on stderr).
    */
   function inspect(serverArgs: readonly string[], method: readonly string[], status = 0): unknown {
-    const result = spawnSync(inspector.node, [inspector.script, '--cli', process.execPath, SERVER, ...serverArgs, '--method', ...method], { cwd: tmp, encoding: 'utf8', timeout: 60000 });
+    const result = spawnSync(inspector.node, [inspector.script, '--cli', process.execPath, SERVER, ...serverArgs, '--method', ...method], {
+      cwd: tmp,
+      encoding: 'utf8',
+      timeout: 60000,
+    });
     assert.equal(result.status, status, `the inspector's exit code:\n${result.stdout}\n${result.stderr}`);
     return JSON.parse(result.stdout);
   }
 
   it('lists every tool with its schema and annotations', function () {
-    const listed = inspect(['--root', base, '--no-history'], ['tools/list']) as { tools: { name: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean } }[] };
+    const listed = inspect(['--root', base, '--no-history'], ['tools/list']) as {
+      tools: { name: string; inputSchema: unknown; annotations?: { readOnlyHint?: boolean } }[];
+    };
     assert.deepEqual(
       listed.tools.map((tool) => tool.name),
       TOOL_DEFINITIONS.map((tool) => tool.name),
@@ -57,7 +63,8 @@ describe('MCP server: the MCP Inspector as a client', function () {
 
   it('calls tools: a read, a write that lands on disk, and a refusal as an isError result', function () {
     type Result = { structuredContent: Envelope; isError?: boolean; content: { text: string }[] };
-    const call = (args: readonly string[], status = 0): Result => inspect(['--root', base, '--state', path.join(tmp, 'state')], ['tools/call', '--tool-name', ...args], status) as Result;
+    const call = (args: readonly string[], status = 0): Result =>
+      inspect(['--root', base, '--state', path.join(tmp, 'state')], ['tools/call', '--tool-name', ...args], status) as Result;
     const read = call(['read_file', '--tool-arg', 'file_name=notes.md']);
     assert.equal(expectOk(read.structuredContent, 'read_file').content, '# notes\n');
     assert.deepEqual(JSON.parse(read.content[0]?.text ?? ''), read.structuredContent);

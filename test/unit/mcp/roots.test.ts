@@ -28,7 +28,13 @@ describe('MCP server: roots', function () {
     project = path.join(tmp, 'project');
     elsewhere = path.join(tmp, 'elsewhere');
     cwd = path.join(tmp, 'cwd');
-    const files: Record<string, string> = { 'project/a.txt': 'a', 'project/sub/b.txt': 'b', 'project/other/c.txt': 'c', 'elsewhere/d.txt': 'd', 'cwd/e.txt': 'e' };
+    const files: Record<string, string> = {
+      'project/a.txt': 'a',
+      'project/sub/b.txt': 'b',
+      'project/other/c.txt': 'c',
+      'elsewhere/d.txt': 'd',
+      'cwd/e.txt': 'e',
+    };
     for (const [relative, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(tmp, relative)), { recursive: true });
       fs.writeFileSync(path.join(tmp, relative), content);
@@ -52,13 +58,16 @@ describe('MCP server: roots', function () {
     return (data.roots as { path: string }[]).map((root) => root.path);
   }
 
-  it('without --root, the client\'s roots replace the current directory', async function () {
+  it("without --root, the client's roots replace the current directory", async function () {
     const server = await start([], () => [{ uri: uri(elsewhere), name: 'elsewhere' }]);
     assert.deepEqual(await baseOf(server), [elsewhere]);
     assert.equal(expectOk((await server.call('read_file', { file_name: 'd.txt' })).envelope).content, 'd');
     const before = snapshot(tmp);
     expectError((await server.call('read_file', { file_name: path.join(cwd, 'e.txt') })).envelope, 'FILE_PATH_OUTSIDE_BASE');
-    expectError((await server.call('write_file', { file_name: path.join(cwd, 'new.txt'), content: 'x' })).envelope, 'FILE_PATH_OUTSIDE_BASE');
+    expectError(
+      (await server.call('write_file', { file_name: path.join(cwd, 'new.txt'), content: 'x' })).envelope,
+      'FILE_PATH_OUTSIDE_BASE',
+    );
     assertTree(snapshot(tmp), before);
   });
 
@@ -77,7 +86,10 @@ describe('MCP server: roots', function () {
     const before = snapshot(tmp);
     expectError((await server.call('read_file', { file_name: '../a.txt' })).envelope, 'FILE_PATH_OUTSIDE_BASE');
     expectError((await server.call('delete_file', { file_name: path.join(project, 'other', 'c.txt') })).envelope, 'FILE_PATH_OUTSIDE_BASE');
-    expectError((await server.call('copy_directory', { source_path: '.', destination_path: '../other/copy' })).envelope, 'DESTINATION_PATH_OUTSIDE_BASE');
+    expectError(
+      (await server.call('copy_directory', { source_path: '.', destination_path: '../other/copy' })).envelope,
+      'DESTINATION_PATH_OUTSIDE_BASE',
+    );
     assertTree(snapshot(tmp), before);
   });
 
@@ -87,7 +99,10 @@ describe('MCP server: roots', function () {
     const refused = expectError((await server.call('list_files', {})).envelope, 'DIR_NOT_AVAILABLE');
     assert.match(refused.message, /outside every --root directory/);
     expectError((await server.call('write_file', { file_name: 'x.txt', content: 'x' })).envelope, 'DIR_NOT_AVAILABLE');
-    expectError((await server.call('write_file', { file_name: path.join(elsewhere, 'x.txt'), content: 'x' })).envelope, 'DIR_NOT_AVAILABLE');
+    expectError(
+      (await server.call('write_file', { file_name: path.join(elsewhere, 'x.txt'), content: 'x' })).envelope,
+      'DIR_NOT_AVAILABLE',
+    );
     assertTree(snapshot(tmp), before);
     await waitForLog(server, (log) => log.includes(`Ignored the root ${uri(elsewhere)}`), 'the ignored root');
   });
@@ -113,13 +128,16 @@ describe('MCP server: roots', function () {
     await waitForLog(server, (log) => /Ignored the root \S*a\.txt: it is not a directory/.test(log), 'the file root');
   });
 
-  it('several roots serve as a multi-root workspace: a relative path may start with a root\'s name', async function () {
+  it("several roots serve as a multi-root workspace: a relative path may start with a root's name", async function () {
     const server = await start([], () => [{ uri: uri(path.join(project, 'sub')) }, { uri: uri(elsewhere) }]);
     assert.deepEqual(await baseOf(server), [path.join(project, 'sub'), elsewhere]);
     assert.equal(expectOk((await server.call('read_file', { file_name: 'elsewhere/d.txt' })).envelope).content, 'd');
     assert.equal(expectOk((await server.call('read_file', { file_name: 'b.txt' })).envelope).content, 'b');
     const found = expectOk((await server.call('search_files', { pattern: '*.txt' })).envelope);
-    assert.deepEqual((found.matches as { relative_path: string }[]).map((match) => match.relative_path), ['elsewhere/d.txt', 'sub/b.txt']);
+    assert.deepEqual(
+      (found.matches as { relative_path: string }[]).map((match) => match.relative_path),
+      ['elsewhere/d.txt', 'sub/b.txt'],
+    );
   });
 
   it('notifications/roots/list_changed applies from the next call', async function () {
@@ -141,6 +159,10 @@ describe('MCP server: roots', function () {
     const server = await serve(['--state', inside], { cwd, roots: () => [{ uri: uri(elsewhere) }, { uri: uri(project) }] });
     served.push(server);
     assert.deepEqual(await baseOf(server), [project]);
-    await waitForLog(server, (log) => log.includes(`Ignored the root ${elsewhere}: it holds the history store`), 'the root holding the history');
+    await waitForLog(
+      server,
+      (log) => log.includes(`Ignored the root ${elsewhere}: it holds the history store`),
+      'the root holding the history',
+    );
   });
 });

@@ -63,7 +63,11 @@ export interface Served {
   /** Every elicitation request the server sent, in order. */
   readonly elicitations: ElicitRequest['params'][];
   /** Calls a tool; returns the raw result and the envelope it carries, after checking that the two copies agree. */
-  call(name: string, args: unknown, options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void }): Promise<{ result: CallToolResult; envelope: Envelope }>;
+  call(
+    name: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<{ result: CallToolResult; envelope: Envelope }>;
   close(): Promise<void>;
 }
 

@@ -31,7 +31,7 @@ describe('MCP server: tools and flags', function () {
     removeTree(tmp);
   });
 
-  it('tools/list names every operation with the editor\'s schema, description, title and annotations true to its effect', async function () {
+  it("tools/list names every operation with the editor's schema, description, title and annotations true to its effect", async function () {
     const served = await serve(['--root', base, '--no-history']);
     try {
       const { tools } = await served.client.listTools();
@@ -52,13 +52,21 @@ describe('MCP server: tools and flags', function () {
         assert.equal(annotations.openWorldHint, false, `${tool.name}: openWorldHint`);
         assert.equal(annotations.readOnlyHint, definition.effect === 'read', `${tool.name}: readOnlyHint`);
         // Destructive: may replace or remove what exists; only a tool that merely adds is not.
-        assert.equal(annotations.destructiveHint, definition.effect !== 'read' && definition.additive !== true, `${tool.name}: destructiveHint`);
+        assert.equal(
+          annotations.destructiveHint,
+          definition.effect !== 'read' && definition.additive !== true,
+          `${tool.name}: destructiveHint`,
+        );
         assert.equal(annotations.idempotentHint, definition.idempotent, `${tool.name}: idempotentHint`);
         if (definition.effect === 'read') assert.equal(annotations.idempotentHint, true, `${tool.name}: a read is idempotent`);
       }
-      for (const name of ['edit_file', 'insert_lines', 'undo_last']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.idempotentHint, false, name);
-      for (const name of ['delete_file', 'write_file', 'edit_file', 'move_file']) assert.equal(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, true, name);
-      const additive = tools.filter((tool) => tool.annotations?.readOnlyHint === false && tool.annotations.destructiveHint === false).map((tool) => tool.name);
+      for (const name of ['edit_file', 'insert_lines', 'undo_last'])
+        assert.equal(tools.find((tool) => tool.name === name)?.annotations?.idempotentHint, false, name);
+      for (const name of ['delete_file', 'write_file', 'edit_file', 'move_file'])
+        assert.equal(tools.find((tool) => tool.name === name)?.annotations?.destructiveHint, true, name);
+      const additive = tools
+        .filter((tool) => tool.annotations?.readOnlyHint === false && tool.annotations.destructiveHint === false)
+        .map((tool) => tool.name);
       assert.deepEqual(new Set(additive), new Set(['create_file', 'create_directory']));
     } finally {
       await served.close();
@@ -81,17 +89,25 @@ describe('MCP server: tools and flags', function () {
     }
   });
 
-  it('bad input is the runner\'s INVALID_INPUT envelope; an unknown tool is a JSON-RPC error (-32602); the server goes on', async function () {
+  it("bad input is the runner's INVALID_INPUT envelope; an unknown tool is a JSON-RPC error (-32602); the server goes on", async function () {
     const served = await serve(['--root', base, '--no-history']);
     try {
       for (const args of [{ file_name: 42 }, {}, { file_name: 'a.txt', bogus: true }, undefined]) {
         const { envelope } = await served.call('read_file', args);
-        const runner = spawnSync(process.execPath, [RUNNER, '--root', base, '--no-history', 'read_file', JSON.stringify(args ?? {})], { encoding: 'utf8' });
+        const runner = spawnSync(process.execPath, [RUNNER, '--root', base, '--no-history', 'read_file', JSON.stringify(args ?? {})], {
+          encoding: 'utf8',
+        });
         assert.deepEqual(envelope, JSON.parse(runner.stdout), `same envelope for ${JSON.stringify(args)}`);
         expectError(envelope, 'INVALID_INPUT', 'read_file');
       }
-      await assert.rejects(served.client.callTool({ name: 'format_disk', arguments: {} }), (error: unknown) => error instanceof McpError && error.code === -32602 && /format_disk/.test(error.message));
-      await assert.rejects(served.client.callTool({ name: 'agentfs_read_file', arguments: { file_name: 'a.txt' } }), (error: unknown) => error instanceof McpError && error.code === -32602);
+      await assert.rejects(
+        served.client.callTool({ name: 'format_disk', arguments: {} }),
+        (error: unknown) => error instanceof McpError && error.code === -32602 && /format_disk/.test(error.message),
+      );
+      await assert.rejects(
+        served.client.callTool({ name: 'agentfs_read_file', arguments: { file_name: 'a.txt' } }),
+        (error: unknown) => error instanceof McpError && error.code === -32602,
+      );
       assert.equal(expectOk((await served.call('read_file', { file_name: 'a.txt' })).envelope).content, 'alpha\n');
     } finally {
       await served.close();
@@ -119,7 +135,14 @@ describe('MCP server: tools and flags', function () {
         }
         assert.fail(`no response with id ${String(id)}; got ${JSON.stringify(lines)}`);
       };
-      send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+      send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      );
       await response(1);
       send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
       send('this is not json {');
@@ -132,25 +155,32 @@ describe('MCP server: tools and flags', function () {
       assert.equal(((await response(2)).error as { code: number }).code, -32601);
       send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'read_file', arguments: 'not an object' } }));
       assert.equal(((await response(3)).error as { code: number }).code, -32602);
-      send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'read_file', arguments: { file_name: 'a.txt' } } }));
+      send(
+        JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'read_file', arguments: { file_name: 'a.txt' } } }),
+      );
       const result = (await response(4)).result as { structuredContent: Envelope; isError: boolean };
       assert.equal(result.isError, false);
       assert.equal(expectOk(result.structuredContent, 'read_file').content, 'alpha\n');
       assert.equal(child.exitCode, null, 'the server is still running');
-      for (const line of lines) assert.equal((line as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${JSON.stringify(line)}`);
+      for (const line of lines)
+        assert.equal((line as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${JSON.stringify(line)}`);
     } finally {
       child.kill();
     }
   });
 
   it('--help and --version print to stdout and exit 0; bad flags and a history inside the root exit 2 with nothing on stdout', function () {
-    const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } => spawnSync(process.execPath, [SERVER, ...args], { encoding: 'utf8', input: '' });
+    const run = (...args: string[]): { status: number | null; stdout: string; stderr: string } =>
+      spawnSync(process.execPath, [SERVER, ...args], { encoding: 'utf8', input: '' });
     const help = run('--help');
     assert.equal(help.status, 0);
     assert.match(help.stdout, /--confirm elicit\|never\|require/);
     const version = run('--version');
     assert.equal(version.status, 0);
-    assert.equal(version.stdout.trim(), `agent-fs-mcp ${(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version}`);
+    assert.equal(
+      version.stdout.trim(),
+      `agent-fs-mcp ${(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version}`,
+    );
     for (const args of [['--confirm', 'sometimes'], ['--bogus'], ['--root'], ['--root', base, '--state', path.join(base, '.history')]]) {
       const result = run(...args);
       assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -249,7 +279,13 @@ describe('MCP server: the same envelopes as the runner', function () {
     const state = path.join(tmp, 'state');
     removeTree(base);
     removeTree(state);
-    const files: Record<string, string> = { 'a.txt': 'alpha\n', 'dir/b.txt': 'beta\n', 'dir/sub/c.txt': 'gamma beta\n', 'docs/notes.md': '# Notes\n', 'docs/readme.md': 'beta readme\n' };
+    const files: Record<string, string> = {
+      'a.txt': 'alpha\n',
+      'dir/b.txt': 'beta\n',
+      'dir/sub/c.txt': 'gamma beta\n',
+      'docs/notes.md': '# Notes\n',
+      'docs/readme.md': 'beta readme\n',
+    };
     for (const [relative, content] of Object.entries(files)) {
       fs.mkdirSync(path.dirname(path.join(base, relative)), { recursive: true });
       fs.writeFileSync(path.join(base, relative), content);
@@ -257,14 +293,20 @@ describe('MCP server: the same envelopes as the runner', function () {
     return { base, state };
   }
 
-  it('every operation called once gives the runner\'s envelope (ids and times aside) and leaves the same disk', async function () {
+  it("every operation called once gives the runner's envelope (ids and times aside) and leaves the same disk", async function () {
     const covered = new Set(STEPS.map(([operation]) => operation));
-    assert.deepEqual([...TOOL_DEFINITIONS.map((tool) => tool.name)].filter((name) => !covered.has(name)), [], 'every operation has a step');
+    assert.deepEqual(
+      [...TOOL_DEFINITIONS.map((tool) => tool.name)].filter((name) => !covered.has(name)),
+      [],
+      'every operation has a step',
+    );
 
     let { base, state } = fixture();
     const byRunner: Envelope[] = [];
     for (const [operation, input] of STEPS) {
-      const result = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, operation, JSON.stringify(input(byRunner))], { encoding: 'utf8' });
+      const result = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, operation, JSON.stringify(input(byRunner))], {
+        encoding: 'utf8',
+      });
       byRunner.push(JSON.parse(result.stdout) as Envelope);
     }
     const runnerDisk = snapshot(base);

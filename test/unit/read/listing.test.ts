@@ -94,17 +94,25 @@ describe('list_directory', function () {
     assert.ok(!paths(hidden).some((each) => each.startsWith('.git/') || each === '.git'));
     assert.equal(hidden.ignored_count, 5);
     const all = expectOk(await call(ws.session, 'list_directory', { recursive: true, include_hidden: true, include_ignored: true }));
-    for (const each of ['.git/HEAD', 'build/out.js', 'dist/bundle.js', 'logs/x.log', 'src/gen/a.gen.ts']) assert.ok(paths(all).includes(each), each);
+    for (const each of ['.git/HEAD', 'build/out.js', 'dist/bundle.js', 'logs/x.log', 'src/gen/a.gen.ts'])
+      assert.ok(paths(all).includes(each), each);
     assert.ok(!paths(all).includes('.env'), 'agentFs.hiddenPaths stay hidden');
     assert.equal(all.ignored_count, 0);
   });
 
   it('bounds the reply: max_entries cuts with truncated and total, above 1000 is refused, max_depth says depth_limited', async function () {
-    assertFields(expectOk(await call(ws.session, 'list_directory', { recursive: true, max_entries: 3 })), { count: 3, total: 14, truncated: true });
+    assertFields(expectOk(await call(ws.session, 'list_directory', { recursive: true, max_entries: 3 })), {
+      count: 3,
+      total: 14,
+      truncated: true,
+    });
     const refused = expectError(await call(ws.session, 'list_directory', { max_entries: 1001 }), 'LIMIT_EXCEEDED');
     assert.deepEqual(refused.details, { field: 'max_entries', cap: 1000 });
     assertFields(expectOk(await call(ws.session, 'list_directory', { recursive: true, max_depth: 1 })), { total: 5, depth_limited: true });
-    assertFields(expectOk(await call(ws.session, 'list_directory', { path: 'src', recursive: true, max_depth: 2 })), { total: 5, depth_limited: false });
+    assertFields(expectOk(await call(ws.session, 'list_directory', { path: 'src', recursive: true, max_depth: 2 })), {
+      total: 5,
+      depth_limited: false,
+    });
   });
 
   it('answers the directory codes', async function () {
@@ -135,7 +143,10 @@ describe('directory_tree', function () {
       assert.equal(data.tree, ['src/', '├── gen/', '│   └── b.ts', '├── util/', '│   └── helper.ts', '└── app.ts'].join('\n'));
       assertFields(data, { path: 'src', max_depth: 3, directories: 2, files: 3, entries_shown: 5, truncated: false, ignored_count: 1 });
       const shallow = expectOk(await call(ws.session, 'directory_tree', { max_depth: 1, include_hidden: true }));
-      assert.equal(shallow.tree, ['./', '├── docs/', '├── logs/', '├── src/', '├── tmp/', '├── .gitignore', '└── link-in -> (link)'].join('\n'));
+      assert.equal(
+        shallow.tree,
+        ['./', '├── docs/', '├── logs/', '├── src/', '├── tmp/', '├── .gitignore', '└── link-in -> (link)'].join('\n'),
+      );
       expectError(await call(ws.session, 'directory_tree', { path: 'missing' }), 'DIRECTORY_NOT_FOUND');
       expectError(await call(ws.session, 'directory_tree', { max_depth: 0 }), 'INVALID_INPUT');
     } finally {
@@ -194,8 +205,14 @@ describe('search_files', function () {
   });
 
   it('matches root-relative paths, is case-insensitive unless the pattern has capitals, and finds directories', async function () {
-    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: 'docs/*' })), 'matches'), ['docs/README.md', 'docs/guide.MD']);
-    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: '**/*.md' })), 'matches'), ['docs/README.md', 'docs/guide.MD']);
+    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: 'docs/*' })), 'matches'), [
+      'docs/README.md',
+      'docs/guide.MD',
+    ]);
+    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: '**/*.md' })), 'matches'), [
+      'docs/README.md',
+      'docs/guide.MD',
+    ]);
     assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: '*.MD' })), 'matches'), ['docs/guide.MD']);
     assert.deepEqual(expectOk(await call(ws.session, 'search_files', { pattern: 'src/*' })).matches, [
       { relative_path: 'src/.hidden.ts', type: 'file' },
@@ -203,7 +220,9 @@ describe('search_files', function () {
       { relative_path: 'src/gen', type: 'directory' },
       { relative_path: 'src/util', type: 'directory' },
     ]);
-    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: 'src/util/*.ts', path: 'src/util' })), 'matches'), ['src/util/helper.ts']);
+    assert.deepEqual(paths(expectOk(await call(ws.session, 'search_files', { pattern: 'src/util/*.ts', path: 'src/util' })), 'matches'), [
+      'src/util/helper.ts',
+    ]);
   });
 
   it('skips .git, .gitignore matches, exclude and search.exclude unless include_ignored; hidden secrets always', async function () {
@@ -212,13 +231,21 @@ describe('search_files', function () {
     for (const each of ['build', 'dist', 'tmp', 'logs/x.log', 'src/gen/a.gen.ts', '.git', '.env']) assert.ok(!found.includes(each), each);
     // .git, build, dist, tmp (search.exclude), logs/x.log, src/gen/a.gen.ts.
     assert.equal(data.ignored_count, 6);
-    const all = paths(expectOk(await call(ws.session, 'search_files', { pattern: '*', include_ignored: true, max_results: 200 })), 'matches');
-    for (const each of ['build/out.js', 'dist/bundle.js', 'tmp/cache.bin', 'logs/x.log', 'src/gen/a.gen.ts', '.git/HEAD']) assert.ok(all.includes(each), each);
+    const all = paths(
+      expectOk(await call(ws.session, 'search_files', { pattern: '*', include_ignored: true, max_results: 200 })),
+      'matches',
+    );
+    for (const each of ['build/out.js', 'dist/bundle.js', 'tmp/cache.bin', 'logs/x.log', 'src/gen/a.gen.ts', '.git/HEAD'])
+      assert.ok(all.includes(each), each);
     assert.ok(!all.includes('.env'));
   });
 
   it('bounds results and refuses bad input', async function () {
-    assertFields(expectOk(await call(ws.session, 'search_files', { pattern: '*.ts', max_results: 1 })), { count: 1, total: 4, truncated: true });
+    assertFields(expectOk(await call(ws.session, 'search_files', { pattern: '*.ts', max_results: 1 })), {
+      count: 1,
+      total: 4,
+      truncated: true,
+    });
     const refused = expectError(await call(ws.session, 'search_files', { pattern: '*.ts', max_results: 201 }), 'LIMIT_EXCEEDED');
     assert.deepEqual(refused.details, { field: 'max_results', cap: 200 });
     expectError(await call(ws.session, 'search_files', { pattern: '[z-a].ts' }), 'INVALID_PATTERN');
@@ -232,7 +259,18 @@ describe('list_files and find_file: ignore rules', function () {
     const ws = fixture();
     try {
       const listed = expectOk(await call(ws.session, 'list_files', {}), 'list_files');
-      assert.deepEqual(listed.files, ['.gitignore', 'docs/README.md', 'docs/guide.MD', 'logs/keep.log', 'src/.hidden.ts', 'src/app.ts', 'src/gen/.gitignore', 'src/gen/b.ts', 'src/util/helper.ts', 'tmp/cache.bin']);
+      assert.deepEqual(listed.files, [
+        '.gitignore',
+        'docs/README.md',
+        'docs/guide.MD',
+        'logs/keep.log',
+        'src/.hidden.ts',
+        'src/app.ts',
+        'src/gen/.gitignore',
+        'src/gen/b.ts',
+        'src/util/helper.ts',
+        'tmp/cache.bin',
+      ]);
       assertFields(listed, { count: 10, recursive: true, truncated: false, total: 10, ignored_count: 5 });
       const all = expectOk(await call(ws.session, 'list_files', { include_ignored: true }));
       assert.ok((all.files as string[]).includes('build/out.js'));

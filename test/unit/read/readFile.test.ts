@@ -15,7 +15,10 @@ function sha256(bytes: string | Uint8Array): string {
 }
 
 /** A session over node:fs whose port records what it reads, and can lose `readRange` or lie about sizes. */
-function recordingSession(root: string, options: { ranged?: boolean; fakeSize?: number } = {}): { session: Session; wholeReads: string[]; rangedBytes: () => number } {
+function recordingSession(
+  root: string,
+  options: { ranged?: boolean; fakeSize?: number } = {},
+): { session: Session; wholeReads: string[]; rangedBytes: () => number } {
   const inner = new NodeFileSystem();
   const wholeReads: string[] = [];
   let rangedBytes = 0;
@@ -95,7 +98,11 @@ describe('read_file: ranges, limits and encodings', function () {
       end_line: 5,
       truncated: false,
     });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'a.txt', start_line: 5 })), { content: 'l5', start_line: 5, end_line: 5 });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'a.txt', start_line: 5 })), {
+      content: 'l5',
+      start_line: 5,
+      end_line: 5,
+    });
   });
 
   it('refuses a start past the end, an end before the start, and a tail combined with a range', async function () {
@@ -107,7 +114,13 @@ describe('read_file: ranges, limits and encodings', function () {
     expectError(await call(ws.session, 'read_file', { file_name: 'a.txt', tail_lines: 1, start_line: 1 }), 'INVALID_INPUT');
     expectError(await call(ws.session, 'read_file', { file_name: 'a.txt', start_line: 0 }), 'INVALID_INPUT');
     expectError(await call(ws.session, 'read_file', { file_name: 'empty.txt', start_line: 2 }), 'INVALID_INPUT');
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'empty.txt' })), { content: '', total_lines: 0, start_line: null, end_line: null, newline: 'none' });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'empty.txt' })), {
+      content: '',
+      total_lines: 0,
+      start_line: null,
+      end_line: null,
+      newline: 'none',
+    });
   });
 
   it('truncates honestly at max_bytes, on whole lines, and the rest follows from next_start_line', async function () {
@@ -115,7 +128,15 @@ describe('read_file: ranges, limits and encodings', function () {
     ws.write({ 'crlf.txt': lines.join('') });
     const first = expectOk(await call(ws.session, 'read_file', { file_name: 'crlf.txt', max_bytes: 100 }));
     // Each line is 9 bytes: 11 whole lines fit in 100.
-    assertFields(first, { content: lines.slice(0, 11).join(''), truncated: true, truncation_reason: 'max_bytes', start_line: 1, end_line: 11, next_start_line: 12, newline: 'crlf' });
+    assertFields(first, {
+      content: lines.slice(0, 11).join(''),
+      truncated: true,
+      truncation_reason: 'max_bytes',
+      start_line: 1,
+      end_line: 11,
+      next_start_line: 12,
+      newline: 'crlf',
+    });
     let assembled = String(first.content);
     let next = first.next_start_line;
     while (typeof next === 'number') {
@@ -130,7 +151,14 @@ describe('read_file: ranges, limits and encodings', function () {
     const long = `${'é'.repeat(100)}\nshort\n`;
     ws.write({ 'long.txt': long });
     const data = expectOk(await call(ws.session, 'read_file', { file_name: 'long.txt', max_bytes: 51 }));
-    assertFields(data, { content: 'é'.repeat(25), truncated: true, truncation_reason: 'line_too_long', start_line: 1, end_line: 1, next_start_line: 2 });
+    assertFields(data, {
+      content: 'é'.repeat(25),
+      truncated: true,
+      truncation_reason: 'line_too_long',
+      start_line: 1,
+      end_line: 1,
+      next_start_line: 2,
+    });
   });
 
   it('caps max_bytes at agentFs.maxReadBytes and defaults to it', async function () {
@@ -139,7 +167,11 @@ describe('read_file: ranges, limits and encodings', function () {
       small.write({ 'a.txt': 'x'.repeat(40) + '\n' + 'y'.repeat(40) + '\n' });
       const refused = expectError(await call(small.session, 'read_file', { file_name: 'a.txt', max_bytes: 65 }), 'LIMIT_EXCEEDED');
       assert.match(refused.message, /agentFs\.maxReadBytes/);
-      assertFields(expectOk(await call(small.session, 'read_file', { file_name: 'a.txt' })), { content: 'x'.repeat(40) + '\n', truncated: true, next_start_line: 2 });
+      assertFields(expectOk(await call(small.session, 'read_file', { file_name: 'a.txt' })), {
+        content: 'x'.repeat(40) + '\n',
+        truncated: true,
+        next_start_line: 2,
+      });
     } finally {
       small.cleanup();
     }
@@ -149,15 +181,30 @@ describe('read_file: ranges, limits and encodings', function () {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a\r\nb\nc')]);
     ws.write({ 'bom.txt': bytes });
     const data = expectOk(await call(ws.session, 'read_file', { file_name: 'bom.txt' }));
-    assertFields(data, { content: '\uFEFFa\r\nb\nc', bom: true, encoding: 'utf-8', newline: 'mixed', total_lines: 3, content_hash: sha256(bytes) });
+    assertFields(data, {
+      content: '\uFEFFa\r\nb\nc',
+      bom: true,
+      encoding: 'utf-8',
+      newline: 'mixed',
+      total_lines: 3,
+      content_hash: sha256(bytes),
+    });
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'bom.txt', start_line: 2 })), { content: 'b\nc' });
   });
 
   it('decodes UTF-16 by its BOM and Latin-1 when named', async function () {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hé\nwörld\n', 'utf16le')]);
     ws.write({ 'u16.txt': utf16, 'latin.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'u16.txt', start_line: 2 })), { content: 'wörld\n', encoding: 'utf-16le', bom: true, total_lines: 2 });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'latin.txt', encoding: 'latin1' })), { content: 'café\n', encoding: 'latin1' });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'u16.txt', start_line: 2 })), {
+      content: 'wörld\n',
+      encoding: 'utf-16le',
+      bom: true,
+      total_lines: 2,
+    });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'latin.txt', encoding: 'latin1' })), {
+      content: 'café\n',
+      encoding: 'latin1',
+    });
   });
 
   it('refuses binary content unless an encoding is named', async function () {
@@ -169,9 +216,22 @@ describe('read_file: ranges, limits and encodings', function () {
 
   it('returns the last lines with tail_lines, with or without a final newline', async function () {
     ws.write({ 'log.txt': 'a\nb\nc\nd\n', 'open.txt': 'a\nb\nc' });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'log.txt', tail_lines: 2 })), { content: 'c\nd\n', start_line: 3, end_line: 4, total_lines: 4, truncated: false });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'open.txt', tail_lines: 2 })), { content: 'b\nc', start_line: 2, end_line: 3 });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'open.txt', tail_lines: 10 })), { content: 'a\nb\nc', start_line: 1 });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'log.txt', tail_lines: 2 })), {
+      content: 'c\nd\n',
+      start_line: 3,
+      end_line: 4,
+      total_lines: 4,
+      truncated: false,
+    });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'open.txt', tail_lines: 2 })), {
+      content: 'b\nc',
+      start_line: 2,
+      end_line: 3,
+    });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'open.txt', tail_lines: 10 })), {
+      content: 'a\nb\nc',
+      start_line: 1,
+    });
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'log.txt', tail_lines: 3, max_bytes: 5 })), {
       content: 'c\nd\n',
       truncated: true,
@@ -230,7 +290,13 @@ describe('read_file: files above the whole-read size', function () {
   it('reads a range near the end in chunks and refuses a start past the end with the exact count', async function () {
     const { session, wholeReads } = recordingSession(ws.base);
     const data = expectOk(await call(session, 'read_file', { file_name: 'big.log', start_line: lineCount - 1, end_line: lineCount + 5 }));
-    assertFields(data, { content: line(lineCount - 1) + line(lineCount), start_line: lineCount - 1, end_line: lineCount, total_lines: lineCount, content_hash: null });
+    assertFields(data, {
+      content: line(lineCount - 1) + line(lineCount),
+      start_line: lineCount - 1,
+      end_line: lineCount,
+      total_lines: lineCount,
+      content_hash: null,
+    });
     const past = expectError(await call(session, 'read_file', { file_name: 'big.log', start_line: lineCount + 1 }), 'INVALID_INPUT');
     assert.deepEqual(past.details, { field: 'start_line', total_lines: lineCount });
     assert.deepEqual(wholeReads, []);
@@ -242,13 +308,23 @@ describe('read_file: files above the whole-read size', function () {
     const perLine = line(1).length;
     assert.ok(DEFAULT_READ_BYTES < DEFAULT_POLICY.maxReadBytes);
     const fit = Math.floor(DEFAULT_READ_BYTES / perLine);
-    assertFields(data, { truncated: true, truncation_reason: 'max_bytes', start_line: 1, end_line: fit, next_start_line: fit + 1, total_lines: null });
+    assertFields(data, {
+      truncated: true,
+      truncation_reason: 'max_bytes',
+      start_line: 1,
+      end_line: fit,
+      next_start_line: fit + 1,
+      total_lines: null,
+    });
     assert.equal(String(data.content).length, fit * perLine);
   });
 
   it('without ranged reads, reads whole up to the cap and refuses above it', async function () {
     const plain = recordingSession(ws.base, { ranged: false });
-    assertFields(expectOk(await call(plain.session, 'read_file', { file_name: 'big.log', tail_lines: 1 })), { content: line(lineCount), total_lines: lineCount });
+    assertFields(expectOk(await call(plain.session, 'read_file', { file_name: 'big.log', tail_lines: 1 })), {
+      content: line(lineCount),
+      total_lines: lineCount,
+    });
     assert.equal(plain.wholeReads.length, 1);
     const huge = recordingSession(ws.base, { ranged: false, fakeSize: UNRANGED_READ_CAP + 1 });
     const refused = expectError(await call(huge.session, 'read_file', { file_name: 'big.log', tail_lines: 1 }), 'LIMIT_EXCEEDED');

@@ -20,7 +20,10 @@ describe('read_many_files', function () {
 
   it('reads each path on its own: one failure hides nothing else, and the disk is unchanged', async function () {
     const before = ws.snap();
-    const data = expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'missing.txt', 'dir', '../outside/secret.txt', '.env', 'b.md'] }), 'read_many_files');
+    const data = expectOk(
+      await call(ws.session, 'read_many_files', { paths: ['a.txt', 'missing.txt', 'dir', '../outside/secret.txt', '.env', 'b.md'] }),
+      'read_many_files',
+    );
     assertFields(data, { count: 6, succeeded: 2, failed: 4 });
     const files = data.files as { path: string; ok: boolean; data?: Record<string, unknown>; error?: { code: string } }[];
     assert.deepEqual(
@@ -34,7 +37,11 @@ describe('read_many_files', function () {
         ['b.md', true, '# B\nbody\n'],
       ],
     );
-    assertFields(files[0]?.data ?? {}, { relative_path: 'a.txt', total_lines: 3, content_hash: `sha256:${createHash('sha256').update('alpha\nbeta\ngamma\n').digest('hex')}` });
+    assertFields(files[0]?.data ?? {}, {
+      relative_path: 'a.txt',
+      total_lines: 3,
+      content_hash: `sha256:${createHash('sha256').update('alpha\nbeta\ngamma\n').digest('hex')}`,
+    });
     assertTree(ws.snap(), before);
   });
 
@@ -52,14 +59,16 @@ describe('read_many_files', function () {
     );
   });
 
-  it('refuses more than 32 paths, and max_bytes above each file\'s share of agentFs.maxReadBytes', async function () {
+  it("refuses more than 32 paths, and max_bytes above each file's share of agentFs.maxReadBytes", async function () {
     const paths = Array.from({ length: 33 }, () => 'a.txt');
     const error = expectError(await call(ws.session, 'read_many_files', { paths }), 'LIMIT_EXCEEDED');
     assert.deepEqual(error.details, { field: 'paths', cap: 32 });
     expectOk(await call(ws.session, 'read_many_files', { paths: paths.slice(0, 32) }));
     const share = Math.floor(DEFAULT_POLICY.maxReadBytes / 2);
     expectError(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'b.md'], max_bytes: share + 1 }), 'LIMIT_EXCEEDED');
-    assertFields(expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'b.md'], max_bytes: share })), { max_bytes_per_file: share });
+    assertFields(expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'b.md'], max_bytes: share })), {
+      max_bytes_per_file: share,
+    });
     expectError(await call(ws.session, 'read_many_files', { paths: [] }), 'INVALID_INPUT');
   });
 
@@ -120,7 +129,11 @@ describe('file_info', function () {
     assertFields(expectOk(await call(ws.session, 'file_info', { path: 'dir' })), { type: 'directory', extension: '' });
     assert.equal('content_hash' in expectOk(await call(ws.session, 'file_info', { path: 'dir' })), false);
     assertFields(expectOk(await call(ws.session, 'file_info', { path: 'bin.dat' })), { is_text: false, encoding: null, line_count: null });
-    assertFields(expectOk(await call(ws.session, 'file_info', { path: 'latin.txt' })), { is_text: true, encoding: 'latin1', line_count: 1 });
+    assertFields(expectOk(await call(ws.session, 'file_info', { path: 'latin.txt' })), {
+      is_text: true,
+      encoding: 'latin1',
+      line_count: 1,
+    });
     assertFields(expectOk(await call(ws.session, 'file_info', { path: 'link.txt' })), { type: 'file', is_symlink: true, size_bytes: 1 });
   });
 
@@ -135,7 +148,7 @@ describe('file_info', function () {
   });
 
   it('answers FILE_NOT_FOUND, PATH_OUTSIDE_BASE and SENSITIVE_PATH_REFUSED', async function () {
-    ws.write({ 'id_rsa': 'key' });
+    ws.write({ id_rsa: 'key' });
     expectError(await call(ws.session, 'file_info', { path: 'nope' }), 'FILE_NOT_FOUND');
     expectError(await call(ws.session, 'file_info', { path: '/etc/passwd' }), 'PATH_OUTSIDE_BASE');
     expectError(await call(ws.session, 'file_info', { path: 'id_rsa' }), 'SENSITIVE_PATH_REFUSED');
@@ -156,9 +169,15 @@ describe('workspace_info', function () {
         exclude: ['dist'],
         ranged_reads: true,
         host: 'runner',
-        extension_version: (JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version,
+        extension_version: (JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string })
+          .version,
       });
-      assertFields(data.limits as Record<string, unknown>, { max_read_bytes: 4096, read_many_files_max_paths: 32, list_directory_max_entries: 1000, search_content_max_results: 200 });
+      assertFields(data.limits as Record<string, unknown>, {
+        max_read_bytes: 4096,
+        read_many_files_max_paths: 32,
+        list_directory_max_entries: 1000,
+        search_content_max_results: 200,
+      });
       const scanOnly = expectOk(await call(createNodeSession(ws.base, {}, { ripgrep: false }), 'workspace_info', {}));
       assert.equal(scanOnly.content_search_engine, 'scan');
       expectError(await call(ws.session, 'workspace_info', { extra: 1 }), 'INVALID_INPUT');

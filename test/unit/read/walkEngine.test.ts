@@ -17,7 +17,25 @@ import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 import { random } from '../../../bench/generate';
 import { call, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 
-const WORDS = ['user', 'controller', 'report', 'final', 'index', 'service', 'payment', 'handler', 'config', 'token', 'session', 'a', 'io', 'Über', 'résumé', 'データ', 'x'];
+const WORDS = [
+  'user',
+  'controller',
+  'report',
+  'final',
+  'index',
+  'service',
+  'payment',
+  'handler',
+  'config',
+  'token',
+  'session',
+  'a',
+  'io',
+  'Über',
+  'résumé',
+  'データ',
+  'x',
+];
 const SEPARATORS = ['-', '_', '.', '', ' '];
 const EXTENSIONS = ['.ts', '.md', '.json', '', '.tar.gz', '.PNG'];
 
@@ -30,7 +48,8 @@ function names(next: () => number, count: number): string[] {
     if (next() < 0.3) name = name.toUpperCase();
     if (next() < 0.2) name += String(Math.floor(next() * 3000));
     // Some names of random letters from a small alphabet: near misses of every kind for the edit distance.
-    if (next() < 0.25) name = Array.from({ length: 3 + Math.floor(next() * 14) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('');
+    if (next() < 0.25)
+      name = Array.from({ length: 3 + Math.floor(next() * 14) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('');
     result.push(name + pick(EXTENSIONS));
   }
   return result;
@@ -39,14 +58,42 @@ function names(next: () => number, count: number): string[] {
 /** A query made from a word with random edits, or one of the awkward ones Fuse's extended search parses specially. */
 function queries(next: () => number, count: number): string[] {
   const alphabet = 'abcdefghijklmnopqrstuvwxyzé_-. ';
-  const result = ['user controler', 'reprot', 'report_2026', 'a', 'x|y', 'user | config', '"', 'tok"en', '\\index', '!config', '^user', 'user$', '=token', "'pay", 'データ', 'über', 'a'.repeat(40), 'controllercontrollercontrollerXYZ', '  spaced   out  '];
+  const result = [
+    'user controler',
+    'reprot',
+    'report_2026',
+    'a',
+    'x|y',
+    'user | config',
+    '"',
+    'tok"en',
+    '\\index',
+    '!config',
+    '^user',
+    'user$',
+    '=token',
+    "'pay",
+    'データ',
+    'über',
+    'a'.repeat(40),
+    'controllercontrollercontrollerXYZ',
+    '  spaced   out  ',
+  ];
   while (result.length < count) {
-    let word = next() < 0.3 ? Array.from({ length: 2 + Math.floor(next() * 10) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('') : (WORDS[Math.floor(next() * WORDS.length)] ?? 'user');
+    let word =
+      next() < 0.3
+        ? Array.from({ length: 2 + Math.floor(next() * 10) }, () => 'aeiourstnlc'[Math.floor(next() * 11)] ?? 'a').join('')
+        : (WORDS[Math.floor(next() * WORDS.length)] ?? 'user');
     for (let edits = Math.floor(next() * 4); edits > 0; edits--) {
       const at = Math.floor(next() * (word.length + 1));
       const char = alphabet[Math.floor(next() * alphabet.length)] ?? 'a';
       const kind = next();
-      word = kind < 0.33 ? word.slice(0, at) + char + word.slice(at) : kind < 0.66 ? word.slice(0, at) + word.slice(at + 1) : word.slice(0, at) + char + word.slice(at + 1);
+      word =
+        kind < 0.33
+          ? word.slice(0, at) + char + word.slice(at)
+          : kind < 0.66
+            ? word.slice(0, at) + word.slice(at + 1)
+            : word.slice(0, at) + char + word.slice(at + 1);
     }
     if (next() < 0.3) word += ` ${WORDS[Math.floor(next() * WORDS.length)] ?? ''}`;
     if (word.trim() !== '') result.push(word);
@@ -59,12 +106,22 @@ function reference(query: string, all: readonly string[]): { matchType: string; 
   const wanted = query.trim().toLowerCase();
   const exact = all.filter((name) => name.toLowerCase() === wanted);
   if (exact.length > 0) return { matchType: 'exact', ranked: exact.map((name) => [name, 1]) };
-  const words = query.trim().toLowerCase().split(/[\s._-]+/).filter((word) => word !== '');
+  const words = query
+    .trim()
+    .toLowerCase()
+    .split(/[\s._-]+/)
+    .filter((word) => word !== '');
   if (words.length === 0) return { matchType: 'none', ranked: [] };
-  const fuse = new Fuse(all.map((file_name) => ({ file_name })), { keys: ['file_name'], includeScore: true, ignoreLocation: true, threshold: 0.4, useExtendedSearch: true, isCaseSensitive: false });
+  const fuse = new Fuse(
+    all.map((file_name) => ({ file_name })),
+    { keys: ['file_name'], includeScore: true, ignoreLocation: true, threshold: 0.4, useExtendedSearch: true, isCaseSensitive: false },
+  );
   const ranked = fuse
     .search(words.map((word) => `"${word.replace(/"/g, '')}"`).join(' '))
-    .map(({ item, score = 1 }): [string, number] => [item.file_name, Math.min(0.99, Math.max(0.0001, Math.round((1 - score) * 10000) / 10000))]);
+    .map(({ item, score = 1 }): [string, number] => [
+      item.file_name,
+      Math.min(0.99, Math.max(0.0001, Math.round((1 - score) * 10000) / 10000)),
+    ]);
   return { matchType: ranked.length > 0 ? 'lax' : 'none', ranked };
 }
 
@@ -88,7 +145,11 @@ describe('walk engine shortcuts', function () {
       const got = search.results();
       const expected = reference(query, all);
       assert.equal(got.matchType, expected.matchType, `match_type for ${JSON.stringify(query)}`);
-      assert.deepEqual(got.ranked.map(({ item, score }): [string, number] => [item, score]).sort(byNameThenScore), [...expected.ranked].sort(byNameThenScore), `matches for ${JSON.stringify(query)}`);
+      assert.deepEqual(
+        got.ranked.map(({ item, score }): [string, number] => [item, score]).sort(byNameThenScore),
+        [...expected.ranked].sort(byNameThenScore),
+        `matches for ${JSON.stringify(query)}`,
+      );
       compared++;
       if (expected.ranked.length > 0) matched++;
     }
@@ -98,8 +159,30 @@ describe('walk engine shortcuts', function () {
 
   describe('ignore rules: the one-regex pre-check', function () {
     const files = [
-      'app.ts', 'debug.log', 'keep.log', 'Build/out.js', 'build/x.js', 'node_modules/pkg/index.js', 'abc.txt', 'aXc.txt', 'abc', 'axc',
-      'foo-bar', 'fooXbar', 'x+y.txt', 'a.txt', 'b.txt', 'with space.md', 'docs/guide.md', 'docs/deep/notes.tmp', 'sp ace', '#hash', 'ünï.txt', '.env', 'cfg/.env.local', 'id_rsa',
+      'app.ts',
+      'debug.log',
+      'keep.log',
+      'Build/out.js',
+      'build/x.js',
+      'node_modules/pkg/index.js',
+      'abc.txt',
+      'aXc.txt',
+      'abc',
+      'axc',
+      'foo-bar',
+      'fooXbar',
+      'x+y.txt',
+      'a.txt',
+      'b.txt',
+      'with space.md',
+      'docs/guide.md',
+      'docs/deep/notes.tmp',
+      'sp ace',
+      '#hash',
+      'ünï.txt',
+      '.env',
+      'cfg/.env.local',
+      'id_rsa',
     ];
     const gitignores = [
       '*.log\n!keep.log\n',
@@ -128,7 +211,10 @@ describe('walk engine shortcuts', function () {
         const data = expectOk(await call(ws.session, 'list_files', { max_results: 1000 }));
         assert.deepEqual(data.files, expected);
         const shown = expectOk(await call(ws.session, 'list_files', { max_results: 1000, include_ignored: true }));
-        assert.deepEqual(shown.files, [...files, 'z.txt.bak', '.gitignore'].filter((file) => !hidden.includes(file)).sort(compareCodePoints));
+        assert.deepEqual(
+          shown.files,
+          [...files, 'z.txt.bak', '.gitignore'].filter((file) => !hidden.includes(file)).sort(compareCodePoints),
+        );
       });
     }
   });
@@ -157,7 +243,8 @@ describe('walk engine shortcuts', function () {
       }
       const sorted = [...paths].sort(compareCodePoints);
       assert.equal(tree.size, paths.size);
-      for (const count of [1, 5, 50, 1000]) assert.deepEqual(tree.first('/start', count), sorted.slice(0, count), `round ${round}, first ${count}`);
+      for (const count of [1, 5, 50, 1000])
+        assert.deepEqual(tree.first('/start', count), sorted.slice(0, count), `round ${round}, first ${count}`);
     }
     const root = new FileTree();
     root.addFile('/', 'b');
@@ -190,11 +277,20 @@ describe('walk engine shortcuts', function () {
       }
     };
     visit('', 1);
-    all.sort((a, b) => a.depth - b.depth || compareCodePoints(a.parent, b.parent) || Number(b.directory) - Number(a.directory) || compareCodePoints(a.name, b.name));
+    all.sort(
+      (a, b) =>
+        a.depth - b.depth ||
+        compareCodePoints(a.parent, b.parent) ||
+        Number(b.directory) - Number(a.directory) ||
+        compareCodePoints(a.name, b.name),
+    );
     for (const max of [1, 7, 200, 1000]) {
       const data = expectOk(await call(ws.session, 'list_directory', { recursive: true, max_entries: max }));
       assert.equal(data.total, all.length, 'total counts every entry, the link out of the base excepted');
-      assert.deepEqual((data.entries as { relative_path: string }[]).map((entry) => entry.relative_path), all.slice(0, max).map((entry) => entry.relative));
+      assert.deepEqual(
+        (data.entries as { relative_path: string }[]).map((entry) => entry.relative_path),
+        all.slice(0, max).map((entry) => entry.relative),
+      );
     }
   });
 
@@ -214,14 +310,20 @@ describe('walk engine shortcuts', function () {
     spin();
     const pooled = await port.readDirectory(ws.base);
     assert.deepEqual(sorted(pooled), sorted(sync));
-    assert.deepEqual(sorted(sync), sorted([
-      { name: 'a.txt', kind: 'file', isSymlink: false },
-      { name: 'dir', kind: 'directory', isSymlink: false },
-      { name: 'link', kind: 'file', isSymlink: true },
-    ]));
+    assert.deepEqual(
+      sorted(sync),
+      sorted([
+        { name: 'a.txt', kind: 'file', isSymlink: false },
+        { name: 'dir', kind: 'directory', isSymlink: false },
+        { name: 'link', kind: 'file', isSymlink: true },
+      ]),
+    );
     // Small file reads take the same two paths.
     ws.write({ 'big.txt': 'x'.repeat(70_000) + 'end' });
-    for (const read of [() => port.readRange(path.join(ws.base, 'big.txt'), 69_998, 10), () => port.readFile(path.join(ws.base, 'a.txt'))]) {
+    for (const read of [
+      () => port.readRange(path.join(ws.base, 'big.txt'), 69_998, 10),
+      () => port.readFile(path.join(ws.base, 'a.txt')),
+    ]) {
       await port.readDirectory(ws.base);
       const inSlice = Buffer.from(await read()).toString();
       spin();
@@ -229,7 +331,10 @@ describe('walk engine shortcuts', function () {
       assert.equal(pooledRead, inSlice);
     }
     assert.equal(Buffer.from(await port.readRange(path.join(ws.base, 'big.txt'), 69_998, 10)).toString(), 'xxend');
-    for (const [target, kind] of [['missing', 'not-found'], ['a.txt', 'not-a-directory']] as const) {
+    for (const [target, kind] of [
+      ['missing', 'not-found'],
+      ['a.txt', 'not-a-directory'],
+    ] as const) {
       await port.readDirectory(ws.base);
       const syncError = await port.readDirectory(path.join(ws.base, target)).catch((error: unknown) => error);
       spin();

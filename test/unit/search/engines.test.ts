@@ -82,7 +82,13 @@ describe('search_content: ripgrep and the scan agree', function () {
       assert.equal(viaRipgrep.count, viaScan.count);
       assert.ok(Number(viaScan.count) >= testCase.min, `only ${String(viaScan.count)} matches`);
       const found = (viaScan.matches as { path: string }[]).map((match) => match.path);
-      const never = ['.env', 'binary.bin', 'link.txt', 'doc.pdf.txt', ...(input.include_ignored === true ? [] : ['.git/config', 'dist/bundle.js', 'ignored/x.txt', 'app.log'])];
+      const never = [
+        '.env',
+        'binary.bin',
+        'link.txt',
+        'doc.pdf.txt',
+        ...(input.include_ignored === true ? [] : ['.git/config', 'dist/bundle.js', 'ignored/x.txt', 'app.log']),
+      ];
       for (const path of never) assert.ok(!found.includes(path), path);
     });
   }
@@ -101,12 +107,13 @@ describe('JavaScript → PCRE2 translation', function () {
     assert.match(toPcre2('\\bx') ?? '', /^\(\?:\(\?<=\[A-Za-z0-9_\]\)/);
   });
 
-  it('rewrites for ripgrep\'s default (Rust) engine, and leaves it what it cannot run', function () {
+  it("rewrites for ripgrep's default (Rust) engine, and leaves it what it cannot run", function () {
     assert.equal(translate('a\\db', 'rust'), 'a[0-9]b');
     assert.equal(translate('\\bx\\B', 'rust'), '(?-u:\\b)x(?-u:\\B)');
     assert.equal(translate('(?<year>\\d{4})\\/', 'rust'), '(?P<year>[0-9]{4})/');
     assert.equal(translate('[a&&b~~c[]', 'rust'), '[a\\&\\&b\\~\\~c\\[]');
-    for (const pcre2Only of ['foo(?=bar)', '(?<!x)y', '(a)\\1', '(?<n>a)\\k<n>', '\\cJ', '[]']) assert.equal(translate(pcre2Only, 'rust'), undefined, pcre2Only);
+    for (const pcre2Only of ['foo(?=bar)', '(?<!x)y', '(a)\\1', '(?<n>a)\\k<n>', '\\cJ', '[]'])
+      assert.equal(translate(pcre2Only, 'rust'), undefined, pcre2Only);
   });
 
   it('gives up on what it cannot translate faithfully', function () {

@@ -37,4 +37,3 @@ export function writeSearchFixture(base: string): void {
   }
   fs.symlinkSync('sub/b.txt', path.join(base, 'link.txt'));
 }
-

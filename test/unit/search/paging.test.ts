@@ -42,7 +42,10 @@ function writeTree(base: string): number {
       write(`${name}/sub.txt`, 4);
     }
   }
-  fs.writeFileSync(path.join(base, 'doc.pdf'), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 0xff, 0]), Buffer.from('needle\n')]));
+  fs.writeFileSync(
+    path.join(base, 'doc.pdf'),
+    Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 0xff, 0]), Buffer.from('needle\n')]),
+  );
   fs.writeFileSync(path.join(base, 'doc.pdf.txt'), 'needle in the sidecar\nfiller\nneedle again\n');
   fs.writeFileSync(path.join(base, 'doc.pdf-notes.txt'), 'needle between the .pdf and its sidecar\n');
   return lines + 3;

@@ -73,7 +73,9 @@ for (const engine of ['ripgrep', 'scan'] as const) {
 
     it('returns line text without its CRLF, and context lines around each match', async function () {
       const { matches } = await search({ query: 'gamma', context_lines: 2 });
-      assert.deepEqual(matches, [{ path: 'crlf.txt', line: 3, column: 1, text: 'gamma needle', before: ['alpha', 'beta end'], after: ['', 'last end'] }]);
+      assert.deepEqual(matches, [
+        { path: 'crlf.txt', line: 3, column: 1, text: 'gamma needle', before: ['alpha', 'beta end'], after: ['', 'last end'] },
+      ]);
     });
 
     it('cuts a long line to a window around the match', async function () {
@@ -101,7 +103,8 @@ for (const engine of ['ripgrep', 'scan'] as const) {
 
     it('leaves out ignored paths unless include_ignored, and hidden secrets always', async function () {
       const paths = (await search({ query: 'needle' })).matches.map((match) => match.path);
-      for (const each of ['ignored/x.txt', 'app.log', 'dist/bundle.js', 'sub/a.skip', '.git/config', '.env', 'link.txt']) assert.ok(!paths.includes(each), each);
+      for (const each of ['ignored/x.txt', 'app.log', 'dist/bundle.js', 'sub/a.skip', '.git/config', '.env', 'link.txt'])
+        assert.ok(!paths.includes(each), each);
       assert.ok(paths.includes('.hidden/h.txt'), 'dot folders are searched');
       const all = (await search({ query: 'needle', include_ignored: true, max_results: 200 })).matches.map((match) => match.path);
       for (const each of ['ignored/x.txt', 'app.log', 'dist/bundle.js', 'sub/a.skip', '.git/config']) assert.ok(all.includes(each), each);
@@ -126,8 +129,14 @@ for (const engine of ['ripgrep', 'scan'] as const) {
       expectError(await call(session, 'search_content', { query: '(unclosed', is_regex: true }), 'INVALID_PATTERN');
       expectError(await call(session, 'search_content', { query: 'two\nlines' }), 'INVALID_PATTERN');
       expectError(await call(session, 'search_content', { query: 'x', file_pattern: '[z-a]' }), 'INVALID_PATTERN');
-      assert.deepEqual(expectError(await call(session, 'search_content', { query: 'x', max_results: 201 }), 'LIMIT_EXCEEDED').details, { field: 'max_results', cap: 200 });
-      assert.deepEqual(expectError(await call(session, 'search_content', { query: 'x', context_lines: 6 }), 'LIMIT_EXCEEDED').details, { field: 'context_lines', cap: 5 });
+      assert.deepEqual(expectError(await call(session, 'search_content', { query: 'x', max_results: 201 }), 'LIMIT_EXCEEDED').details, {
+        field: 'max_results',
+        cap: 200,
+      });
+      assert.deepEqual(expectError(await call(session, 'search_content', { query: 'x', context_lines: 6 }), 'LIMIT_EXCEEDED').details, {
+        field: 'context_lines',
+        cap: 5,
+      });
       expectError(await call(session, 'search_content', { query: 'x', context_lines: -1 }), 'INVALID_INPUT');
       expectError(await call(session, 'search_content', { query: '' }), 'INVALID_INPUT');
       expectError(await call(session, 'search_content', { query: 'x', path: 'missing' }), 'DIRECTORY_NOT_FOUND');
@@ -141,7 +150,9 @@ for (const engine of ['ripgrep', 'scan'] as const) {
       fs.writeFileSync(path.join(base, 'big.txt'), `${lines.join('\n')}\n`);
       try {
         const { matches } = await search({ query: 'marker', context_lines: 1 });
-        assert.deepEqual(matches, [{ path: 'big.txt', line: 30_000, column: 27, text: 'the very last row has the marker', before: ['row 29999 other'], after: [] }]);
+        assert.deepEqual(matches, [
+          { path: 'big.txt', line: 30_000, column: 27, text: 'the very last row has the marker', before: ['row 29999 other'], after: [] },
+        ]);
       } finally {
         fs.rmSync(path.join(base, 'big.txt'));
       }
