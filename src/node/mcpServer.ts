@@ -84,6 +84,36 @@ export function confirmationText(confirmation: NonNullable<Preparation['confirma
   return `${confirmation.title}\n\n${confirmation.message}`;
 }
 
+/** The one field of the confirmation form and its two answers. */
+export const CONFIRM_FIELD = 'answer';
+export const CONFIRM_YES = 'Yes';
+export const CONFIRM_NO = 'No';
+
+/**
+ * The form a confirmation asks with: one choice between Yes and No, No preselected. A form without fields is drawn
+ * by some clients (VS Code 1.139's chat) as nothing at all, with no text and no button, so nobody can answer it;
+ * a single-select enum is drawn by every client that draws forms. No is the default so that a client that submits
+ * the defaults unseen (VS Code does when the person moves on without answering) declines; the field is not
+ * required, so a client that accepts without filling in the form (its own approval standing in) still validates.
+ */
+export const CONFIRM_SCHEMA = {
+  type: 'object',
+  properties: {
+    [CONFIRM_FIELD]: { type: 'string', title: 'Go ahead?', enum: [CONFIRM_YES, CONFIRM_NO], default: CONFIRM_NO },
+  },
+} as const;
+
+/**
+ * What an elicitation's answer means: an accept whose field says No is the person declining, whatever the action
+ * was called. An accept without the field is a client that approved without showing the form: its approval stands,
+ * as it does for a client that cannot ask.
+ */
+export function confirmationAnswer(result: { readonly action: string; readonly content?: Readonly<Record<string, unknown>> }): string {
+  if (result.action !== 'accept') return result.action;
+  const answer = result.content?.[CONFIRM_FIELD];
+  return answer === undefined || answer === CONFIRM_YES ? 'accept' : 'decline';
+}
+
 /** How long the person has to answer a confirmation before it counts as declined. */
 const CONFIRMATION_TIMEOUT_MS = 10 * 60 * 1000;
 /** How long a client has to answer roots/list; after that its roots count as not offered. */
@@ -291,10 +321,10 @@ async function confirm(
   let action: string;
   try {
     const answer = await server.elicitInput(
-      { mode: 'form', message: confirmationText(confirmation), requestedSchema: { type: 'object', properties: {} } },
+      { mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA },
       { signal: extra.signal, timeout: CONFIRMATION_TIMEOUT_MS, relatedRequestId: extra.requestId },
     );
-    action = answer.action;
+    action = confirmationAnswer(answer);
   } catch (error) {
     if (extra.signal.aborted) throw new CancelledError();
     const timedOut = error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout);

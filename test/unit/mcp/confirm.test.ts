@@ -8,15 +8,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { prepareOperation } from '../../../src/core/invoke';
-import { confirmationText } from '../../../src/node/mcpServer';
+import { CONFIRM_FIELD, CONFIRM_NO, CONFIRM_YES, confirmationText } from '../../../src/node/mcpServer';
 import { createNodeSession } from '../../../src/node/session';
 import { assertTree, expectError, expectOk, removeTree, snapshot } from '../helpers';
 import { buildOnce, serve, tempLayout } from './serve';
 
-type Client = 'accepts' | 'declines' | 'dismisses' | 'cannot ask';
+type Client = 'accepts' | 'answers Yes' | 'answers No' | 'declines' | 'dismisses' | 'cannot ask';
 
 const ANSWERS: Readonly<Record<Exclude<Client, 'cannot ask'>, ElicitResult>> = {
+  // Accepting without filling in the form: a client whose own approval stands in for the person.
   accepts: { action: 'accept', content: {} },
+  'answers Yes': { action: 'accept', content: { [CONFIRM_FIELD]: CONFIRM_YES } },
+  // VS Code's chat has no decline: a person who picks No submits the form, and that is a decline.
+  'answers No': { action: 'accept', content: { [CONFIRM_FIELD]: CONFIRM_NO } },
   declines: { action: 'decline' },
   dismisses: { action: 'cancel' },
 };
@@ -24,6 +28,8 @@ const ANSWERS: Readonly<Record<Exclude<Client, 'cannot ask'>, ElicitResult>> = {
 /** [mode, client, asked, runs]: whether the person is asked, and whether the delete happens. */
 const MATRIX: readonly (readonly ['elicit' | 'never' | 'require', Client, boolean, boolean])[] = [
   ['elicit', 'accepts', true, true],
+  ['elicit', 'answers Yes', true, true],
+  ['elicit', 'answers No', true, false],
   ['elicit', 'declines', true, false],
   ['elicit', 'dismisses', true, false],
   ['elicit', 'cannot ask', false, true],
@@ -31,6 +37,8 @@ const MATRIX: readonly (readonly ['elicit' | 'never' | 'require', Client, boolea
   ['never', 'declines', false, true],
   ['never', 'cannot ask', false, true],
   ['require', 'accepts', true, true],
+  ['require', 'answers Yes', true, true],
+  ['require', 'answers No', true, false],
   ['require', 'declines', true, false],
   ['require', 'cannot ask', false, false],
 ];
@@ -75,6 +83,12 @@ describe('MCP server: confirmation by elicitation', function () {
           const [request] = served.elicitations;
           assert.equal(request?.message, expected, "the question is the editor's confirmation text");
           assert.match(expected, /a\.txt/);
+          // One field a form can draw: a choice between Yes and No, No preselected, not required.
+          assert.ok(request && 'requestedSchema' in request, 'a form elicitation');
+          assert.deepEqual(request.requestedSchema, {
+            type: 'object',
+            properties: { answer: { type: 'string', title: 'Go ahead?', enum: ['Yes', 'No'], default: 'No' } },
+          });
         }
         const history = expectOk((await served.call('history_list', {})).envelope);
         if (runs) {
@@ -85,6 +99,7 @@ describe('MCP server: confirmation by elicitation', function () {
           const error = expectError(envelope, 'CONFIRMATION_DECLINED', 'delete_file');
           assert.match(error.message, /Nothing was changed/);
           assert.equal(error.details?.reason, client === 'cannot ask' ? 'unsupported' : client === 'dismisses' ? 'cancelled' : 'declined');
+          if (client === 'answers No') assert.match(error.message, /The person declined it\. /);
           assertTree(snapshot(tmp), before, 'a declined call changes nothing');
           assert.equal(history.count, 0, 'and records nothing');
         }
