@@ -1,7 +1,7 @@
 /**
  * What every bench section uses: the generated workspace, sessions configured as users run Agent FS (history
  * recording on, ignore rules on), round-robin timing, peak memory, targets, and the report (a plain table on the
- * terminal, the same as markdown in results.md and, with --readme, in the README's benchmark block).
+ * terminal, the same as markdown in results.md and, with --docs, in docs/benchmarks.md's block).
  *
  * A section (one module per area, listed in run.ts) adds rows through `Bench.measure` and states its targets
  * through `Bench.target`; every ratio is a median over a median measured in this run, so a machine busy with other
@@ -17,7 +17,7 @@ import { invokeOperation, type Session } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/ripgrep';
 import { createNodeSession } from '../src/node/session';
 import { type Generated, GENERATOR } from './generate';
-import { markdownTable, median, plainTable, roundRobin, timedCells, updateReadme as updateReadmeBlock, WARM_UPS } from './report';
+import { markdownTable, median, plainTable, roundRobin, timedCells, updateDocBlock, WARM_UPS } from './report';
 
 export interface Options {
   readonly dir: string;
@@ -25,8 +25,8 @@ export interface Options {
   /** Workload keys to run (each section names its keys); undefined: all. */
   readonly only: readonly string[] | undefined;
   readonly output: string | undefined;
-  /** Also write the markdown report into README.md between the bench markers. */
-  readonly readme: boolean;
+  /** Also write the markdown report into docs/benchmarks.md between the bench markers. */
+  readonly docs: boolean;
   /** Print the markdown report instead of the plain table. */
   readonly markdown: boolean;
 }
@@ -43,16 +43,16 @@ export function parseOptions(argv: readonly string[]): Options {
   let reps = 5;
   let only: string[] | undefined;
   let output: string | undefined;
-  let readme = false;
+  let docs = false;
   let markdown = false;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
-    if (argument === '--readme') readme = true;
+    if (argument === '--docs') docs = true;
     else if (argument === '--markdown') markdown = true;
     else {
       const value = argv[++index];
       if (value === undefined)
-        throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b, --output FILE; flags: --readme, --markdown)`);
+        throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b, --output FILE; flags: --docs, --markdown)`);
       if (argument === '--dir') dir = path.resolve(value);
       else if (argument === '--reps') reps = Math.max(1, parseInt(value, 10));
       else if (argument === '--only') only = value.split(',');
@@ -60,7 +60,7 @@ export function parseOptions(argv: readonly string[]): Options {
       else throw new Error(`Unknown argument ${argument ?? ''}`);
     }
   }
-  return { dir, reps, only, output, readme, markdown };
+  return { dir, reps, only, output, docs, markdown };
 }
 
 interface Row {
@@ -400,7 +400,7 @@ export class Bench {
     });
   }
 
-  /** The report: the plain table to the terminal (or markdown with --markdown), markdown to results.md (and README). */
+  /** The report: the plain table to the terminal (or markdown with --markdown), markdown to results.md (and docs/benchmarks.md). */
   report(): void {
     const formatMemory = (memory: Memory | undefined): string => {
       if (!memory) return '';
@@ -433,16 +433,16 @@ export class Bench {
     const output = this.options.output ?? path.join(this.options.dir, 'results.md');
     fs.writeFileSync(output, `${markdown}\n`);
     process.stderr.write(`\nWritten to ${output}\n`);
-    if (this.options.readme) updateReadme(markdown);
+    if (this.options.docs) updateDocs(markdown);
     const missed = targets.filter((target) => target.met === false).length;
     process.stderr.write(`${targets.length - missed} of ${targets.length} targets met${missed > 0 ? `, ${missed} not` : ''}\n`);
   }
 }
 
-export const README_BEGIN = '<!-- bench:begin (npm run bench -- --readme rewrites this block) -->';
-export const README_END = '<!-- bench:end -->';
+export const DOCS_BEGIN = '<!-- bench:begin (npm run bench -- --docs rewrites this block) -->';
+export const DOCS_END = '<!-- bench:end -->';
 
-/** Replaces the README's benchmark block with `markdown`. */
-function updateReadme(markdown: string): void {
-  updateReadmeBlock(markdown, path.join(__dirname, '..', '..', 'README.md'), README_BEGIN, README_END);
+/** Replaces the benchmark block of docs/benchmarks.md with `markdown`. */
+function updateDocs(markdown: string): void {
+  updateDocBlock(markdown, path.join(__dirname, '..', '..', 'docs', 'benchmarks.md'), DOCS_BEGIN, DOCS_END);
 }

@@ -1,6 +1,6 @@
 /**
  * What the in-process bench (harness.ts) and the extension-host bench (host/) share and that needs neither Node's
- * child processes nor VS Code: round-robin timing, medians, the two table formats and the README blocks.
+ * child processes nor VS Code: round-robin timing, medians, the two table formats and the blocks of docs/benchmarks.md.
  */
 import * as fs from 'node:fs';
 
@@ -134,12 +134,12 @@ export function plainTable(header: readonly string[], rows: readonly (readonly s
   return [line(header), widths.map((width) => '-'.repeat(width)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** Replaces the block of `readme` between the markers `begin` and `end` with `markdown`; both must be there already. */
-export function updateReadme(markdown: string, readme: string, begin: string, end: string): void {
-  const text = fs.readFileSync(readme, 'utf8');
+/** Replaces the block of `file` between the markers `begin` and `end` with `markdown`; both must be there already. */
+export function updateDocBlock(markdown: string, file: string, begin: string, end: string): void {
+  const text = fs.readFileSync(file, 'utf8');
   const from = text.indexOf(begin);
   const to = text.indexOf(end);
-  if (from === -1 || to < from) throw new Error(`${readme} has no block between "${begin}" and "${end}"`);
-  fs.writeFileSync(readme, `${text.slice(0, from + begin.length)}\n${markdown}\n${text.slice(to)}`);
-  process.stderr.write(`Updated ${readme}\n`);
+  if (from === -1 || to < from) throw new Error(`${file} has no block between "${begin}" and "${end}"`);
+  fs.writeFileSync(file, `${text.slice(0, from + begin.length)}\n${markdown}\n${text.slice(to)}`);
+  process.stderr.write(`Updated ${file}\n`);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:host [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,read,tail,tiny] [--readme]`: the
+ * `npm run bench:host [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,read,tail,tiny] [--docs]`: the
  * read, search and list workloads of the bench inside a real VS Code extension host (1.139, the launcher of
  * test/host/), on the same generated workspace (generate.ts, AGENTFS_BENCH_DIR or --dir), beside VS Code's own APIs
  * in the same host. The window opens the tree and the folder of the 1 GiB log as a two-folder workspace; suite.ts
@@ -7,7 +7,7 @@
  *
  * Prints the rows, the per-call figures (Agent FS's own cost of a tiny call beside a bare workspace.fs.stat; VS
  * Code's own invokeTool round trip) and the targets; writes results-host.md to the bench folder and, with
- * --readme, into the README's host block. Not a test: nothing here fails on a slow figure.
+ * --docs, into the host block of docs/benchmarks.md. Not a test: nothing here fails on a slow figure.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,40 +17,40 @@ import { ensureHost } from '../../test/host/install';
 import { cleanUpOnSignals, withLaunch } from '../../test/host/session';
 import { ensureGenerated } from '../generate';
 import { defaultDirectory } from '../harness';
-import { markdownTable, median, plainTable, timedCells, updateReadme } from '../report';
+import { markdownTable, median, plainTable, timedCells, updateDocBlock } from '../report';
 import type { HostRow } from './suite';
 
 const MARKER = '[agentfs-bench] ';
 const SUITE = path.join(REPO_ROOT, 'out', 'bench', 'host', 'suite.js');
-export const README_HOST_BEGIN = '<!-- bench-host:begin (npm run bench:host -- --readme rewrites this block) -->';
-export const README_HOST_END = '<!-- bench-host:end -->';
+export const DOCS_HOST_BEGIN = '<!-- bench-host:begin (npm run bench:host -- --docs rewrites this block) -->';
+export const DOCS_HOST_END = '<!-- bench-host:end -->';
 
 interface Options {
   readonly dir: string;
   readonly reps: number;
   readonly only: string | undefined;
-  readonly readme: boolean;
+  readonly docs: boolean;
 }
 
 function parseOptions(argv: readonly string[]): Options {
   let dir = defaultDirectory();
   let reps = 5;
   let only: string | undefined;
-  let readme = false;
+  let docs = false;
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index];
-    if (argument === '--readme') {
-      readme = true;
+    if (argument === '--docs') {
+      docs = true;
       continue;
     }
     const value = argv[++index];
-    if (value === undefined) throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b; flag: --readme)`);
+    if (value === undefined) throw new Error(`${argument ?? ''} needs a value (--dir DIR, --reps N, --only a,b; flag: --docs)`);
     if (argument === '--dir') dir = path.resolve(value);
     else if (argument === '--reps') reps = Math.max(1, parseInt(value, 10));
     else if (argument === '--only') only = value;
     else throw new Error(`Unknown argument ${argument ?? ''}`);
   }
-  return { dir, reps, only, readme };
+  return { dir, reps, only, docs };
 }
 
 interface Result {
@@ -145,7 +145,7 @@ function report(result: Result, options: Options, started: Date): void {
   const output = path.join(options.dir, 'results-host.md');
   fs.writeFileSync(output, `${markdown}\n`);
   process.stderr.write(`\nWritten to ${output}\n`);
-  if (options.readme) updateReadme(markdown, path.join(REPO_ROOT, 'README.md'), README_HOST_BEGIN, README_HOST_END);
+  if (options.docs) updateDocBlock(markdown, path.join(REPO_ROOT, 'docs', 'benchmarks.md'), DOCS_HOST_BEGIN, DOCS_HOST_END);
 }
 
 async function main(): Promise<number> {
