@@ -1,4 +1,4 @@
-// Lint with type information. The `no-restricted-imports` blocks enforce the layering of DESIGN.md §6:
+// Lint with type information. The `no-restricted-imports` blocks enforce the layering of docs/design.md, "Architecture":
 // src/core imports neither `vscode` nor Node built-ins; src/node never imports `vscode`; nothing but
 // src/vscode and src/extension.ts imports `vscode`; core and node never reach up into a later layer.
 import tseslint from 'typescript-eslint';
@@ -19,7 +19,7 @@ const bareBuiltins = [
   'process',
   'readline',
   'worker_threads',
-].map((name) => ({ name, message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' }));
+].map((name) => ({ name, message: 'src/core is pure: no Node built-ins (docs/design.md, "Architecture").' }));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
@@ -41,9 +41,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (DESIGN.md §6).' }, ...bareBuiltins],
+          paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (docs/design.md, "Architecture").' }, ...bareBuiltins],
           patterns: [
-            { group: ['node:*'], message: 'src/core is pure: no Node built-ins (DESIGN.md §6).' },
+            { group: ['node:*'], message: 'src/core is pure: no Node built-ins (docs/design.md, "Architecture").' },
             { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
           ],
         },
@@ -56,7 +56,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (DESIGN.md §6).' }],
+          paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (docs/design.md, "Architecture").' }],
           patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
         },
       ],

@@ -1,6 +1,6 @@
 import type { ErrorCode } from './errors';
 
-/** The one reply shape of every tool (DESIGN.md §1, seed 000). `operation` is the bare operation name. */
+/** The one reply shape of every tool (docs/design.md, "The contract"). `operation` is the bare operation name. */
 export type Envelope = SuccessEnvelope | FailureEnvelope;
 
 export interface SuccessEnvelope {

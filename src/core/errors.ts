@@ -1,9 +1,9 @@
 /**
- * The stable error codes of the contract (DESIGN.md §1). A code, once shipped, keeps its meaning; the README
+ * The stable error codes of the contract (docs/design.md, "The contract"). A code, once shipped, keeps its meaning; the README
  * lists each with when it is returned. Add new codes at the end of their group, never rename one.
  */
 export const ERROR_CODES = [
-  // Seed 000, general.
+  // The LM Studio plugin's contract (docs/design.md, "Compatibility"), general.
   'DIR_NOT_SET',
   'DIR_NOT_AVAILABLE',
   'FILE_PATH_OUTSIDE_BASE',
@@ -15,7 +15,7 @@ export const ERROR_CODES = [
   'DIRECTORY_NOT_EMPTY',
   'DELETE_FAILED',
   'PATH_OUTSIDE_BASE',
-  // Seed 000, copy and move.
+  // The plugin's contract, copy and move.
   'SOURCE_PATH_OUTSIDE_BASE',
   'DESTINATION_PATH_OUTSIDE_BASE',
   'SOURCE_EQUALS_DESTINATION',
@@ -30,11 +30,11 @@ export const ERROR_CODES = [
   'SOURCE_DIRECTORY_NOT_FOUND',
   'SOURCE_NOT_DIRECTORY',
   'DESTINATION_NOT_DIRECTORY',
-  // The seed-000 plugin's real code returns these too.
+  // The plugin's code returns these too, though its contract does not list them.
   'WRITE_FAILED',
   'READ_FAILED',
   'LIST_FAILED',
-  // Later seeds.
+  // Agent FS's own.
   'INVALID_INPUT',
   'LIMIT_EXCEEDED',
   'BINARY_CONTENT_REFUSED',

@@ -9,7 +9,7 @@ import { replaceFile } from './staging';
 
 export const textEncoder = new TextEncoder();
 
-/** The seed's naming pair: the basename and the path as results show it. */
+/** The plugin operations' naming pair (docs/design.md, "Compatibility"): the basename and the path as results show it. */
 export function namePair(path: ConfinedPath): { name: string; relative_path: string } {
   return { name: basename(path.absolute) || path.display, relative_path: path.display };
 }

@@ -81,7 +81,7 @@ export interface FileSystem {
   /**
    * The canonical path with every symbolic link resolved, or `undefined` when the path does not exist (a dangling
    * link included). Only file systems that have real paths (`file:`) provide it; containment then checks real
-   * paths, and without it any path component that is a symbolic link is refused (DESIGN.md §3).
+   * paths, and without it any path component that is a symbolic link is refused (root.ts).
    */
   realPath?(path: string): Promise<string | undefined>;
   /** Sets POSIX permission bits. Optional: only file systems that report `mode` provide it (undo restores modes). */

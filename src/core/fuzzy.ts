@@ -1,5 +1,5 @@
 /**
- * find_file's lax ranking: the query's words (split at whitespace, '.', '_' and '-', as the seed plugin splits them)
+ * find_file's lax ranking: the query's words (split at whitespace, '.', '_' and '-', as the LM Studio plugin split them)
  * must each match a file name approximately; fuse.js decides which names match and scores them (Bitap, which
  * tolerates typos such as "reprot" for "report"; `ignoreLocation` lets a word match anywhere in the name; extended
  * search ANDs the words).
@@ -28,7 +28,7 @@ export interface Ranked<T> {
 }
 
 /**
- * The query as Fuse's extended search gets it: its words (split like the seed plugin splits them), each quoted so that
+ * The query as Fuse's extended search gets it: its words (split at whitespace, '.', '_' and '-', see the header), each quoted so that
  * characters with meaning there ('!', '^', '=', '$') stay literal, a quote inside a word dropped; and what Fuse will
  * search for per word (an empty quoted word `""` is parsed as the two quote characters).
  */

@@ -1,5 +1,5 @@
 /**
- * Which entries the listing and search tools leave out (issue 4, item 7), and how many they left out.
+ * Which entries the listing and search tools leave out, and how many they left out.
  *
  * An entry is skipped as *ignored* (counted, and shown again with `include_ignored: true`) when it is
  *  - a `.git` directory or file, at any depth;

@@ -1,6 +1,6 @@
 /**
  * Protected and hidden paths, and the unsaved-editor rule: the one place that decides whether a tool may touch a
- * path (DESIGN.md §3). Every mutating tool asks `assertMayWrite` (and `assertTreeMayChange` for a directory tree)
+ * path. Every mutating tool asks `assertMayWrite` (and `assertTreeMayChange` for a directory tree)
  * before it writes; every tool that shows content, names or metadata asks `assertMayRead` or filters walk entries
  * with `isHidden`.
  *

@@ -32,13 +32,14 @@ export interface Workspace {
   readonly fs: FileSystem;
 }
 
-/** Which parameter a path came from; it decides the outside-base code, as seed 000 names them per parameter. */
+/** Which parameter a path came from; it decides the outside-base code, which names the parameter (as the
+ * LM Studio plugin's contract does, docs/design.md "Compatibility"). */
 export type PathSlot = 'file' | 'directory' | 'path' | 'source' | 'destination';
 
 /** Longer paths are refused (INVALID_INPUT) before anything else: no file system takes them, no model needs one. */
 export const MAX_PATH_LENGTH = 4096;
 
-/** The code a path outside the base is refused with, by the parameter slot it was given in (seed 000's codes). */
+/** The code a path outside the base is refused with, by the parameter slot it was given in. */
 export const OUTSIDE_CODE: Readonly<Record<PathSlot, ErrorCode>> = {
   file: 'FILE_PATH_OUTSIDE_BASE',
   directory: 'DIRECTORY_PATH_OUTSIDE_BASE',

@@ -55,7 +55,7 @@ export interface ToolDefinition<Schema extends InputSchema = InputSchema> {
   readonly icon: Codicon;
   /** Manifest tags beyond the `agentfs` and `filesystem` every tool has. */
   readonly tags: readonly string[];
-  /** The code an unexpected I/O failure is reported with (seed 000's READ_FAILED, WRITE_FAILED, …). */
+  /** The code an unexpected I/O failure is reported with (READ_FAILED, WRITE_FAILED, …). */
   readonly failureCode: ErrorCode;
   readonly inputSchema: Schema;
   /**

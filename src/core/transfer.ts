@@ -1,6 +1,7 @@
 /**
- * The checks and steps copy_file, move_file, copy_directory and move_directory share. Every check of seed 000
- * runs, in the seed's order, before anything is written.
+ * The checks and steps copy_file, move_file, copy_directory and move_directory share. Every check of the
+ * copy/move contract kept from the LM Studio plugin (docs/design.md, "Compatibility") runs in that contract's order,
+ * so a call with several faults answers the code its prompts expect, and all of them run before anything is written.
  */
 import { describeTree, shown, sizeText, summariseTree, trashSentence, undoSentence } from './consequences';
 import { ToolError } from './errors';
@@ -27,7 +28,7 @@ export interface TransferPlan {
 }
 
 /**
- * `mode` decides the protected/hidden-path checks (policy.ts), made after seed 000's checks: a copy reads its source
+ * `mode` decides the protected/hidden-path checks (policy.ts), made after the contract's checks: a copy reads its source
  * (no hidden path may be carried to a readable name), a move also takes it away (no protected path may leave);
  * the destination, and for directories every path that would land there or be replaced there, must be writable.
  */
@@ -119,7 +120,7 @@ async function checkTransferPolicy(
 }
 
 /**
- * The nesting rules of seed 000 on physical locations (where real paths exist). A copy reads what its source leads
+ * The contract's nesting rules (DESTINATION_INSIDE_SOURCE, DESTINATION_EXISTS) on physical locations (where real paths exist). A copy reads what its source leads
  * to (the real path); a move, and a replacement at the destination, take the entry itself, so the last component of
  * those is not resolved (a link there is moved or replaced as a link).
  */

@@ -1,6 +1,6 @@
 /**
  * Agent FS settings, read once per call into a typed object with defaults. A workspace (or folder) value can
- * only make Agent FS stricter than the user's own settings, never looser (DESIGN.md §3): a cloned repository's
+ * only make Agent FS stricter than the user's own settings, never looser: a cloned repository's
  * .vscode/settings.json must not be able to switch confirmations or read-only mode off.
  */
 import * as vscode from 'vscode';

@@ -69,7 +69,7 @@ export function expectError(envelope: Envelope, code: string): FailureEnvelope {
   return envelope;
 }
 
-/** Asserts the listed fields of `data` (later issues add fields; the seed's ones must stay as they are). */
+/** Asserts the listed fields of `data` (tools may gain fields; the ones listed must stay as they are). */
 export function expectFields(data: Record<string, unknown>, expected: Record<string, unknown>): void {
   for (const [key, value] of Object.entries(expected)) assert.deepEqual(data[key], value, `data.${key}`);
 }

@@ -1,4 +1,4 @@
-/** apply_patch (issue 5, item 6): every hunk verified before any write; PATCH_FAILED names file and hunk. */
+/** apply_patch: every hunk verified before any write; PATCH_FAILED names file and hunk. */
 import * as assert from 'node:assert/strict';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 

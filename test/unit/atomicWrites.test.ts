@@ -1,5 +1,5 @@
 /**
- * Fault injection (issue 5, item 1): every operation that writes file content stages it in a temporary sibling and
+ * Fault injection: every operation that writes file content stages it in a temporary sibling and
  * renames it into place. A failure at any step (the write, the rename, the permissions copy, a crash right after a
  * step, a cancellation between steps) must leave the old bytes byte-identical and no temporary file behind.
  */

@@ -127,7 +127,7 @@ describe('directory operations', function () {
       const before = ws.snap();
       expectError(await call(ws.session, 'delete_directory', { directory_path: 'nope', recursive: true }), 'DIRECTORY_NOT_FOUND');
       expectError(await call(ws.session, 'delete_directory', { directory_path: 'a.txt', recursive: true }), 'DIRECTORY_NOT_DIRECTORY');
-      // Not in the seed: the code refuses to delete the base directory with INVALID_INPUT.
+      // Not in the plugin's contract: Agent FS refuses to delete the base directory with INVALID_INPUT.
       expectError(await call(ws.session, 'delete_directory', { directory_path: '.', recursive: true }), 'INVALID_INPUT');
       expectError(await call(ws.session, 'delete_directory', { directory_path: ws.base, recursive: true }), 'INVALID_INPUT');
       expectError(await call(ws.session, 'delete_directory', { directory_path: 'full/..', recursive: true }), 'INVALID_INPUT');

@@ -1,4 +1,4 @@
-/** edit_file and its staged matcher (issue 5, item 4): exact, whitespace-tolerant with re-basing, NO_MATCH, MULTIPLE_MATCHES. */
+/** edit_file and its staged matcher: exact, whitespace-tolerant with re-basing, NO_MATCH, MULTIPLE_MATCHES. */
 import * as assert from 'node:assert/strict';
 import { findMatches, applyRegions } from '../../src/core/match';
 import { contentHash } from '../../src/core/text';

@@ -1,4 +1,4 @@
-/** read_file, write_file, delete_file: seed-000 data shapes, every error code, and the disk afterwards. */
+/** read_file, write_file, delete_file: the plugin's data shapes, every error code, and the disk afterwards. */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

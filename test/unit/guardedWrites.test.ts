@@ -17,7 +17,7 @@ describe('write_file guards', function () {
     ws.cleanup();
   });
 
-  it('keeps the seed data fields and adds the new ones', async function () {
+  it('keeps the plugin data fields and adds the new ones', async function () {
     const data = expectOk(await call(ws.session, 'write_file', { file_name: 'notes.md', content: '# Notes\nsecond\n' }), 'write_file');
     assertFields(data, {
       file_name: 'notes.md',

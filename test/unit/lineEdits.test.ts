@@ -1,4 +1,4 @@
-/** replace_lines, insert_lines, delete_lines (issue 5, item 5): inclusive 1-based ranges, never clamped, endings kept. */
+/** replace_lines, insert_lines, delete_lines: inclusive 1-based ranges, never clamped, endings kept. */
 import * as assert from 'node:assert/strict';
 import { contentHash } from '../../src/core/text';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';

@@ -11,7 +11,7 @@ import { ERROR_CODES } from '../../src/core/errors';
 import { SETTING_DEFAULTS } from '../../src/core/settings';
 import type { JsonSchema } from '../../src/core/manifest';
 import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
-import { SEED_OPERATIONS } from './schemaInputs';
+import { PLUGIN_OPERATIONS } from './schemaInputs';
 
 interface RawTool {
   readonly [key: string]: unknown;
@@ -63,7 +63,8 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
     assert.equal(new Set(fromManifest).size, fromManifest.length, `duplicate names in the manifest: ${fromManifest.join(', ')}`);
     assert.equal(new Set(fromCode).size, fromCode.length, 'duplicate names in TOOL_DEFINITIONS');
     assert.deepEqual([...fromManifest].sort(), [...fromCode].sort());
-    for (const operation of SEED_OPERATIONS) assert.ok(fromManifest.includes(PREFIX + operation), `seed operation ${operation} missing`);
+    for (const operation of PLUGIN_OPERATIONS)
+      assert.ok(fromManifest.includes(PREFIX + operation), `plugin operation ${operation} missing`);
   });
 
   for (const tool of manifestTools) {
@@ -140,7 +141,7 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
     });
   }
 
-  it('seed operations keep the seed parameter names', function () {
+  it('plugin operations keep their parameter names', function () {
     const expected: Readonly<Record<string, readonly string[]>> = {
       read_file: ['file_name'],
       write_file: ['file_name', 'content'],
@@ -158,7 +159,7 @@ describe('manifest (package.json contributes.languageModelTools) ↔ code (src/c
     for (const [operation, parameters] of Object.entries(expected)) {
       const schema = manifestTools.find((tool) => tool.name === PREFIX + operation)?.inputSchema as JsonSchema | undefined;
       assert.ok(schema, operation);
-      // Seed parameters must all be there (optional ones may be added), with the seed's defaults.
+      // The plugin's parameters must all be there (optional ones may be added), with its defaults.
       for (const parameter of parameters) assert.ok(parameter in (schema.properties ?? {}), `${operation}.${parameter}`);
     }
     const property = (operation: string, parameter: string): JsonSchema | undefined =>

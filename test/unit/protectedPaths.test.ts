@@ -1,4 +1,4 @@
-/** Protected and hidden paths (issue 5, item 7) and unsaved editors (item 8), across every mutating tool. */
+/** Protected and hidden paths and unsaved editors, across every mutating tool. */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -1,12 +1,12 @@
 /**
- * Inputs for the tests that run over every tool: the seed's known-good ones, a minimal valid input built from any
+ * Inputs for the tests that run over every tool: known-good ones for the plugin operations, a minimal valid input built from any
  * tool's schema (test/shared/schemaSamples.ts), and wrong values for each property.
  */
 import type { JsonSchema } from '../../src/core/manifest';
 import { sampleInput } from '../shared/schemaSamples';
 
-/** Known-good inputs for the seed-000 operations; other tools get one built from their schema. */
-export const SEED_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
+/** Known-good inputs for the twelve plugin operations (docs/design.md, "Compatibility"); other tools get one built from their schema. */
+export const PLUGIN_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
   read_file: { file_name: 'a.txt' },
   write_file: { file_name: 'a.txt', content: 'new' },
   delete_file: { file_name: 'a.txt' },
@@ -21,11 +21,11 @@ export const SEED_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
   find_file: { file_name: 'a.txt' },
 };
 
-export const SEED_OPERATIONS: readonly string[] = Object.keys(SEED_INPUTS);
+export const PLUGIN_OPERATIONS: readonly string[] = Object.keys(PLUGIN_INPUTS);
 
-/** A minimal valid input for an operation: the seed's known-good one, or its required properties sampled. */
+/** A minimal valid input for an operation: the plugin operation's known-good one, or its required properties sampled. */
 export function validInput(operation: string, schema: JsonSchema): Record<string, unknown> | undefined {
-  const known = SEED_INPUTS[operation];
+  const known = PLUGIN_INPUTS[operation];
   return known ? { ...known } : sampleInput(schema);
 }
 

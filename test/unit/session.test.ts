@@ -10,7 +10,7 @@ import { ToolError } from '../../src/core/errors';
 import type { Session } from '../../src/core/invoke';
 import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { assertFields, assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
-import { SEED_OPERATIONS, validInput } from './schemaInputs';
+import { PLUGIN_OPERATIONS, validInput } from './schemaInputs';
 
 describe('session policy and base directory', function () {
   let ws: TempWorkspace;
@@ -36,7 +36,7 @@ describe('session policy and base directory', function () {
         assert.ok(schema, tool.name);
         const input = validInput(tool.name, schema);
         if (!input) {
-          assert.ok(!SEED_OPERATIONS.includes(tool.name), `no input for ${tool.name}`);
+          assert.ok(!PLUGIN_OPERATIONS.includes(tool.name), `no input for ${tool.name}`);
           continue;
         }
         const envelope = await call(session, tool.name, input);
@@ -57,20 +57,20 @@ describe('session policy and base directory', function () {
     });
   }
 
-  it('seed effects: only read_file, list_files, path_exists and find_file are read tools', function () {
-    for (const operation of SEED_OPERATIONS) {
+  it('the plugin operations: only read_file, list_files, path_exists and find_file are read tools', function () {
+    for (const operation of PLUGIN_OPERATIONS) {
       const tool = TOOL_DEFINITIONS.find((each) => each.name === operation);
       assert.ok(tool, operation);
       assert.equal(tool.effect === 'read', ['read_file', 'list_files', 'path_exists', 'find_file'].includes(operation), operation);
     }
   });
 
-  it('DIR_NOT_AVAILABLE for a missing base or a base that is a file, for every seed operation', async function () {
+  it('DIR_NOT_AVAILABLE for a missing base or a base that is a file, for every plugin operation', async function () {
     const gone = path.join(ws.tmp, 'gone');
     const notADirectory = path.join(ws.base, 'a.txt');
     for (const root of [gone, notADirectory]) {
       const session = nodeSession(root);
-      for (const operation of SEED_OPERATIONS) {
+      for (const operation of PLUGIN_OPERATIONS) {
         const schema = findTool(operation)?.inputSchema;
         assert.ok(schema);
         const input = validInput(operation, schema);
@@ -81,12 +81,12 @@ describe('session policy and base directory', function () {
     assert.equal(fs.existsSync(gone), false, 'a missing base was created');
   });
 
-  it('DIR_NOT_SET from a session without a base directory reaches every seed operation as its envelope', async function () {
+  it('DIR_NOT_SET from a session without a base directory reaches every plugin operation as its envelope', async function () {
     const unset: Session = {
       policy: () => ws.session.policy(),
       workspace: () => Promise.reject(new ToolError('DIR_NOT_SET', 'No base directory is set. Run "Agent FS: Select Base Directory…".')),
     };
-    for (const operation of SEED_OPERATIONS) {
+    for (const operation of PLUGIN_OPERATIONS) {
       const schema = findTool(operation)?.inputSchema;
       assert.ok(schema);
       expectError(await call(unset, operation, validInput(operation, schema)), 'DIR_NOT_SET', operation);

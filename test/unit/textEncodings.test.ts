@@ -1,5 +1,5 @@
 /**
- * Byte-exact round trips (issue 5, item 10): writing back what was read changes no byte, and an edit changes only
+ * Byte-exact round trips: writing back what was read changes no byte, and an edit changes only
  * the bytes it names, for LF, CRLF, mixed endings, UTF-8 with and without BOM, UTF-16 LE with BOM, Latin-1 (named)
  * and a file without a trailing newline. Every assertion compares the bytes on disk.
  */

@@ -1,4 +1,4 @@
-/** copy_file, move_file, copy_directory, move_directory: seed-000 data shapes, every error code, the disk afterwards. */
+/** copy_file, move_file, copy_directory, move_directory: the plugin's data shapes, every error code, the disk afterwards. */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -254,7 +254,7 @@ describe('transfer operations', function () {
           if (copy) {
             assert.equal(ws.exists('copy/secret-link'), false);
             assert.equal(ws.exists('copy/nested/outside-dir'), false);
-            // The code reports what it skipped (an extra field beyond the seed's shape).
+            // The code reports what it skipped (an extra field beyond the plugin's shape).
             if ('skipped_symlinks' in data) assert.equal(data.skipped_symlinks, 3);
           } else {
             assert.equal(fs.readlinkSync(path.join(ws.base, 'copy', 'secret-link')), path.join(ws.outside, 'secret.txt'));

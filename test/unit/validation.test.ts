@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import type { Envelope } from '../../src/core/envelope';
 import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { assertTree, call, expectError, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
-import { SEED_OPERATIONS, validInput, wrongTypeValues } from './schemaInputs';
+import { PLUGIN_OPERATIONS, validInput, wrongTypeValues } from './schemaInputs';
 
 const ONE_MEGABYTE = 'p'.repeat(1024 * 1024);
 
@@ -40,9 +40,9 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
     assert.ok(error.message.includes(field), `${context}: message does not name "${field}": ${error.message}`);
   }
 
-  it('the seed operations are all listed', function () {
+  it('the plugin operations are all listed', function () {
     const names = TOOL_DEFINITIONS.map((tool) => tool.name);
-    for (const operation of SEED_OPERATIONS) assert.ok(names.includes(operation), operation);
+    for (const operation of PLUGIN_OPERATIONS) assert.ok(names.includes(operation), operation);
   });
 
   it('an unknown operation is INVALID_INPUT', async function () {
@@ -61,7 +61,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
 
       it('has a manifest schema and a valid sample input', function () {
         assert.ok(schema, `no manifest entry for ${operation}`);
-        if (SEED_OPERATIONS.includes(operation)) assert.ok(validInput(operation, schema));
+        if (PLUGIN_OPERATIONS.includes(operation)) assert.ok(validInput(operation, schema));
       });
 
       it('non-object inputs: null, undefined, array, string, number, boolean', async function () {
@@ -150,12 +150,12 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
     });
   }
 
-  it('a valid seed input still works after all of that (the validator keeps no state)', async function () {
+  it('a valid plugin-operation input still works after all of that (the validator keeps no state)', async function () {
     expectOk(await invoke('read_file', { file_name: 'a.txt' }));
     expectOk(await invoke('list_files', { max_results: 1 }));
   });
 
-  it('specific seed cases: max_results 0, -5, 2.5, "20"; recursive "true"; overwrite 1', async function () {
+  it('specific cases: max_results 0, -5, 2.5, "20"; recursive "true"; overwrite 1', async function () {
     for (const value of [0, -5, 2.5, '20', null]) {
       expectField(await invoke('list_files', { max_results: value }), 'max_results', `list_files max_results ${String(value)}`);
       expectField(

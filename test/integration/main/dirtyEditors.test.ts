@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { callTool, eventually, expectError, expectOk, readText, scratch } from '../helpers';
 
-/** Issue 5, item 8: a person's unsaved work is never overwritten; a clean open editor follows the file. */
+/** A person's unsaved work is never overwritten; a clean open editor follows the file. */
 describe('open editors', () => {
   // The web workbench saves edits after a delay by default, which would clear the unsaved state mid-test.
   let autoSave: string | undefined;

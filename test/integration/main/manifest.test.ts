@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { callTool, contributedTools, eventually, extension, TOOL_PREFIX, toolListingWorks } from '../helpers';
 
 describe('manifest in the extension host', () => {
-  it('activates and contributes the seed-000 tools', async () => {
+  it('activates and contributes the plugin operations', async () => {
     await extension().activate();
     assert.equal(extension().isActive, true);
     const names = contributedTools().map((tool) => tool.name);

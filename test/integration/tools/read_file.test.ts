@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { callTool, expectError, expectFields, expectOk, scratch } from '../helpers';
 
 describe('read_file', () => {
-  it('returns the whole content with the seed data shape', async () => {
+  it('returns the whole content with the plugin data shape', async () => {
     const s = scratch('read', { 'notes/a b.md': 'first line\r\nsecond line\n' });
     const { data } = expectOk(await callTool('read_file', { file_name: s.rel('notes/a b.md') }));
     expectFields(data, { file_name: 'a b.md', relative_path: s.rel('notes/a b.md'), content: 'first line\r\nsecond line\n' });

@@ -17,7 +17,7 @@ import {
  * The launcher opens this folder with workspace trust enabled and never grants it (the trust prompt is a modal,
  * which a test run refuses), so the window stays in restricted mode.
  */
-describe('untrusted workspace (DESIGN.md §3)', () => {
+describe('untrusted workspace', () => {
   it('is really untrusted', () => {
     assert.equal(vscode.workspace.isTrusted, false);
   });

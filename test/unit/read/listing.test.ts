@@ -255,7 +255,7 @@ describe('search_files', function () {
 });
 
 describe('list_files and find_file: ignore rules', function () {
-  it('skip ignored paths and count them; include_ignored shows them; the seed fields stay', async function () {
+  it('skip ignored paths and count them; include_ignored shows them; the plugin fields stay', async function () {
     const ws = fixture();
     try {
       const listed = expectOk(await call(ws.session, 'list_files', {}), 'list_files');

@@ -101,7 +101,7 @@ function queries(next: () => number, count: number): string[] {
   return result;
 }
 
-/** find_file's ranking before the prefilter: fuse.js over every name, as the seed-compatible tool always ran it. */
+/** find_file's ranking before the prefilter: fuse.js over every name, as find_file ran it before the prefilter. */
 function reference(query: string, all: readonly string[]): { matchType: string; ranked: [string, number][] } {
   const wanted = query.trim().toLowerCase();
   const exact = all.filter((name) => name.toLowerCase() === wanted);
