@@ -4,6 +4,7 @@
  * runs the real extension host. Each host lives in its own folder under test/hosts/ with its own lockfile, so the
  * extension's dependency tree never carries an editor.
  */
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
 /** The repository root, from out/test/host/ (compiled) or test/host/ (ts-node style) alike. */
@@ -39,6 +40,54 @@ export const MCP_INSPECTOR: NpmFolder & { readonly bin: string } = (() => {
   const dir = path.join(HOSTS_DIR, 'mcp-inspector');
   return { dir, bin: path.join(dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js') };
 })();
+
+/**
+ * The agent CLIs of the client matrix (test/matrix/), each pinned in its own folder like the hosts: real MCP clients
+ * that start dist/mcp.js the way their users do and talk to a scripted model on loopback.
+ */
+export type ClientId = 'claude-code' | 'codex' | 'gemini-cli';
+
+export interface ClientSpec extends NpmFolder {
+  readonly id: ClientId;
+  /** What people call it. */
+  readonly name: string;
+  /** The npm package and the version package.json pins (what `--version` must report). */
+  readonly packageName: string;
+  readonly version: string;
+  /** The command to run: a native executable, or a script for `node`. */
+  readonly bin: string;
+  readonly runWith: 'exec' | 'node';
+}
+
+function clientSpec(id: ClientId, name: string, packageName: string, bin: string, runWith: ClientSpec['runWith']): ClientSpec {
+  const dir = path.join(HOSTS_DIR, id);
+  const pinned = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+    .dependencies;
+  const version = pinned[packageName];
+  if (version === undefined) throw new Error(`${dir}/package.json does not pin ${packageName}`);
+  return {
+    id,
+    name,
+    packageName,
+    version,
+    dir,
+    bin: path.join(dir, 'node_modules', ...packageName.split('/'), ...bin.split('/')),
+    runWith,
+  };
+}
+
+export const CLIENTS: readonly ClientSpec[] = [
+  // The package's bin is the native executable its postinstall puts in place (about 400 MB).
+  clientSpec('claude-code', 'Claude Code', '@anthropic-ai/claude-code', 'bin/claude.exe', 'exec'),
+  clientSpec('codex', 'Codex CLI', '@openai/codex', 'bin/codex.js', 'node'),
+  clientSpec('gemini-cli', 'Gemini CLI', '@google/gemini-cli', 'bundle/gemini.js', 'node'),
+];
+
+export function clientById(id: string): ClientSpec {
+  const client = CLIENTS.find((candidate) => candidate.id === id);
+  if (!client) throw new Error(`Unknown client "${id}"; known: ${CLIENTS.map((candidate) => candidate.id).join(', ')}.`);
+  return client;
+}
 
 export interface HostSpec extends NpmFolder {
   /** Short name used on the command line: `1.100`, `1.139`. */

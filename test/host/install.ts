@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { HOSTS, hostById, MCP_INSPECTOR, NODE_24, type HostSpec, type NpmFolder } from './hosts';
+import { CLIENTS, type ClientSpec, HOSTS, hostById, MCP_INSPECTOR, NODE_24, type HostSpec, type NpmFolder } from './hosts';
 
 const MARKER = '.agentfs-installed';
 const CHROMIUM = '/usr/bin/chromium';
@@ -107,6 +107,16 @@ export function ensureInspector(): { node: string; script: string } {
   return { node: NODE_24.bin, script: MCP_INSPECTOR.bin };
 }
 
+/** Installs one agent CLI of the client matrix once (Claude Code's package brings a ~400 MB native executable). */
+export function ensureClient(client: ClientSpec): void {
+  if (isInstalled(client) && fs.existsSync(client.bin)) return;
+  const started = Date.now();
+  log(`installing ${client.name} ${client.version} into ${path.relative(process.cwd(), client.dir) || '.'} for the client matrix (once)`);
+  npmCi(client, installEnvironment());
+  if (!fs.existsSync(client.bin)) throw new Error(`Installed ${client.dir}, but ${client.bin} is missing.`);
+  log(`${client.name} ${client.version} installed in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
 /** Puts a tarball of Debian's rg where @vscode/ripgrep's postinstall looks before it downloads. */
 function seedRipgrepCache(cache: NonNullable<HostSpec['ripgrepCache']>): void {
   // The postinstall runs under npm with this same environment, so it sees the same os.tmpdir().
@@ -147,7 +157,9 @@ if (require.main === module) {
   const wanted = process.argv.slice(2);
   try {
     if (wanted.includes('inspector')) ensureInspector();
-    const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.filter((id) => id !== 'inspector').map(hostById);
+    for (const client of CLIENTS) if (wanted.includes('clients') || wanted.includes(client.id)) ensureClient(client);
+    const others = new Set<string>(['inspector', 'clients', ...CLIENTS.map((client) => client.id)]);
+    const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.filter((id) => !others.has(id)).map(hostById);
     for (const host of hosts) if (!ensureHost(host)) log(`VS Code ${host.vscodeVersion} is already installed`);
   } catch (error) {
     process.stderr.write(`[host install] ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,0 +1,322 @@
+/**
+ * How each agent CLI is configured and started for the matrix: a private HOME (and TMPDIR, CODEX_HOME) holding the
+ * configuration the README gives for that client, the model's address on loopback, every proxy variable at the trap.
+ * The server entry is always the built dist/mcp.js under the name `agent-fs`.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { clientById, type ClientId, type ClientSpec } from '../host/hosts';
+import { anthropic, type Dialect, gemini, responses } from './model';
+
+export const SERVER_NAME = 'agent-fs';
+
+export interface RunContext {
+  /** The private home folder (made, empty). */
+  readonly home: string;
+  /** The project folder the client is started in. */
+  readonly project: string;
+  readonly modelUrl: string;
+  /** The command line that starts the server, as the README writes it: `node …/dist/mcp.js [flags]`. */
+  readonly server: { readonly command: string; readonly args: readonly string[] };
+  readonly prompt: string;
+  readonly proxy: Record<string, string>;
+}
+
+export interface Launch {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+}
+
+/** A configuration of one client: what a person sets up, and how they start it. */
+export interface Configuration {
+  readonly id: string;
+  /** One line for the test title. */
+  readonly title: string;
+  /** Extra flags for dist/mcp.js in this configuration. */
+  readonly serverFlags: readonly string[];
+  /**
+   * full: the whole scenario runs, destructive calls confirmed; declined: the client's own answer refuses the delete,
+   * and the refusal must name what the person can set (this pattern).
+   */
+  readonly scenario: 'full' | { readonly declined: RegExp };
+  prepare(context: RunContext): Launch;
+}
+
+export interface Driver {
+  readonly spec: ClientSpec;
+  readonly dialect: Dialect;
+  readonly configurations: readonly Configuration[];
+}
+
+/** What every client run shares: nothing of the real home, the proxy trap, no terminal. */
+function baseEnvironment(context: RunContext): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: context.home,
+    USERPROFILE: context.home,
+    TMPDIR: path.join(context.home, 'tmp'),
+    XDG_CONFIG_HOME: path.join(context.home, '.config'),
+    XDG_STATE_HOME: path.join(context.home, '.local', 'state'),
+    XDG_CACHE_HOME: path.join(context.home, '.cache'),
+    LANG: 'C.UTF-8',
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    CI: '1',
+    ...context.proxy,
+  };
+  fs.mkdirSync(env.TMPDIR ?? '', { recursive: true });
+  return env;
+}
+
+function command(spec: ClientSpec): { command: string; prefix: string[] } {
+  return spec.runWith === 'node' ? { command: process.execPath, prefix: [spec.bin] } : { command: spec.bin, prefix: [] };
+}
+
+function writeJson(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Runs a client's own command (as a person would type it) and returns its output; throws when it fails. */
+export function setupCommand(spec: ClientSpec, args: readonly string[], env: Record<string, string>, cwd: string): string {
+  const { command: exe, prefix } = command(spec);
+  const result = spawnSync(exe, [...prefix, ...args], { env, cwd, encoding: 'utf8', timeout: 60_000 });
+  if (result.status !== 0)
+    throw new Error(`${spec.name} ${args.join(' ')} failed (${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+// ---- Claude Code ------------------------------------------------------------------------------------------------
+
+function claudeEnvironment(context: RunContext): Record<string, string> {
+  return {
+    ...baseEnvironment(context),
+    ANTHROPIC_BASE_URL: context.modelUrl,
+    ANTHROPIC_API_KEY: 'scripted',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    // Every tool up front: by default Claude Code defers MCP tools behind its ToolSearch tool.
+    ENABLE_TOOL_SEARCH: 'false',
+  };
+}
+
+/**
+ * The Elicitation hook the README gives for print mode: it answers Agent FS's questions with accept. Putting it in
+ * one's settings is the person's choice that these calls run unattended.
+ */
+export const CLAUDE_ELICITATION_HOOK = {
+  hooks: {
+    Elicitation: [
+      {
+        matcher: SERVER_NAME,
+        hooks: [
+          {
+            type: 'command',
+            command: `echo '{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"answer":"Yes"}}}'`,
+          },
+        ],
+      },
+    ],
+  },
+};
+
+function claudeConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
+  return {
+    id,
+    title,
+    serverFlags: [],
+    scenario,
+    prepare(context) {
+      const spec = clientById('claude-code');
+      const env = claudeEnvironment(context);
+      // The README's line, user scope: the server without --root serves the folder Claude Code works in.
+      setupCommand(
+        spec,
+        ['mcp', 'add', '--scope', 'user', SERVER_NAME, '--', context.server.command, ...context.server.args],
+        env,
+        context.project,
+      );
+      if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), CLAUDE_ELICITATION_HOOK);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, '-p', context.prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', `mcp__${SERVER_NAME}`],
+        env,
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+// ---- Codex CLI ---------------------------------------------------------------------------------------------------
+
+function toml(value: string): string {
+  return JSON.stringify(value);
+}
+
+function codexConfiguration(
+  id: string,
+  title: string,
+  sandbox: string,
+  toolsApproval: string | undefined,
+  serverFlags: readonly string[],
+  scenario: Configuration['scenario'],
+): Configuration {
+  return {
+    id,
+    title,
+    serverFlags,
+    scenario,
+    prepare(context) {
+      const spec = clientById('codex');
+      const codexHome = path.join(context.home, '.codex');
+      fs.mkdirSync(codexHome, { recursive: true });
+      const lines = [
+        'model = "scripted"',
+        'model_provider = "scripted"',
+        'approval_policy = "never"',
+        `sandbox_mode = ${toml(sandbox)}`,
+        'check_for_update_on_startup = false',
+        '',
+        '[analytics]',
+        'enabled = false',
+        '',
+        '[features]',
+        'plugins = false',
+        'apps = false',
+        '',
+        '[model_providers.scripted]',
+        'name = "scripted"',
+        `base_url = ${toml(`${context.modelUrl}/v1`)}`,
+        'wire_api = "responses"',
+        'env_key = "SCRIPTED_API_KEY"',
+        '',
+        `[mcp_servers.${SERVER_NAME}]`,
+        `command = ${toml(context.server.command)}`,
+        `args = [${context.server.args.map(toml).join(', ')}]`,
+        ...(toolsApproval === undefined ? [] : [`default_tools_approval_mode = ${toml(toolsApproval)}`]),
+        '',
+      ];
+      fs.writeFileSync(path.join(codexHome, 'config.toml'), lines.join('\n'));
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, 'exec', '--skip-git-repo-check', context.prompt],
+        env: { ...baseEnvironment(context), CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'scripted' },
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+// ---- Gemini CLI --------------------------------------------------------------------------------------------------
+
+function geminiConfiguration(id: string, title: string, approvalMode: string): Configuration {
+  return {
+    id,
+    title,
+    serverFlags: [],
+    scenario: 'full',
+    prepare(context) {
+      const spec = clientById('gemini-cli');
+      writeJson(path.join(context.home, '.gemini', 'settings.json'), {
+        mcpServers: { [SERVER_NAME]: { command: context.server.command, args: context.server.args, trust: true } },
+        security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      });
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, '-p', context.prompt, '--approval-mode', approvalMode, '--skip-trust', '--output-format', 'stream-json'],
+        env: { ...baseEnvironment(context), GEMINI_API_KEY: 'scripted', GOOGLE_GEMINI_BASE_URL: context.modelUrl },
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
+  'claude-code': {
+    spec: clientById('claude-code'),
+    dialect: anthropic,
+    configurations: [
+      claudeConfiguration('hook', 'print mode with the Elicitation hook: the hook accepts each question', true, 'full'),
+      claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
+        declined: /Elicitation hook.*--confirm never.*--allowedTools/,
+      }),
+    ],
+  },
+  codex: {
+    spec: clientById('codex'),
+    dialect: responses,
+    configurations: [
+      codexConfiguration(
+        'full-access',
+        'codex exec with full access: Codex accepts each question itself',
+        'danger-full-access',
+        undefined,
+        [],
+        'full',
+      ),
+      codexConfiguration(
+        'approve',
+        'codex exec approving the tools, agent-fs-mcp --confirm never: the tool approval is the confirmation',
+        'workspace-write',
+        'approve',
+        ['--confirm', 'never'],
+        'full',
+      ),
+      codexConfiguration(
+        'approve-elicit',
+        'codex exec approving the tools: Codex declines the question',
+        'workspace-write',
+        'approve',
+        [],
+        { declined: /--confirm never.*default_tools_approval_mode/ },
+      ),
+    ],
+  },
+  'gemini-cli': {
+    spec: clientById('gemini-cli'),
+    dialect: gemini,
+    configurations: [
+      geminiConfiguration('yolo', 'gemini -p --approval-mode yolo: no question (Gemini cannot ask); its approval stands in', 'yolo'),
+    ],
+  },
+};
+
+export interface Finished {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/** Runs the client to its end (or kills it after `timeoutMs`), keeping its output in `logDir`. */
+export function runClient(launch: Launch, timeoutMs: number, logDir: string): Promise<Finished> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      fs.mkdirSync(logDir, { recursive: true });
+      fs.writeFileSync(path.join(logDir, 'stdout.txt'), stdout);
+      fs.writeFileSync(path.join(logDir, 'stderr.txt'), stderr);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}

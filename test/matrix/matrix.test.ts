@@ -1,0 +1,162 @@
+/**
+ * The client matrix: Claude Code, Codex CLI and Gemini CLI, each the real CLI from npm (pinned in test/hosts/), each
+ * configured as the README says and started in a project folder, each driving the built dist/mcp.js for a scripted
+ * model on 127.0.0.1 in that client's own wire format. Nothing may leave loopback: every proxy variable points at a
+ * trap, and a request reaching it fails the run. Each run is checked on the disk (the tree the scenario must leave,
+ * the file outside the base untouched) and on what the model received (every result's envelope, in order).
+ *
+ *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
+ *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
+ *
+ * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { CLIENTS } from '../host/hosts';
+import { ensureClient } from '../host/install';
+import { makeTempDir, removeTree } from '../unit/helpers';
+import { buildOnce, REPO, SERVER } from '../unit/mcp/serve';
+import { type Configuration, DRIVERS, type Driver, type RunContext, runClient, setupCommand } from './clients';
+import { type OfferedTool, startModel, type Turn } from './model';
+import {
+  checkResults,
+  clientNames,
+  declinedScenario,
+  END_TREE,
+  fullScenario,
+  isAgentFsTool,
+  layOut,
+  OUTSIDE_FILE,
+  scriptOf,
+  START_TREE,
+  treeOf,
+} from './scenario';
+import { startTrap } from './trap';
+
+const RUN_TIMEOUT_MS = 240_000;
+const REPORT_DIR = path.join(REPO, 'out', 'matrix');
+const wanted = (process.env.AGENTFS_MATRIX ?? '').split(',').filter((each) => each !== '');
+
+/** Bytes the model pays for one tool: its name, description and schema as the client sent them. */
+function definitionBytes(tool: { name: string; description: string; schema: unknown }): number {
+  return Buffer.byteLength(tool.name) + Buffer.byteLength(tool.description) + Buffer.byteLength(JSON.stringify(tool.schema));
+}
+
+async function runConfiguration(driver: Driver, configuration: Configuration, tmp: string): Promise<void> {
+  const home = path.join(tmp, 'home');
+  const project = path.join(tmp, 'work', 'project');
+  const outside = path.join(tmp, 'work', 'outside');
+  fs.mkdirSync(home, { recursive: true });
+  layOut(project, outside);
+  const steps = configuration.scenario === 'full' ? fullScenario() : declinedScenario(configuration.scenario.declined);
+  const prompt = `Client matrix: ${configuration.id}`;
+  const trap = await startTrap();
+  const model = await startModel(driver.dialect, scriptOf(steps, prompt), isAgentFsTool);
+  try {
+    const context: RunContext = {
+      home,
+      project,
+      modelUrl: model.url,
+      server: { command: 'node', args: [SERVER, ...configuration.serverFlags] },
+      prompt,
+      proxy: trap.environment(),
+    };
+    const launch = configuration.prepare(context);
+    launch.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${launch.env.PATH ?? ''}`;
+    const finished = await runClient(launch, RUN_TIMEOUT_MS, path.join(tmp, 'logs'));
+    const diagnosis = `${driver.spec.name} (${configuration.id}) exited ${finished.code ?? finished.signal} after ${finished.ms} ms\n--- stdout (end)\n${finished.stdout.slice(-4000)}\n--- stderr (end)\n${finished.stderr.slice(-4000)}`;
+    const first = model.firstTurn();
+    const last = model.lastTurn();
+    writeReport(driver, configuration, first, last, finished.ms, model.requests.length);
+    assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
+    assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
+    assert.ok(first, `the model never got the Agent FS tools:\n${diagnosis}`);
+    const names = clientNames(first.tools);
+    for (const definition of TOOL_DEFINITIONS) {
+      const offered: OfferedTool | undefined = first.tools.find((tool) => tool.name === names.get(definition.name));
+      assert.equal(offered?.description, definition.modelDescription, `${definition.name}: the description reaches the model unchanged`);
+    }
+    checkResults(steps, last);
+    assert.equal(finished.code, 0, diagnosis);
+    assert.deepEqual(treeOf(project), configuration.scenario === 'full' ? END_TREE : START_TREE, 'the project folder afterwards');
+    assert.equal(fs.readFileSync(path.join(outside, OUTSIDE_FILE.name), 'utf8'), OUTSIDE_FILE.content, 'the file outside the base');
+  } finally {
+    await model.close();
+    await trap.close();
+  }
+}
+
+function writeReport(
+  driver: Driver,
+  configuration: Configuration,
+  first: Turn | undefined,
+  last: Turn | undefined,
+  ms: number,
+  requests: number,
+): void {
+  const ours = (first?.tools ?? []).filter((tool) => isAgentFsTool(tool.name));
+  const refusal = last?.results.find((result) => /FILE_PATH_OUTSIDE_BASE|CONFIRMATION_DECLINED/.test(result.text));
+  const report = {
+    client: driver.spec.name,
+    version: driver.spec.version,
+    configuration: configuration.id,
+    ms,
+    requests,
+    tools: ours.map((tool) => ({ name: tool.name, bytes: definitionBytes(tool) })),
+    toolCount: ours.length,
+    definitionBytes: ours.reduce((sum, tool) => sum + definitionBytes(tool), 0),
+    otherTools: (first?.tools ?? []).filter((tool) => !isAgentFsTool(tool.name)).map((tool) => tool.name),
+    refusal,
+    results: last?.results ?? [],
+  };
+  fs.mkdirSync(REPORT_DIR, { recursive: true });
+  fs.writeFileSync(path.join(REPORT_DIR, `${driver.spec.id}-${configuration.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
+}
+
+describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp.js', function () {
+  before(function () {
+    this.timeout(120_000);
+    buildOnce();
+  });
+
+  for (const spec of CLIENTS) {
+    if (wanted.length > 0 && !wanted.includes(spec.id)) continue;
+    const driver = DRIVERS[spec.id];
+    describe(`${spec.name} ${spec.version}`, function () {
+      this.timeout(RUN_TIMEOUT_MS + 60_000);
+      before(function () {
+        // One install per machine; Claude Code's native executable makes its package the big one.
+        this.timeout(900_000);
+        ensureClient(spec);
+      });
+
+      it('is the pinned version', function () {
+        const versionTmp = makeTempDir('agentfs-matrix-version-');
+        try {
+          const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
+          const output = setupCommand(spec, ['--version'], env, versionTmp);
+          assert.ok(output.includes(spec.version), output);
+        } finally {
+          removeTree(versionTmp);
+        }
+      });
+
+      for (const configuration of driver.configurations) {
+        it(configuration.title, async function () {
+          const tmp = makeTempDir(`agentfs-matrix-${spec.id}-`);
+          let passed = false;
+          try {
+            await runConfiguration(driver, configuration, tmp);
+            passed = true;
+          } finally {
+            // A failed run keeps its folder (logs, home, project) for a look; a passed one leaves nothing.
+            if (passed || process.env.CI !== undefined) removeTree(tmp);
+            else process.stderr.write(`kept ${tmp}\n`);
+          }
+        });
+      }
+    });
+  }
+});
