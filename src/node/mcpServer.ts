@@ -114,12 +114,41 @@ export function confirmationAnswer(result: { readonly action: string; readonly c
   return answer === undefined || answer === CONFIRM_YES ? 'accept' : 'decline';
 }
 
+/**
+ * Parameters an MCP client adds to every tool's schema on its own and tells the model to set, with the client that
+ * does. They carry nothing for the tool, so they are dropped (by name, and only with the type the client gives them)
+ * before the input is validated; any other parameter a schema lacks is still INVALID_INPUT.
+ */
+export const CLIENT_ADDED_PARAMETERS: Readonly<Record<string, { readonly client: string; readonly type: 'boolean' }>> = {
+  // Gemini CLI: "set wait_for_previous to true on a call that depends on the one before".
+  wait_for_previous: { client: 'Gemini CLI', type: 'boolean' },
+};
+
+/** The input without the parameters a client added (unless the tool itself has a parameter of that name). */
+export function withoutClientParameters(tool: Tool, input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const own = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
+  let kept: Record<string, unknown> | undefined;
+  for (const [name, rule] of Object.entries(CLIENT_ADDED_PARAMETERS)) {
+    const value = (input as Record<string, unknown>)[name];
+    if (name in own || !(name in input) || typeof value !== rule.type) continue;
+    kept ??= { ...(input as Record<string, unknown>) };
+    delete kept[name];
+  }
+  return kept ?? input;
+}
+
 /** How long the person has to answer a confirmation before it counts as declined. */
 const CONFIRMATION_TIMEOUT_MS = 10 * 60 * 1000;
 /** How long a client has to answer roots/list; after that its roots count as not offered. */
 const ROOTS_TIMEOUT_MS = 10 * 1000;
 /** Progress notifications of one phase are sent at most this often; a phase's first is sent at once. */
 const PROGRESS_INTERVAL_MS = 100;
+/**
+ * A call sends no progress before it has run this long: most calls end in milliseconds, and progress for a call that
+ * is already ending arrives after its result at some clients (Claude Code then logs an unknown progress token).
+ */
+export const PROGRESS_QUIET_MS = 1000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -215,6 +244,7 @@ function rootsIn(result: Record<string, unknown>): ClientRoot[] {
 function progressReporter(extra: Extra, operation: string): ((progress: Progress) => void) | undefined {
   const token = extra._meta?.progressToken;
   if (token === undefined) return undefined;
+  const startedAt = Date.now();
   const doneByUnit = new Map<string, number>();
   let total = 0;
   let sentTotal = 0;
@@ -228,6 +258,7 @@ function progressReporter(extra: Extra, operation: string): ((progress: Progress
     total += progress.done >= last ? progress.done - last : progress.done;
     doneByUnit.set(progress.unit, progress.done);
     const now = Date.now();
+    if (now - startedAt < PROGRESS_QUIET_MS) return;
     if (total <= sentTotal || (progress.unit === lastUnit && now - lastSent < PROGRESS_INTERVAL_MS)) return;
     sentTotal = total;
     lastUnit = progress.unit;
@@ -250,6 +281,11 @@ export function createMcpServer(options: McpServerOptions): Server {
   const roots = new RootsState(server, options);
 
   server.oninitialized = () => {
+    const client = server.getClientVersion();
+    const capabilities = server.getClientCapabilities();
+    options.log(
+      `client ${client?.name ?? 'unnamed'} ${client?.version ?? ''}: ${capabilities?.elicitation?.form !== undefined ? 'can ask (elicitation)' : 'cannot ask'}, ${capabilities?.roots ? 'offers roots' : 'offers no roots'}`,
+    );
     // Ask for the client's roots at once, so the first call need not wait for them.
     if (server.getClientCapabilities()?.roots) void roots.session();
   };
@@ -263,7 +299,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const { name } = request.params;
     const tool = tools.get(name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
-    const input = request.params.arguments ?? {};
+    const input = withoutClientParameters(tool, request.params.arguments ?? {});
     const startedAt = performance.now();
     const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
     try {
@@ -294,6 +330,22 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
   });
   return server;
+}
+
+/**
+ * Some clients say they can ask and then answer by themselves, with nobody shown the question: Claude Code in print
+ * mode dismisses it, `codex exec` declines it unless it runs with full access. Such an answer still refuses the call
+ * (the server cannot tell it from a person's); the refusal says what the person can set so that these calls run,
+ * each a choice they make: an answer of their own for the client to give, or the client's own approval of the tools
+ * with the server's question off.
+ */
+function unattendedRemedy(client: string | undefined): string {
+  const prefix = 'If nobody was shown a question:';
+  if (client === 'claude-code')
+    return `${prefix} Claude Code in print mode (claude -p) dismisses every question. To let such calls run there, add an Elicitation hook for agent-fs to Claude Code's settings, or start agent-fs-mcp with --confirm never and allow the tools by name with --allowedTools.`;
+  if (client === 'codex-mcp-client')
+    return `${prefix} codex exec declines questions itself unless it runs with full access. To let such calls run, start agent-fs-mcp with --confirm never and approve the tools in Codex (default_tools_approval_mode = "approve" under [mcp_servers.agent-fs]), or run Codex with sandbox_mode = "danger-full-access".`;
+  return `${prefix} this client answers for the person; start agent-fs-mcp with --confirm never to leave the confirmation to the client's own tool approval.`;
 }
 
 /**
@@ -339,7 +391,7 @@ async function confirm(
   return failure(
     operation,
     'CONFIRMATION_DECLINED',
-    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again.`,
+    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again. ${unattendedRemedy(server.getClientVersion()?.name)}`,
     {
       reason: action === 'cancel' ? 'cancelled' : 'declined',
     },
