@@ -258,14 +258,6 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     dialect: responses,
     configurations: [
       codexConfiguration(
-        'full-access',
-        'codex exec with full access: Codex accepts each question itself',
-        'danger-full-access',
-        undefined,
-        [],
-        'full',
-      ),
-      codexConfiguration(
         'approve',
         'codex exec approving the tools, agent-fs-mcp --confirm never: the tool approval is the confirmation',
         'workspace-write',
@@ -280,6 +272,16 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         'approve',
         [],
         { declined: /--confirm never.*default_tools_approval_mode/ },
+      ),
+      codexConfiguration(
+        'full-access',
+        'codex exec with full access: Codex declines the question itself',
+        'danger-full-access',
+        undefined,
+        [],
+        {
+          declined: /--confirm never.*default_tools_approval_mode/,
+        },
       ),
     ],
   },
