@@ -20,6 +20,22 @@ function fixture(ws: TempWorkspace): void {
       `export const value${index} = ${index};\n`;
   }
   for (let index = 0; index < 32; index++) files[`docs/chapter-${index}.md`] = `${'A line of prose, "quoted", in chapter.\n'.repeat(200)}`;
+  // Source files as a project holds them: nested paths, quotes to escape, longer than a 32-way share of the budget.
+  for (let index = 0; index < 32; index++) {
+    files[`apps/server/src/domain/orders/infra/adapters/handlers/order-payment-repository-handler-${String(index).padStart(2, '0')}.ts`] = [
+      "import { OrderRepository } from '../../infra/repositories/order-repository';",
+      "import type { Request, Response } from '../../http/types';",
+      '',
+      `export async function handle${index}(request: Request, repository: OrderRepository): Promise<Response> {`,
+      "  const order = await repository.find(request.params['id']);",
+      "  if (!order) return { status: 404, body: { error: 'not found' } };",
+      '  return { status: 200, body: order };',
+      '}',
+      '',
+    ]
+      .join('\n')
+      .repeat(4);
+  }
   files['logs/app.log'] = Array.from({ length: 20000 }, (_, index) => `2026-12-01T10:00:00Z INFO request ${index} served in 12 ms\n`).join(
     '',
   );
@@ -76,6 +92,16 @@ describe('replies with default arguments', function () {
   const defaults: readonly [string, Record<string, unknown>][] = [
     ['read_file', { file_name: 'logs/app.log' }],
     ['read_many_files', { paths: Array.from({ length: 32 }, (_, index) => `docs/chapter-${index}.md`) }],
+    [
+      'read_many_files',
+      {
+        paths: Array.from(
+          { length: 32 },
+          (_, index) =>
+            `apps/server/src/domain/orders/infra/adapters/handlers/order-payment-repository-handler-${String(index).padStart(2, '0')}.ts`,
+        ),
+      },
+    ],
     ['list_files', {}],
     ['list_directory', {}],
     ['list_directory', { recursive: true }],

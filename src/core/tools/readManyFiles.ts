@@ -11,6 +11,37 @@ import { READ_ENCODING } from './parameters';
 /** More paths than this is refused: 32 files is already a large share of a model's context. */
 export const READ_MANY_FILES_CAP = 32;
 
+/**
+ * Fields of an entry's data that usually have one value for every file a call reads (files of one project share
+ * their encoding and line endings, and a default read of many files cuts them all for the same reason). When every
+ * file read has the same value, it is given once in the reply's `shared` and left out of the entries: 32 entries
+ * repeating them cost about 2.5 KB. Fields a model acts on per file (`truncated`, `next_start_line`) always stay.
+ */
+export const SHARED_FIELDS = ['encoding', 'bom', 'newline', 'truncation_reason'] as const;
+
+type Entry =
+  | { readonly path: string; readonly ok: true; readonly data: Record<string, unknown> }
+  | { readonly path: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** Moves the SHARED_FIELDS every read file agrees on into one object; with fewer than two files read, nothing moves. */
+function shareFields(files: readonly Entry[]): { shared: Record<string, unknown>; files: Entry[] } {
+  const read = files.flatMap((file) => (file.ok ? [file.data] : []));
+  const shared: Record<string, unknown> = {};
+  if (read.length < 2) return { shared, files: [...files] };
+  for (const field of SHARED_FIELDS) {
+    const value = read[0]?.[field];
+    if (read.every((data) => field in data && data[field] === value)) shared[field] = value;
+  }
+  return {
+    shared,
+    files: files.map((file) => {
+      if (!file.ok) return file;
+      const data = Object.fromEntries(Object.entries(file.data).filter(([field]) => !(field in shared)));
+      return { ...file, data };
+    }),
+  };
+}
+
 const inputSchema = {
   type: 'object',
   properties: {
@@ -29,7 +60,7 @@ export const readManyFiles = defineTool({
   name: 'read_many_files',
   title: 'Read Many Files',
   userDescription: 'Read several files in the workspace at once.',
-  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once, each with agentfs_read_file's line options; they share its byte budget evenly. Each entry has its own ok and data or error.`,
+  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once, each with agentfs_read_file's line options; they share its byte budget evenly. Each entry has its own ok and data or error; data fields equal in every file are given once in shared.`,
   icon: 'files',
   tags: ['read'],
   effect: 'read',
@@ -68,8 +99,8 @@ export const readManyFiles = defineTool({
       Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count),
       context.policy.knobs.maxReadBytes,
     );
-    const files = await Promise.all(
-      input.paths.map(async (given) => {
+    const entries = await Promise.all(
+      input.paths.map(async (given): Promise<Entry> => {
         try {
           const path = await context.paths.resolve(given, 'file');
           const size = await statReadableFile(context, path);
@@ -84,7 +115,8 @@ export const readManyFiles = defineTool({
         }
       }),
     );
-    const failed = files.filter((file) => !file.ok).length;
-    return { count, succeeded: count - failed, failed, max_bytes_per_file: request.maxBytes, files };
+    const failed = entries.filter((file) => !file.ok).length;
+    const { shared, files } = shareFields(entries);
+    return { count, succeeded: count - failed, failed, max_bytes_per_file: request.maxBytes, shared, files };
   },
 });

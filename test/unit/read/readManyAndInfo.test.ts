@@ -72,6 +72,48 @@ describe('read_many_files', function () {
     expectError(await call(ws.session, 'read_many_files', { paths: [] }), 'INVALID_INPUT');
   });
 
+  it('gives a field once in shared when every file read has the same value, and in each entry otherwise', async function () {
+    ws.write({ 'crlf.txt': 'one\r\ntwo\r\n', 'bom.txt': '\uFEFFbom\n' });
+    const same = expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'missing.txt', 'dir/c.txt'] }));
+    assert.deepEqual(same.shared, { encoding: 'utf-8', bom: false, newline: 'lf', truncation_reason: null });
+    const [a, missing] = same.files as { ok: boolean; data?: Record<string, unknown>; error?: Record<string, unknown> }[];
+    for (const field of ['encoding', 'bom', 'newline', 'truncation_reason']) assert.ok(!(field in (a?.data ?? {})), field);
+    // What a model acts on per file stays in the entry.
+    assertFields(a?.data ?? {}, { truncated: false, next_start_line: null, content: 'alpha\nbeta\ngamma\n' });
+    assert.deepEqual(Object.keys(missing ?? {}), ['path', 'ok', 'error']);
+
+    const mixed = expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'crlf.txt', 'bom.txt'] }));
+    assert.deepEqual(mixed.shared, { encoding: 'utf-8', truncation_reason: null });
+    assert.deepEqual(
+      (mixed.files as { data: Record<string, unknown> }[]).map((file) => [file.data.newline, file.data.bom]),
+      [
+        ['lf', false],
+        ['crlf', false],
+        ['lf', true],
+      ],
+    );
+    // One file read: its entry is read_file's data whole.
+    const one = expectOk(await call(ws.session, 'read_many_files', { paths: ['a.txt', 'missing.txt'] }));
+    assert.deepEqual(one.shared, {});
+    const single = expectOk(await call(ws.session, 'read_file', { file_name: 'a.txt' }));
+    assert.deepEqual((one.files as { data: unknown }[])[0]?.data, single);
+  });
+
+  it('a default read of 32 files cut by the budget: under 330 bytes of fields per entry beside its content', async function () {
+    const line = 'const value = compute(input);\n';
+    const files: Record<string, string> = {};
+    for (let index = 0; index < 32; index++) files[`src/module-${index}.ts`] = line.repeat(100);
+    ws.write(files);
+    const envelope = await call(ws.session, 'read_many_files', { paths: Object.keys(files) });
+    const data = expectOk(envelope);
+    assert.deepEqual(data.shared, { encoding: 'utf-8', bom: false, newline: 'lf', truncation_reason: 'max_bytes' });
+    const entries = data.files as { data: { content: string; truncated: boolean } }[];
+    for (const entry of entries) assert.equal(entry.data.truncated, true);
+    const content = entries.reduce((sum, entry) => sum + Buffer.byteLength(JSON.stringify(entry.data.content)), 0);
+    const perEntry = (Buffer.byteLength(JSON.stringify(envelope)) - content) / 32;
+    assert.ok(perEntry < 330, `${perEntry} bytes of fields per entry`);
+  });
+
   it('shares the byte budget: by default each file gets an equal part and is cut honestly', async function () {
     const small = tempWorkspace({ maxReadBytes: 20 });
     try {
