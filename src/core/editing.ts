@@ -6,6 +6,7 @@
  * Invariant: a file is only edited when decoding and re-encoding it reproduces its exact bytes (encoding, BOM and
  * every line ending), checked before any edit; so text outside the edited region is written back byte for byte.
  */
+import { limitExceeded } from './caps';
 import { formatPatch, structuredPatch } from 'diff';
 import { shown, undoSentence } from './consequences';
 import { ToolError } from './errors';
@@ -121,10 +122,11 @@ export async function readTextFile(
   if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use agentfs_create_file to create it.`);
   if (stat.kind !== 'file') throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}.`);
   if (stat.size > EDIT_MAX_BYTES) {
-    throw new ToolError(
-      'LIMIT_EXCEEDED',
+    throw limitExceeded(
+      'size_bytes',
+      EDIT_MAX_BYTES,
       `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use agentfs_write_file to replace it whole.`,
-      { path: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES },
+      path.display,
     );
   }
   const bytes = await fs.readFile(path.absolute);

@@ -1,6 +1,6 @@
 /**
- * The one path every call takes, from the editor, the runner and the tests: validate → policy → workspace →
- * run → envelope. The envelope is built here and nowhere else.
+ * The one path every call takes, from the editor, the runner and the tests: validate → policy → workspace → caps,
+ * input checks and paths (tool.ts, `bind`) → run → envelope. The envelope is built here and nowhere else.
  */
 import { type Envelope, failure, success } from './envelope';
 import { CancelledError, describeError, type ErrorCode, ToolError } from './errors';
@@ -97,7 +97,7 @@ async function createContext(
   isCancelled: () => boolean,
   progress?: (progress: Progress) => void,
 ): Promise<{ call: ToolCall; context: ToolContext }> {
-  const call = tool.accept(input);
+  const accepted = tool.accept(input);
   const policy = session.policy();
   if (tool.effect !== 'read') {
     if (!policy.trusted) {
@@ -122,5 +122,5 @@ async function createContext(
     isCancelled,
     ...(progress ? { progress } : {}),
   };
-  return { call, context };
+  return { call: await accepted.bind(context), context };
 }

@@ -64,9 +64,8 @@ export async function walkVisible(
   return rules;
 }
 
-/** Resolves a directory parameter and checks that it is a directory the tools may show. */
-export async function resolveDirectory(context: ToolContext, input: string | undefined): Promise<ConfinedPath> {
-  const directory = await context.paths.resolve(input ?? '.', 'directory');
+/** Checks that a resolved directory parameter is a directory the tools may show (the listing and search tools). */
+export async function checkDirectory(context: ToolContext, directory: ConfinedPath): Promise<ConfinedPath> {
   const stat = await context.workspace.fs.stat(directory.absolute);
   if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${directory.display}.`);
   if (stat.kind !== 'directory') {
@@ -80,9 +79,9 @@ export async function resolveDirectory(context: ToolContext, input: string | und
 }
 
 /** The directories to search: the named one, or every root when none is named. */
-export async function searchStarts(context: ToolContext, input: string | undefined): Promise<ConfinedPath[]> {
-  if (input !== undefined) return [await resolveDirectory(context, input)];
-  return Promise.all(context.paths.roots.map((root) => resolveDirectory(context, root.path)));
+export async function searchStarts(context: ToolContext, named: ConfinedPath | undefined): Promise<ConfinedPath[]> {
+  if (named !== undefined) return [await checkDirectory(context, named)];
+  return Promise.all(context.paths.roots.map(async (root) => checkDirectory(context, await context.paths.resolve(root.path, 'directory'))));
 }
 
 /**

@@ -9,6 +9,7 @@
  * but not at its line is ambiguous and refused. Git renames and copies are refused (use move_file / copy_file);
  * mode changes are ignored; binary patches are refused.
  */
+import { limitExceeded } from './caps';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { decodeForEdit, describeChange, EDIT_MAX_BYTES, encodeLike, type TextChange } from './editing';
 import { CancelledError, describeError, ToolError } from './errors';
@@ -59,16 +60,11 @@ function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | un
   return name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 
-/** Parses the patch and confines every path it names. PATCH_FAILED for anything this tool will not apply. */
+/**
+ * Parses the patch and confines every path it names. PATCH_FAILED for anything this tool will not apply. Its size is
+ * capped by apply_patch's definition (PATCH_MAX_BYTES), checked before this runs.
+ */
 export async function parsePatchTargets(context: ToolContext, text: string): Promise<PatchTarget[]> {
-  const size = new TextEncoder().encode(text).length;
-  if (size > PATCH_MAX_BYTES) {
-    throw new ToolError(
-      'LIMIT_EXCEEDED',
-      `The patch is ${size} bytes; apply_patch takes at most ${PATCH_MAX_BYTES} bytes. Split it into several patches.`,
-      { size_bytes: size, limit: PATCH_MAX_BYTES },
-    );
-  }
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(text.replace(/\r\n/g, '\n'));
@@ -253,10 +249,11 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
     if (stat.kind !== 'file')
       throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
     if (stat.size > EDIT_MAX_BYTES) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
+      throw limitExceeded(
+        'size_bytes',
+        EDIT_MAX_BYTES,
         `${path.display} is ${stat.size} bytes; apply_patch edits files up to ${EDIT_MAX_BYTES} bytes.`,
-        { file: path.display, size_bytes: stat.size, limit: EDIT_MAX_BYTES },
+        path.display,
       );
     }
     const before = await fs.readFile(path.absolute);

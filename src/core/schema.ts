@@ -53,13 +53,13 @@ export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (in
  * The parameters always present once validated: the required ones, and those with a `default` (validation fills
  * defaults in, ajv's `useDefaults`).
  */
-type PresentOf<Schema extends InputSchema> =
+export type PresentOf<Schema extends InputSchema> =
   | (Schema['required'] extends readonly (infer Name)[] ? Name : never)
   | {
       [Name in keyof Schema['properties']]: Schema['properties'][Name] extends { readonly default: unknown } ? Name : never;
     }[keyof Schema['properties']];
 
-type Flatten<T> = { [Key in keyof T]: T[Key] };
+export type Flatten<T> = { [Key in keyof T]: T[Key] };
 
 /** The input `prepare` and `run` receive: validated against the schema, defaults filled in. */
 export type InputOf<Schema extends InputSchema> = Flatten<

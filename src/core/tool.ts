@@ -1,15 +1,26 @@
 /**
  * The tool contract: what a definition in src/core/tools/ holds (ToolDefinition), and the erased `Tool` the
  * pipeline and the hosts handle, which validates an input against the definition's schema before binding a call.
+ *
+ * A call is bound in one order, the same for every tool, and that order decides which code a call with several
+ * faults answers: the schema (INVALID_INPUT), then, in the pipeline, trust and read-only mode and the workspace, then
+ * the declared caps (LIMIT_EXCEEDED), the tool's own checks of its input (`checkInput`), and last every path
+ * parameter, resolved and confined in the order the definition lists them (root.ts). Only then do `prepare`, `run`
+ * and `affects` see the call, with its paths resolved.
  */
+import { type Cap, checkDeclaredCaps } from './caps';
 import type { ToolContext } from './context';
-import type { ErrorCode } from './errors';
-import type { ConfinedPath, PathSlot } from './root';
-import type { InputOf, InputSchema } from './schema';
+import { type ErrorCode, ToolError } from './errors';
+import type { ConfinedPath, PathResolver, PathSlot } from './root';
+import type { Flatten, InputOf, InputSchema, PresentOf } from './schema';
 import { inputValidator } from './validation';
 
-/** How much a tool can change: decides read-only/untrusted refusals and whether confirmation is considered. */
-export type ToolEffect = 'read' | 'write' | 'destructive';
+/**
+ * Whether a tool changes files. Every consumer asks exactly that (`effect !== 'read'`): a tool that writes is refused
+ * in an untrusted workspace and in read-only mode, hidden by the manifest's `when` clause, recorded by history, and
+ * offered for confirmation. Whether one call asks is its `prepare`'s answer, from what that call would lose.
+ */
+export type ToolEffect = 'read' | 'write';
 
 /** What the editor shows before and while a tool runs (`prepareInvocation`). */
 export interface Preparation {
@@ -27,17 +38,40 @@ export interface Preparation {
 /** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */
 export type Codicon = string;
 
+/** The parameters that name a path, each with the slot whose *_OUTSIDE_BASE code it answers. */
+export type PathParameters<Schema extends InputSchema> = { readonly [Name in keyof Schema['properties'] & string]?: PathSlot };
+
+/** One path of an array parameter, resolved on its own: a refused one is reported beside the others, not for all. */
+export type PathEntry =
+  | { readonly given: string; readonly path: ConfinedPath; readonly error?: undefined }
+  | { readonly given: string; readonly path?: undefined; readonly error: ToolError };
+
+/**
+ * The path parameters as `prepare`, `run` and `affects` receive them: confined paths (absent only where the
+ * parameter is optional and was not given; a `default` in the schema makes it always given), entries for an array.
+ */
+export type PathsOf<Schema extends InputSchema, Paths> = Flatten<{
+  readonly [Name in keyof Paths & keyof Schema['properties']]: Schema['properties'][Name] extends { readonly type: 'array' }
+    ? readonly PathEntry[]
+    : Name extends PresentOf<Schema>
+      ? ConfinedPath
+      : ConfinedPath | undefined;
+}>;
+
 /**
  * Everything about one tool, written once in its file under src/core/tools/: the manifest entry
  * (`contributes.languageModelTools`, generated from this by esbuild.mjs), the history's path list, the views' icons,
  * the runner's help and the MCP tool list are all derived from it.
  */
-export interface ToolDefinition<Schema extends InputSchema = InputSchema> {
-  /** The bare operation name, as in the envelope; registered as `agentfs_<name>`. */
+export interface ToolDefinition<Schema extends InputSchema = InputSchema, Paths extends PathParameters<Schema> = PathParameters<Schema>> {
+  /** The bare operation name, as in the envelope; registered as `agentfs_<name>` in the editor. */
   readonly name: string;
   /** Title Case, shown to people (the manifest's displayName, MCP's title). */
   readonly title: string;
-  /** What a model reads to decide whether and how to call the tool. */
+  /**
+   * What a model reads to decide whether and how to call the tool. Other tools, and facts that differ by host, are
+   * named through naming.ts (`toolRef`, `where`), which each host renders its own way.
+   */
   readonly modelDescription: string;
   /** One line for people, in tool pickers. */
   readonly userDescription: string;
@@ -60,22 +94,30 @@ export interface ToolDefinition<Schema extends InputSchema = InputSchema> {
   readonly inputSchema: Schema;
   /**
    * The parameters that name a path in the workspace (a string, or for `paths` an array of them), with the slot
-   * whose *_OUTSIDE_BASE code the tool answers for a path outside the base. History records these paths for a
-   * mutating call unless `affects` says otherwise; the path-case tests run every case through every one of them.
+   * whose *_OUTSIDE_BASE code the tool answers for a path outside the base. The pipeline resolves them before the
+   * tool sees the call; history records them for a mutating call unless `affects` says otherwise; the path-case
+   * tests run every case through every one of them.
    */
-  readonly pathParameters: { readonly [Name in keyof InputOf<Schema> & string]?: PathSlot };
-  /** No side effects; may stat to say exactly what would be lost. */
-  prepare(this: void, input: InputOf<Schema>, context: ToolContext): Promise<Preparation>;
-  /** Returns the envelope's `data`, or throws a ToolError. */
-  run(this: void, input: InputOf<Schema>, context: ToolContext): Promise<unknown>;
+  readonly pathParameters: Paths & { readonly [Name in Exclude<keyof Paths, keyof Schema['properties']>]: never };
+  /** Caps on parameters (caps.ts), checked in this order before anything else the tool checks. */
+  readonly caps?: { readonly [Name in keyof Schema['properties']]?: Cap };
   /**
-   * The paths a mutating call may change, resolved as `run` resolves them, so history can record their before and
-   * after states (history/record.ts). Omit it when `pathParameters` name exactly those paths.
+   * Refusals that depend on the input alone (and the session's policy or history), made after the caps and before
+   * any path is resolved, so a call answers them whatever its paths say. Throws a ToolError.
    */
-  affects?(this: void, input: InputOf<Schema>, context: ToolContext): Promise<readonly ConfinedPath[]>;
+  checkInput?(this: void, input: InputOf<Schema>, context: ToolContext): void;
+  /** No side effects; may stat to say exactly what would be lost. */
+  prepare(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<Preparation>;
+  /** Returns the envelope's `data`, or throws a ToolError. */
+  run(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<unknown>;
+  /**
+   * The paths a mutating call may change, as `run` finds them, so history can record their before and after states
+   * (history/record.ts). Omit it when `pathParameters` name exactly those paths.
+   */
+  affects?(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<readonly ConfinedPath[]>;
 }
 
-/** One call of a tool, bound to an input that passed its schema; what the pipeline (invoke.ts, history) runs. */
+/** One call of a tool, bound to a checked input and its resolved paths; what the pipeline (invoke.ts, history) runs. */
 export interface ToolCall {
   /** The validated input with defaults filled in (a copy; the caller's object is never modified). */
   readonly input: Readonly<Record<string, unknown>>;
@@ -85,42 +127,104 @@ export interface ToolCall {
   affects(context: ToolContext): Promise<readonly ConfinedPath[]> | undefined;
 }
 
+/** An input that passed the schema, waiting for the call's context to be checked further and bound. */
+export interface AcceptedInput {
+  /** The validated input with defaults filled in (a copy; the caller's object is never modified). */
+  readonly input: Readonly<Record<string, unknown>>;
+  /** Checks the caps and the tool's own input checks, then resolves every path parameter: the call, ready to run. */
+  bind(context: ToolContext): Promise<ToolCall>;
+}
+
 /**
  * A tool with its input type erased, so tools with different inputs fit in one list. The type is not lost but
  * checked at the boundary: `accept` validates an input against the schema the type was derived from.
  */
-export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'pathParameters'> {
+export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'checkInput' | 'pathParameters' | 'caps'> {
   readonly pathParameters: Readonly<Record<string, PathSlot>>;
-  /** Validates `input` against the schema (INVALID_INPUT naming the field) and binds a call to it. */
-  accept(input: unknown): ToolCall;
+  readonly caps: Readonly<Record<string, Cap>>;
+  /** Validates `input` against the schema (INVALID_INPUT naming the field). */
+  accept(input: unknown): AcceptedInput;
 }
 
-export function defineTool<const Schema extends InputSchema>(definition: ToolDefinition<Schema>): Tool {
+export function defineTool<const Schema extends InputSchema, const Paths extends PathParameters<Schema>>(
+  definition: ToolDefinition<Schema, Paths>,
+): Tool {
   return bindTool(definition, inputValidator(definition.name, definition.inputSchema));
 }
 
 /** The body of a definition, over its input type, which `validate` checks against the schema it was derived from. */
-interface ToolBody<Input> extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'pathParameters'> {
+interface ToolBody<Input, Paths> extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'checkInput' | 'pathParameters' | 'caps'> {
   readonly pathParameters: { readonly [name: string]: PathSlot | undefined };
-  prepare(this: void, input: Input, context: ToolContext): Promise<Preparation>;
-  run(this: void, input: Input, context: ToolContext): Promise<unknown>;
-  affects?(this: void, input: Input, context: ToolContext): Promise<readonly ConfinedPath[]>;
+  readonly caps?: { readonly [name: string]: Cap | undefined };
+  checkInput?(this: void, input: Input, context: ToolContext): void;
+  prepare(this: void, input: Input, context: ToolContext, paths: Paths): Promise<Preparation>;
+  run(this: void, input: Input, context: ToolContext, paths: Paths): Promise<unknown>;
+  affects?(this: void, input: Input, context: ToolContext, paths: Paths): Promise<readonly ConfinedPath[]>;
 }
 
-function bindTool<Input extends Readonly<Record<string, unknown>>>(definition: ToolBody<Input>, validate: (raw: unknown) => Input): Tool {
-  const { prepare, run, affects, pathParameters, ...rest } = definition;
-  const slots: Record<string, PathSlot> = {};
-  for (const [name, slot] of Object.entries(pathParameters)) if (slot !== undefined) slots[name] = slot;
+function definedEntries<Value>(record: { readonly [name: string]: Value | undefined }): Record<string, Value> {
+  const defined: Record<string, Value> = {};
+  for (const [name, value] of Object.entries(record)) if (value !== undefined) defined[name] = value;
+  return defined;
+}
+
+/**
+ * Resolves the path parameters of `input` in the order `slots` lists them: a single path that is refused refuses the
+ * call (its code is the slot's); each path of an array is resolved on its own.
+ */
+async function resolvePaths(
+  slots: Readonly<Record<string, PathSlot>>,
+  input: Readonly<Record<string, unknown>>,
+  resolver: PathResolver,
+): Promise<Record<string, ConfinedPath | readonly PathEntry[] | undefined>> {
+  const paths: Record<string, ConfinedPath | readonly PathEntry[] | undefined> = {};
+  for (const [name, slot] of Object.entries(slots)) {
+    const value = input[name];
+    if (typeof value === 'string') paths[name] = await resolver.resolve(value, slot);
+    else if (Array.isArray(value)) {
+      paths[name] = await Promise.all(
+        value.map(async (given: unknown): Promise<PathEntry> => {
+          const text = String(given);
+          try {
+            return { given: text, path: await resolver.resolve(text, slot) };
+          } catch (error) {
+            if (error instanceof ToolError) return { given: text, error };
+            throw error;
+          }
+        }),
+      );
+    }
+  }
+  return paths;
+}
+
+function bindTool<Input extends Readonly<Record<string, unknown>>, Paths>(
+  definition: ToolBody<Input, Paths>,
+  validate: (raw: unknown) => Input,
+): Tool {
+  const { prepare, run, affects, checkInput, pathParameters, caps, ...rest } = definition;
+  const slots = definedEntries(pathParameters);
+  const declaredCaps = definedEntries(caps ?? {});
   return {
     ...rest,
     pathParameters: slots,
+    caps: declaredCaps,
     accept(raw) {
       const input = validate(raw);
       return {
         input,
-        prepare: (context) => prepare(input, context),
-        run: (context) => run(input, context),
-        affects: (context) => affects?.(input, context),
+        async bind(context) {
+          checkDeclaredCaps(declaredCaps, input);
+          checkInput?.(input, context);
+          // The resolved values are typed by PathsOf from the same schema and slots: the one place they meet.
+          const paths = (await resolvePaths(slots, input, context.paths)) as Paths;
+          return {
+            input,
+            prepare: (callContext) => prepare(input, callContext, paths),
+            run: (callContext) => run(input, callContext, paths),
+            affects: (callContext) => affects?.(input, callContext, paths),
+          };
+        },
       };
     },
   };

@@ -12,11 +12,14 @@ import { siblingPath } from './staging';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './context';
 
-/** The parameters the four transfer tools share (each tool's schema declares them). */
+/** The parameters the four transfer tools share (each tool's schema declares them), with the paths resolved. */
 export interface TransferInput {
-  readonly source_path: string;
-  readonly destination_path: string;
   readonly overwrite: boolean;
+}
+
+export interface TransferPaths {
+  readonly source_path: ConfinedPath;
+  readonly destination_path: ConfinedPath;
 }
 
 export interface TransferPlan {
@@ -34,12 +37,11 @@ export interface TransferPlan {
  */
 export async function planTransfer(
   input: TransferInput,
+  { source_path: source, destination_path: destination }: TransferPaths,
   context: ToolContext,
   kind: 'file' | 'directory',
   mode: 'copy' | 'move',
 ): Promise<TransferPlan> {
-  const source = await context.paths.resolve(input.source_path, 'source');
-  const destination = await context.paths.resolve(input.destination_path, 'destination');
   if (source.absolute === destination.absolute) {
     throw new ToolError('SOURCE_EQUALS_DESTINATION', `Source and destination are the same path: ${source.display}.`);
   }

@@ -63,32 +63,41 @@ const probe = defineTool({
   failureCode: 'READ_FAILED',
   inputSchema,
   pathParameters: { path: 'file' },
-  prepare(input) {
+  prepare(input, _context, paths) {
     // @ts-expect-error a parameter the schema does not have.
     void input.file_name;
     // @ts-expect-error `mode` is optional: it may be undefined.
     const mode: string = input.mode;
     void mode;
-    return Promise.resolve({ invocationMessage: `Probing ${input.path}` });
+    // @ts-expect-error only the path parameters are resolved: `names` is not one.
+    void paths.names;
+    // The path parameter arrives resolved and confined (required in the schema, so always there).
+    return Promise.resolve({ invocationMessage: `Probing ${paths.path.display}` });
   },
-  run(input) {
+  run(input, _context, { path }) {
     const total: number = input.count + (input.names?.length ?? 0);
-    return Promise.resolve({ path: input.path, total, mode: input.mode ?? null });
+    return Promise.resolve({ path: path.display, absolute: path.absolute, total, mode: input.mode ?? null });
   },
 });
 
 describe('tool definitions: the input type comes from the schema', function () {
-  it('accept() validates against that schema, fills defaults in, and run() sees the typed input', async function () {
+  it('accept() validates against that schema, fills defaults in; bind() resolves the paths; run() sees both typed', async function () {
     void [present, withoutDefault, wrongEnum, wrongType];
     const ws = tempWorkspace();
     try {
       const workspace = await ws.session.workspace();
       const context: ToolContext = { workspace, paths: new PathResolver(workspace), policy: ws.session.policy(), isCancelled: () => false };
-      const call = probe.accept({ path: 'x', names: ['a', 'b'] });
-      assert.deepEqual(call.input, { path: 'x', names: ['a', 'b'], count: 3 });
+      const accepted = probe.accept({ path: './x', names: ['a', 'b'] });
+      assert.deepEqual(accepted.input, { path: './x', names: ['a', 'b'], count: 3 });
+      const call = await accepted.bind(context);
       assert.equal(call.affects(context), undefined);
       assert.deepEqual(await call.prepare(context), { invocationMessage: 'Probing x' });
-      assert.deepEqual(await call.run(context), { path: 'x', total: 5, mode: null });
+      assert.deepEqual(await call.run(context), { path: 'x', absolute: `${workspace.roots[0]?.path ?? ''}/x`, total: 5, mode: null });
+      // bind() confines the path before the tool sees it: outside the base, the tool never runs.
+      await assert.rejects(
+        probe.accept({ path: '../x' }).bind(context),
+        (error: unknown) => error instanceof ToolError && error.code === 'FILE_PATH_OUTSIDE_BASE',
+      );
     } finally {
       ws.cleanup();
     }

@@ -13,6 +13,7 @@
  * (U+FEFF at the start of line 1). UTF-16 files are decoded whole and measured in UTF-8 bytes; they are not read in
  * part, so those above WHOLE_READ_BYTES are refused.
  */
+import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
 import type { FileSystem } from '../fs';
 import { BINARY_SNIFF_BYTES, contentHash, decodeText, detectBom, looksBinary, type NewlineStyle, type TextEncodingName } from '../text';
@@ -56,10 +57,11 @@ function decodeContent(bytes: Uint8Array, encoding: TextEncodingName): string {
 export async function readLines(fs: FileSystem, path: string, display: string, size: number, request: LineRequest): Promise<LineRead> {
   const ranged = size > WHOLE_READ_BYTES && fs.readRange !== undefined;
   if (!ranged && size > UNRANGED_READ_CAP) {
-    throw new ToolError(
-      'LIMIT_EXCEEDED',
+    throw limitExceeded(
+      'size_bytes',
+      UNRANGED_READ_CAP,
       `${display} is ${humanSize(size)}. This file system cannot read part of a file, and Agent FS reads at most ${humanSize(UNRANGED_READ_CAP)} whole. Open it on a local disk, or use agentfs_search_content to find the lines you need.`,
-      { size_bytes: size, cap_bytes: UNRANGED_READ_CAP },
+      display,
     );
   }
   if (!ranged) return readWhole(await fs.readFile(path), display, request);
@@ -71,10 +73,11 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
   const announced = detectBom(head);
   const encoding = request.encoding ?? announced ?? 'utf-8';
   if (encoding === 'utf-16le' || encoding === 'utf-16be') {
-    throw new ToolError(
-      'LIMIT_EXCEEDED',
+    throw limitExceeded(
+      'size_bytes',
+      WHOLE_READ_BYTES,
       `${display} is a UTF-16 file of ${humanSize(size)}; Agent FS reads UTF-16 files of at most ${humanSize(WHOLE_READ_BYTES)}. Use agentfs_search_content to find lines in it.`,
-      { size_bytes: size, cap_bytes: WHOLE_READ_BYTES },
+      display,
     );
   }
   const source: ByteSource = { size, read: (offset, length) => readRange(path, offset, Math.max(0, Math.min(length, size - offset))) };

@@ -1,4 +1,5 @@
 /** The line parameters read_file and read_many_files share, checked against each other and the read cap. */
+import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
 import type { TextEncodingName } from '../text';
 import type { LineRequest } from './select';
@@ -32,10 +33,10 @@ export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes:
     );
   }
   if (input.max_bytes !== undefined && input.max_bytes > cap) {
-    throw new ToolError(
-      'LIMIT_EXCEEDED',
+    throw limitExceeded(
+      'max_bytes',
+      cap,
       `max_bytes ${input.max_bytes} is above the cap of ${cap} bytes (${capName}). Ask for at most ${cap} and continue from next_start_line.`,
-      { field: 'max_bytes', cap },
     );
   }
   return {

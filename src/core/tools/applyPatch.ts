@@ -24,11 +24,12 @@ export const applyPatch = defineTool({
   modelDescription: `Apply a unified diff (git format) that changes, creates or deletes files. Every hunk is checked first: all apply or none (PATCH_FAILED names the hunk). Hunks must match exactly, possibly shifted. No renames; at most ${PATCH_MAX_BYTES / 1024 / 1024} MiB.`,
   icon: 'diff',
   tags: ['write', 'edit', 'patch'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,
   pathParameters: {},
+  caps: { patch: { cap: PATCH_MAX_BYTES, advice: 'Split it into several patches.' } },
   async prepare(input, context) {
     const targets = await parsePatchTargets(context, input.patch);
     const names = targets.map((target) => target.path.display);

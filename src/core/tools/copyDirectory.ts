@@ -32,18 +32,18 @@ export const copyDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
-  async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'directory', 'copy');
+  async prepare(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'directory', 'copy');
     const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Copy', context) };
   },
   // Only the destination changes; the source is read, never written.
-  async affects(input, context) {
-    return [await context.paths.resolve(input.destination_path, 'destination')];
+  affects(_input, _context, { destination_path }) {
+    return Promise.resolve([destination_path]);
   },
-  async run(input, context) {
-    const plan = await planTransfer(input, context, 'directory', 'copy');
+  async run(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'directory', 'copy');
     const { fs } = context.workspace;
 
     // Read the whole source first. Symbolic links are never followed: they are skipped and counted.

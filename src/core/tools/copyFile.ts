@@ -30,18 +30,18 @@ export const copyFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
-  async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'file', 'copy');
+  async prepare(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'file', 'copy');
     const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Copy', context) };
   },
   // Only the destination changes; the source is read, never written.
-  async affects(input, context) {
-    return [await context.paths.resolve(input.destination_path, 'destination')];
+  affects(_input, _context, { destination_path }) {
+    return Promise.resolve([destination_path]);
   },
-  async run(input, context) {
-    const plan = await planTransfer(input, context, 'file', 'copy');
+  async run(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'file', 'copy');
     const { fs } = context.workspace;
     await fs.createDirectory(dirname(plan.destination.absolute));
     // Stage the copy beside the destination, then rename it into place: an existing destination's bytes stay whole

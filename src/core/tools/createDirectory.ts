@@ -27,12 +27,10 @@ export const createDirectory = defineTool({
   additive: true,
   inputSchema,
   pathParameters: { directory_name: 'directory' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.directory_name, 'directory');
-    return { invocationMessage: `Creating directory ${path.display}` };
+  prepare(_input, _context, { directory_name: path }) {
+    return Promise.resolve({ invocationMessage: `Creating directory ${path.display}` });
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.directory_name, 'directory');
+  async run(_input, context, { directory_name: path }) {
     await assertMayWrite(context, path, 'directory');
     const { fs } = context.workspace;
     const existing = await fs.stat(path.absolute);

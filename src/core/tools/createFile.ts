@@ -36,8 +36,7 @@ function alreadyExists(path: ConfinedPath, kind: string): ToolError {
   );
 }
 
-async function checkFree(input: Input, context: ToolContext): Promise<ConfinedPath> {
-  const path = await context.paths.resolve(input.path, 'file');
+async function checkFree(path: ConfinedPath, context: ToolContext): Promise<ConfinedPath> {
   await assertMayWrite(context, path, 'file');
   const stat = await context.workspace.fs.stat(path.absolute);
   if (stat) throw alreadyExists(path, stat.isSymlink ? 'symbolic link' : stat.kind);
@@ -67,14 +66,13 @@ export const createFile = defineTool({
   additive: true,
   inputSchema,
   pathParameters: { path: 'file' },
-  async prepare(input, context) {
-    const path = await checkFree(input, context);
+  async prepare(input, context, paths) {
+    const path = await checkFree(paths.path, context);
     return { invocationMessage: `${input.dry_run ? 'Previewing the creation of' : 'Creating'} ${path.display}` };
   },
-  async run(input, context) {
-    const resolved = await context.paths.resolve(input.path, 'file');
-    return withPathLocks([resolved.absolute], async () => {
-      const path = await checkFree(input, context);
+  async run(input, context, paths) {
+    return withPathLocks([paths.path.absolute], async () => {
+      const path = await checkFree(paths.path, context);
       const { bytes, text, encoding, bom } = encode(input, path);
       if (!input.dry_run) {
         await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');

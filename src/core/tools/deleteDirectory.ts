@@ -28,8 +28,7 @@ interface Target {
   childCount: number;
 }
 
-async function resolveTarget(input: Input, context: ToolContext): Promise<Target> {
-  const path = await context.paths.resolve(input.directory_path, 'directory');
+async function checkTarget(input: Input, path: ConfinedPath, context: ToolContext): Promise<Target> {
   if (path.absolute === path.root.path) {
     throw new ToolError('INVALID_INPUT', `Refusing to delete the base directory itself (${path.root.path}). Name a directory inside it.`);
   }
@@ -63,13 +62,13 @@ export const deleteDirectory = defineTool({
     'Delete a directory (to the trash where possible; the user confirms). A non-empty one needs recursive. Links inside are removed, never followed.',
   icon: 'trash',
   tags: ['delete'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'DELETE_FAILED',
   idempotent: true,
   inputSchema,
   pathParameters: { directory_path: 'directory' },
-  async prepare(input, context) {
-    const { path, stat, childCount } = await resolveTarget(input, context);
+  async prepare(input, context, { directory_path }) {
+    const { path, stat, childCount } = await checkTarget(input, directory_path, context);
     const invocationMessage = `Deleting directory ${path.display}`;
     if (stat.isSymlink) {
       return {
@@ -102,8 +101,8 @@ export const deleteDirectory = defineTool({
       },
     };
   },
-  async run(input, context) {
-    const { path, stat, childCount } = await resolveTarget(input, context);
+  async run(input, context, { directory_path }) {
+    const { path, stat, childCount } = await checkTarget(input, directory_path, context);
     // The port removes symbolic links inside the tree as links; a link given as the target is removed alone.
     await context.workspace.fs.delete(path.absolute, { recursive: childCount > 0 && !stat.isSymlink, useTrash: true });
     const { name, relative_path } = namePair(path);

@@ -7,7 +7,7 @@ import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
 import { contentHash } from '../text';
 import type { ToolContext } from '../context';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { EXPECTED_HASH, pathParameter } from './parameters';
 
@@ -21,18 +21,14 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-type Input = InputOf<typeof inputSchema>;
-
-async function resolveExistingFile(input: Input, context: ToolContext): Promise<{ path: ConfinedPath; size: number }> {
-  checkHashFormat(input.expected_hash);
-  const path = await context.paths.resolve(input.file_name, 'file');
+async function checkExistingFile(path: ConfinedPath, context: ToolContext): Promise<number> {
   const stat = await context.workspace.fs.stat(path.absolute);
   if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}.`);
   if (stat.kind !== 'file') {
     throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}. Use agentfs_delete_directory for directories.`);
   }
   await assertMayWrite(context, path, 'file');
-  return { path, size: stat.size };
+  return stat.size;
 }
 
 export const deleteFile = defineTool({
@@ -42,13 +38,16 @@ export const deleteFile = defineTool({
   modelDescription: 'Delete one file (to the trash where possible; the user confirms). For directories use agentfs_delete_directory.',
   icon: 'trash',
   tags: ['delete'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'DELETE_FAILED',
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
-  async prepare(input, context) {
-    const { path, size } = await resolveExistingFile(input, context);
+  checkInput(input) {
+    checkHashFormat(input.expected_hash);
+  },
+  async prepare(_input, context, { file_name: path }) {
+    const size = await checkExistingFile(path, context);
     return {
       invocationMessage: `Deleting ${path.display}`,
       confirmation: {
@@ -57,8 +56,8 @@ export const deleteFile = defineTool({
       },
     };
   },
-  async run(input, context) {
-    const { path } = await resolveExistingFile(input, context);
+  async run(input, context, { file_name: path }) {
+    await checkExistingFile(path, context);
     const { fs } = context.workspace;
     // Under the path's lock, so the hash checked is the content deleted (no other Agent FS call writes in between).
     return withPathLocks([path.absolute], async () => {

@@ -40,8 +40,7 @@ export const deleteLines = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async prepare(input, context, { path }) {
     return prepareTextEdit(
       context,
       path,
@@ -50,8 +49,7 @@ export const deleteLines = defineTool({
       `Deleting lines ${input.start_line}-${input.end_line} of`,
     );
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async run(input, context, { path }) {
     return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });

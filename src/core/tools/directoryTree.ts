@@ -1,4 +1,4 @@
-import { compareCodePoints, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
+import { compareCodePoints, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -13,7 +13,7 @@ export const DIRECTORY_TREE_MAX_ENTRIES = 1000;
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Directory (default: the base).'),
+    path: { ...pathParameter('Directory.'), default: '.' },
     max_depth: { type: 'integer', minimum: 1, default: 3, description: 'Levels to draw.' },
     offset: OFFSET,
     include_hidden: INCLUDE_HIDDEN,
@@ -43,12 +43,11 @@ export const directoryTree = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path ?? '.', 'directory');
-    return { invocationMessage: `Drawing the tree of ${path.display}` };
+  prepare(_input, _context, { path }) {
+    return Promise.resolve({ invocationMessage: `Drawing the tree of ${path.display}` });
   },
-  async run(input, context) {
-    const directory = await resolveDirectory(context, input.path);
+  async run(input, context, { path }) {
+    const directory = await checkDirectory(context, path);
     const children = new Map<string, VisibleEntry[]>();
     const links: VisibleEntry[] = [];
     let directories = 0;

@@ -87,12 +87,10 @@ export const editFile = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), transform(input), 'Editing');
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async run(input, context, { path }) {
     return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });

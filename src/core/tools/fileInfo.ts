@@ -36,12 +36,10 @@ export const fileInfo = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path, 'path');
-    return { invocationMessage: `Inspecting ${path.display}` };
+  prepare(_input, _context, { path }) {
+    return Promise.resolve({ invocationMessage: `Inspecting ${path.display}` });
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.path, 'path');
+  async run(_input, context, { path }) {
     const { fs } = context.workspace;
     const stat = await fs.stat(path.absolute);
     if (!stat)

@@ -47,16 +47,11 @@ export const findFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: {},
+  caps: { max_results: { cap: FIND_FILE_CAP, advice: `Ask for at most ${FIND_FILE_CAP}, or use a more specific name.` } },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
   },
   async run(input, context) {
-    if (input.max_results > FIND_FILE_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_results ${input.max_results} is above the cap of ${FIND_FILE_CAP}. Ask for at most ${FIND_FILE_CAP}, or use a more specific name.`,
-      );
-    }
     const query = input.file_name.trim();
     if (query === '')
       throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });

@@ -1,4 +1,3 @@
-import { ToolError } from '../errors';
 import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../history/undo';
 import { isWithin } from '../paths';
@@ -48,23 +47,21 @@ export const historyList = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
+  caps: { limit: { cap: HISTORY_LIST_CAP, advice: `Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.` } },
+  checkInput(_input, context) {
+    requireHistory(context);
+  },
   prepare(input) {
     return Promise.resolve({
       invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}`,
     });
   },
-  async run(input, context) {
-    if (input.limit > HISTORY_LIST_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `limit ${input.limit} is above the cap of ${HISTORY_LIST_CAP}. Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.`,
-      );
-    }
+  async run(input, context, paths) {
     const store = requireHistory(context);
     const records = await store.list();
     let matching = records;
-    if (input.path !== undefined) {
-      const wanted = await context.paths.resolve(input.path, 'path');
+    const wanted = paths.path;
+    if (wanted !== undefined) {
       // Touching: the operation changed the path, something inside it, or a directory containing it.
       matching = records.filter((record) =>
         record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)),

@@ -3,8 +3,8 @@
  * in package.json is generated from the definition (`npm run build`; a unit test fails while it is stale).
  *
  * Other hosts (the runner, an MCP server) list and call tools through TOOL_DEFINITIONS: each gives the operation
- * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write / destructive)
- * and `idempotent`, and `accept(input)` validates an input and binds a call to it.
+ * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write), `additive`
+ * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
 import { manifestEntry, type ManifestTool } from '../manifest';
 import type { Tool } from '../tool';

@@ -41,13 +41,11 @@ export const insertLines = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async prepare(input, context, { path }) {
     const where = input.position === 'end' ? 'at the end of' : `${input.position} line ${input.line ?? '?'} of`;
     return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Inserting lines ${where}`);
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.path, 'file');
+  async run(input, context, { path }) {
     return runTextEdit(context, path, editOptionsOf(input), transform(input));
   },
 });

@@ -1,5 +1,4 @@
-import { ToolError } from '../errors';
-import { compareCodePoints, entryType, resolveDirectory, type VisibleEntry, walkVisible } from '../listing';
+import { compareCodePoints, entryType, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
@@ -13,7 +12,7 @@ export const LIST_DIRECTORY_DEFAULT = 200;
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Directory (default: the base).'),
+    path: { ...pathParameter('Directory.'), default: '.' },
     recursive: { type: 'boolean', default: false, description: 'Include subdirectories.' },
     max_depth: { type: 'integer', minimum: 1, description: 'Deepest level, with recursive.' },
     include_hidden: INCLUDE_HIDDEN,
@@ -105,22 +104,17 @@ export const listDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path ?? '.', 'directory');
-    return { invocationMessage: `Listing ${path.display}${input.recursive ? ' recursively' : ''}` };
+  caps: {
+    max_entries: {
+      cap: LIST_DIRECTORY_CAP,
+      advice: `Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`,
+    },
   },
-  async run(input, context) {
-    if (input.max_entries !== undefined && input.max_entries > LIST_DIRECTORY_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_entries ${input.max_entries} is above the cap of ${LIST_DIRECTORY_CAP}. Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`,
-        {
-          field: 'max_entries',
-          cap: LIST_DIRECTORY_CAP,
-        },
-      );
-    }
-    const directory = await resolveDirectory(context, input.path);
+  prepare(input, _context, { path }) {
+    return Promise.resolve({ invocationMessage: `Listing ${path.display}${input.recursive ? ' recursively' : ''}` });
+  },
+  async run(input, context, { path }) {
+    const directory = await checkDirectory(context, path);
     const maxDepth = input.recursive ? (input.max_depth ?? Number.POSITIVE_INFINITY) : 1;
     // Grouped by depth: the order puts shallow levels first, so only the levels that fill the page (offset + max_entries) are kept and
     // sorted; deeper ones are only counted (links apart, which count only once checked).

@@ -1,7 +1,6 @@
-import { ToolError } from '../errors';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { compareCodePoints, FileTree, walkVisible } from '../listing';
+import { checkDirectory, compareCodePoints, FileTree, walkVisible } from '../listing';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
 import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
 
@@ -13,7 +12,7 @@ export const LIST_FILES_DEFAULT = 1000;
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Directory (default: the base).'),
+    path: { ...pathParameter('Directory.'), default: '.' },
     recursive: { type: 'boolean', default: true, description: 'Include subdirectories.' },
     max_results: { type: 'integer', minimum: 1, description: `Default ${LIST_FILES_DEFAULT} (fewer if long), at most ${LIST_FILES_CAP}.` },
     offset: OFFSET,
@@ -35,23 +34,12 @@ export const listFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path ?? '.', 'directory');
-    return { invocationMessage: `Listing files in ${path.display}` };
+  caps: { max_results: { cap: LIST_FILES_CAP, advice: `Ask for at most ${LIST_FILES_CAP}, or list a narrower path.` } },
+  prepare(_input, _context, { path }) {
+    return Promise.resolve({ invocationMessage: `Listing files in ${path.display}` });
   },
-  async run(input, context) {
-    if (input.max_results !== undefined && input.max_results > LIST_FILES_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_results ${input.max_results} is above the cap of ${LIST_FILES_CAP}. Ask for at most ${LIST_FILES_CAP}, or list a narrower path.`,
-      );
-    }
-    const directory = await context.paths.resolve(input.path ?? '.', 'directory');
-    const { fs } = context.workspace;
-    const stat = await fs.stat(directory.absolute);
-    if (!stat) throw new ToolError('DIRECTORY_NOT_FOUND', `Directory does not exist: ${directory.display}.`);
-    if (stat.kind !== 'directory')
-      throw new ToolError('DIRECTORY_NOT_DIRECTORY', `Not a directory: ${directory.display} is a ${stat.kind}.`);
+  async run(input, context, paths) {
+    const directory = await checkDirectory(context, paths.path);
 
     const files = new FileTree();
     const links: string[] = [];

@@ -28,14 +28,14 @@ export const moveDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
-  async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'directory', 'move');
+  async prepare(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'directory', 'move');
     const invocationMessage = `Moving directory ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Move', context) };
   },
-  async run(input, context) {
-    const plan = await planTransfer(input, context, 'directory', 'move');
+  async run(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'directory', 'move');
     await context.workspace.fs.createDirectory(dirname(plan.destination.absolute));
     await swapIntoDestination(plan, plan.source.absolute, context);
     return {

@@ -28,14 +28,14 @@ export const moveFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
-  async prepare(input, context) {
-    const plan = await planTransfer(input, context, 'file', 'move');
+  async prepare(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'file', 'move');
     const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Move', context) };
   },
-  async run(input, context) {
-    const plan = await planTransfer(input, context, 'file', 'move');
+  async run(input, context, paths) {
+    const plan = await planTransfer(input, paths, context, 'file', 'move');
     const { fs } = context.workspace;
     await fs.createDirectory(dirname(plan.destination.absolute));
     // A rename replaces the destination in one step, so the old file stays whole until the new one takes its place.

@@ -24,12 +24,10 @@ export const pathExists = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
-  async prepare(input, context) {
-    const path = await context.paths.resolve(input.path, 'path');
-    return { invocationMessage: `Checking ${path.display}` };
+  prepare(_input, _context, { path }) {
+    return Promise.resolve({ invocationMessage: `Checking ${path.display}` });
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.path, 'path');
+  async run(_input, context, { path }) {
     // Even whether a secret exists is kept from the tools (agentFs.hiddenPaths).
     await assertMayRead(context, path);
     const stat = await context.workspace.fs.stat(path.absolute);

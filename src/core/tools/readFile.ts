@@ -54,10 +54,11 @@ export const readFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
-  async prepare(input, context) {
-    // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
+  checkInput(input, context) {
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
-    const path = await context.paths.resolve(input.file_name, 'file');
+  },
+  async prepare(input, context, { file_name: path }) {
+    // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
     await statReadableFile(context, path);
     const range =
       input.tail_lines !== undefined
@@ -67,14 +68,13 @@ export const readFile = defineTool({
           : '';
     return { invocationMessage: `Reading ${path.display}${range}` };
   },
-  async run(input, context) {
+  async run(input, context, { file_name: path }) {
     const request = lineRequest(
       input,
       context.policy.maxReadBytes,
       Math.min(DEFAULT_READ_BYTES, context.policy.maxReadBytes),
       context.policy.knobs.maxReadBytes,
     );
-    const path = await context.paths.resolve(input.file_name, 'file');
     const size = await statReadableFile(context, path);
     const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
     const { name, relative_path } = namePair(path);

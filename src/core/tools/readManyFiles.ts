@@ -2,7 +2,10 @@ import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
 import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
-import { lineRequest } from '../read/request';
+import { type LineParameters, lineRequest } from '../read/request';
+import type { LineRequest } from '../read/select';
+import { limitExceeded } from '../caps';
+import type { ToolContext } from '../context';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { statReadableFile } from './readFile';
@@ -10,6 +13,24 @@ import { READ_ENCODING } from './parameters';
 
 /** More paths than this is refused: 32 files is already a large share of a model's context. */
 export const READ_MANY_FILES_CAP = 32;
+
+/**
+ * One budget for the whole call: the files share it evenly, by default DEFAULT_READ_MANY_BYTES, at most
+ * agentFs.maxReadBytes; a larger max_bytes per file is LIMIT_EXCEEDED.
+ */
+function lineRequestOf(input: LineParameters & { readonly paths: readonly string[] }, context: ToolContext): LineRequest {
+  const count = input.paths.length;
+  const budget = context.policy.maxReadBytes;
+  const perFileCap = Math.floor(budget / count);
+  if (input.max_bytes !== undefined && input.max_bytes > perFileCap) {
+    throw limitExceeded(
+      'max_bytes',
+      perFileCap,
+      `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (${context.policy.knobs.maxReadBytes}), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
+    );
+  }
+  return lineRequest(input, perFileCap, Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count), context.policy.knobs.maxReadBytes);
+}
 
 /**
  * Fields of an entry's data that usually have one value for every file a call reads (files of one project share
@@ -68,41 +89,20 @@ export const readManyFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { paths: 'file' },
+  caps: { paths: { cap: READ_MANY_FILES_CAP, advice: 'Split them over several calls.' } },
+  checkInput(input, context) {
+    lineRequestOf(input, context);
+  },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Reading ${input.paths.length} file${input.paths.length === 1 ? '' : 's'}` });
   },
-  async run(input, context) {
+  async run(input, context, { paths }) {
     const count = input.paths.length;
-    if (count > READ_MANY_FILES_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `${count} paths is above the cap of ${READ_MANY_FILES_CAP} per call. Split them over several calls.`,
-        {
-          field: 'paths',
-          cap: READ_MANY_FILES_CAP,
-        },
-      );
-    }
-    // One budget for the whole call: the files share it evenly, by default DEFAULT_READ_MANY_BYTES, at most agentFs.maxReadBytes.
-    const budget = context.policy.maxReadBytes;
-    const perFileCap = Math.floor(budget / count);
-    if (input.max_bytes !== undefined && input.max_bytes > perFileCap) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (${context.policy.knobs.maxReadBytes}), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
-        { field: 'max_bytes', cap: perFileCap },
-      );
-    }
-    const request = lineRequest(
-      input,
-      perFileCap,
-      Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count),
-      context.policy.knobs.maxReadBytes,
-    );
+    const request = lineRequestOf(input, context);
     const entries = await Promise.all(
-      input.paths.map(async (given): Promise<Entry> => {
+      paths.map(async ({ given, path, error: refused }): Promise<Entry> => {
         try {
-          const path = await context.paths.resolve(given, 'file');
+          if (refused) throw refused;
           const size = await statReadableFile(context, path);
           const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
           const { name, relative_path } = namePair(path);

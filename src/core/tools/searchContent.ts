@@ -420,20 +420,17 @@ export const searchContent = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Searching file contents for ${JSON.stringify(input.query)}` });
+  caps: {
+    max_results: {
+      cap: SEARCH_CONTENT_CAP,
+      advice: `Ask for at most ${SEARCH_CONTENT_CAP}, or narrow the query, path or file_pattern.`,
+    },
+    context_lines: {
+      cap: CONTEXT_LINES_CAP,
+      advice: 'Read the surrounding lines with agentfs_read_file and start_line/end_line.',
+    },
   },
-  async run(input, context) {
-    if (input.max_results > SEARCH_CONTENT_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_results ${input.max_results} is above the cap of ${SEARCH_CONTENT_CAP}. Ask for at most ${SEARCH_CONTENT_CAP}, or narrow the query, path or file_pattern.`,
-        {
-          field: 'max_results',
-          cap: SEARCH_CONTENT_CAP,
-        },
-      );
-    }
+  checkInput(input) {
     for (const field of ['query', 'file_pattern'] as const) {
       const value = input[field];
       if (value !== undefined && value.length > SEARCH_TEXT_MAX) {
@@ -442,19 +439,16 @@ export const searchContent = defineTool({
         });
       }
     }
-    if (input.context_lines > CONTEXT_LINES_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `context_lines ${input.context_lines} is above the cap of ${CONTEXT_LINES_CAP}. Read the surrounding lines with agentfs_read_file and start_line/end_line.`,
-        {
-          field: 'context_lines',
-          cap: CONTEXT_LINES_CAP,
-        },
-      );
-    }
+    compileQuery(input.query, input.is_regex, input.case_sensitive);
+    if (input.file_pattern !== undefined) compileSearchGlob(input.file_pattern, 'file_pattern');
+  },
+  prepare(input) {
+    return Promise.resolve({ invocationMessage: `Searching file contents for ${JSON.stringify(input.query)}` });
+  },
+  async run(input, context, paths) {
     const query = compileQuery(input.query, input.is_regex, input.case_sensitive);
     const pattern = input.file_pattern === undefined ? undefined : compileSearchGlob(input.file_pattern, 'file_pattern');
-    const starts = await searchStarts(context, input.path);
+    const starts = await searchStarts(context, paths.path);
     const offset = input.offset ?? 0;
 
     // The first `need` lines in the reply's order: the page, and one more to know whether there is a next.

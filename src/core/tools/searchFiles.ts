@@ -1,4 +1,3 @@
-import { ToolError } from '../errors';
 import { compileSearchGlob, searchNameRegex } from '../glob';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
 import { relativeTo } from '../paths';
@@ -35,27 +34,21 @@ export const searchFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  caps: { max_results: { cap: SEARCH_FILES_CAP, advice: `Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.` } },
+  checkInput(input) {
+    compileSearchGlob(input.pattern, 'pattern');
+  },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Searching for paths matching ${input.pattern}` });
   },
-  async run(input, context) {
-    if (input.max_results > SEARCH_FILES_CAP) {
-      throw new ToolError(
-        'LIMIT_EXCEEDED',
-        `max_results ${input.max_results} is above the cap of ${SEARCH_FILES_CAP}. Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.`,
-        {
-          field: 'max_results',
-          cap: SEARCH_FILES_CAP,
-        },
-      );
-    }
+  async run(input, context, paths) {
     const matcher = compileSearchGlob(input.pattern, 'pattern');
     // With a fixed leading part ("src/**/*.ts") whole directories can be passed over; a name-only pattern cannot.
     const canPrune = !matcher.options.matchBase && !matcher.pattern.startsWith('**');
     const byName = searchNameRegex(matcher);
     const found: { display: string; absolute: string; type: ReturnType<typeof entryType>; root: number }[] = [];
     let ignored = 0;
-    const starts = await searchStarts(context, input.path);
+    const starts = await searchStarts(context, paths.path);
     for (const [index, start] of starts.entries()) {
       const links: typeof found = [];
       const rules = await walkVisible(

@@ -37,7 +37,7 @@ export const undoLast = defineTool({
   modelDescription: 'Undo the latest change not yet undone; again for the one before. Rules as agentfs_undo_operation.',
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,

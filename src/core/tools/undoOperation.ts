@@ -137,7 +137,7 @@ export const undoOperation = defineTool({
     'Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too. The user confirms.',
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: true,
   inputSchema,

@@ -66,9 +66,8 @@ function existingText(path: ConfinedPath, bytes: Uint8Array): { text: string; en
  * are kept: content read with read_file (with or without its BOM character, with either line ending) writes back
  * as the same bytes. A leading U+FEFF in content is the BOM, never a second one.
  */
-async function planWrite(input: Input, context: ToolContext): Promise<WritePlan> {
+async function planWrite(input: Input, path: ConfinedPath, context: ToolContext): Promise<WritePlan> {
   checkHashFormat(input.expected_hash);
-  const path = await context.paths.resolve(input.file_name, 'file');
   await assertMayWrite(context, path, 'file');
   const { fs } = context.workspace;
   const existing = await fs.stat(path.absolute);
@@ -110,14 +109,14 @@ export const writeFile = defineTool({
     "Create a file or replace all its content, creating parent directories; a replacement is confirmed with its diff. Keeps the file's encoding and line endings. For part of a file use agentfs_edit_file.",
   icon: 'edit',
   tags: ['write'],
-  effect: 'destructive',
+  effect: 'write',
   failureCode: 'WRITE_FAILED',
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
-  async prepare(input, context) {
-    const plan = await planWrite(input, context);
-    const { path, existing } = plan;
+  async prepare(input, context, { file_name: path }) {
+    const plan = await planWrite(input, path, context);
+    const { existing } = plan;
     if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
     if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
     const summary = `${shown(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
@@ -127,10 +126,9 @@ export const writeFile = defineTool({
       : `${summary}. The current content is not text, so no diff can be shown. ${undo}`;
     return { invocationMessage: `Writing ${path.display}`, confirmation: { title: `Replace the content of ${path.display}?`, message } };
   },
-  async run(input, context) {
-    const path = await context.paths.resolve(input.file_name, 'file');
+  async run(input, context, { file_name: path }) {
     return withPathLocks([path.absolute], async () => {
-      const plan = await planWrite(input, context);
+      const plan = await planWrite(input, path, context);
       const { existing } = plan;
       if (!input.dry_run) {
         if (!existing) await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');
