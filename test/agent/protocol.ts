@@ -16,11 +16,28 @@ export type BridgeRequest =
   /** A screenshot of the window, saved in the launch's folder (and as a README picture when `readme` and --shots). */
   | { readonly action: 'shot'; readonly name: string; readonly readme?: boolean }
   /** The chat view's HTML (for a failure report). */
-  | { readonly action: 'html' };
+  | { readonly action: 'html' }
+  /** The pending question an MCP server asked (elicitation): its message, title and options (waits for one). */
+  | { readonly action: 'question'; readonly timeoutMs?: number }
+  /** Picks an option of the pending question by its label and submits it. */
+  | { readonly action: 'answer'; readonly label: string };
 
 export interface ToolRow {
   readonly text: string;
   readonly icons: readonly string[];
+  /** The icons the row really shows: VS Code keeps some in the page but hides them (status marks, by default). */
+  readonly shownIcons: readonly string[];
+}
+
+/** A question in the chat, as drawn from an MCP server's elicitation form. */
+export interface QuestionText {
+  /** The elicitation's message, as rendered (Markdown). */
+  readonly message: string;
+  /** The field's title. */
+  readonly title: string;
+  readonly options: readonly string[];
+  /** The option selected when the question appeared. */
+  readonly selected: string | undefined;
 }
 
 export interface CardText {

@@ -13,7 +13,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import type { BridgeRequest, CardText, ToolRow } from '../agent/protocol';
+import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
+import { connectSnippets, serverCommand } from '../../src/core/connect';
+import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
 import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
@@ -26,7 +28,7 @@ const MODEL_COMPILED = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model', 'ex
 /** Where `--shots` puts the pictures the README shows. */
 export const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
-export const AGENT_SCENARIOS = ['agent', 'agent-untrusted'] as const;
+export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp'] as const;
 /** Hosts that ship Copilot Chat as a built-in extension (1.100 has no agent mode to test). */
 export const AGENT_HOSTS: readonly string[] = ['1.139'];
 export type AgentScenario = (typeof AGENT_SCENARIOS)[number];
@@ -49,11 +51,17 @@ type Request = BridgeRequest & { readonly id: number };
 const STEP_TIMEOUT = 30_000;
 
 /**
- * The chat's pending confirmation card. VS Code 1.139 shows it above the chat input (a "carousel" of pending
- * confirmations), with a collapsed copy in the response.
+ * The chat's pending confirmation card. VS Code 1.139 shows an extension tool's above the chat input (a "carousel"
+ * of pending confirmations), with a collapsed copy in the response; an MCP server's tool asks in the response itself.
+ * The input part comes after the responses in the page, so the last visible one is the carousel's where it shows.
  */
 function pendingCard(page: Page): Locator {
-  return page.locator('.chat-tool-confirmation-carousel .chat-confirmation-widget2').filter({ visible: true }).last();
+  return page
+    .locator(
+      '.interactive-response .chat-tool-invocation-part.has-confirmation .chat-confirmation-widget2, .chat-tool-confirmation-carousel .chat-confirmation-widget2',
+    )
+    .filter({ visible: true })
+    .last();
 }
 
 async function cardText(card: Locator): Promise<CardText> {
@@ -146,12 +154,66 @@ async function toolRows(page: Page): Promise<ToolRow[]> {
       .replace(/\s+/g, ' ')
       .trim();
     const icons: string[] = [];
+    const shownIcons: string[] = [];
     for (const icon of await row.locator('.codicon').all()) {
-      for (const name of ((await icon.getAttribute('class')) ?? '').split(/\s+/)) if (name.startsWith('codicon-')) icons.push(name);
+      const shown = await icon.isVisible();
+      for (const name of ((await icon.getAttribute('class')) ?? '').split(/\s+/)) {
+        if (!name.startsWith('codicon-')) continue;
+        icons.push(name);
+        if (shown) shownIcons.push(name);
+      }
     }
-    out.push({ text, icons });
+    out.push({ text, icons, shownIcons });
   }
   return out;
+}
+
+/** The question an MCP server's elicitation put above the chat input, while it waits for an answer. */
+function pendingQuestion(page: Page): Locator {
+  return page.locator('.chat-question-carousel-container:not(.chat-question-carousel-used)').filter({ visible: true }).last();
+}
+
+async function questionText(question: Locator): Promise<QuestionText> {
+  const clean = (text: string): string => text.replace(/\u00a0/g, ' ').trim();
+  const message = clean(await question.locator('.chat-question-carousel-message').first().innerText());
+  const title = clean(await question.locator('.chat-question-title').first().innerText());
+  const options = (await question.locator('.chat-question-list-item .chat-question-list-label').allInnerTexts()).map(clean);
+  const selected = await question
+    .locator('.chat-question-list-item.selected .chat-question-list-label')
+    .first()
+    .innerText()
+    .catch(() => undefined);
+  return { message, title, options, selected: selected === undefined ? undefined : clean(selected) };
+}
+
+/** Picks `label` among the pending question's options, submits, and waits until the question is answered. */
+async function answerQuestion(page: Page, label: string): Promise<void> {
+  const question = pendingQuestion(page);
+  await question.waitFor({ timeout: STEP_TIMEOUT });
+  const pinned = await question.elementHandle();
+  if (pinned === null) throw new Error(`no pending question to answer ${label}`);
+  const exactly = new RegExp(`^\\s*${label}\\s*$`);
+  // Once answered it turns into a summary (class chat-question-carousel-used) or goes away. (The element is typed
+  // by hand: this file is compiled without the DOM's types.)
+  const answered = async (timeout: number): Promise<boolean> => {
+    for (const deadline = Date.now() + timeout; ; await delay(100)) {
+      const done = await pinned.evaluate(
+        (element: { readonly isConnected: boolean; readonly classList: { contains(name: string): boolean } }) =>
+          !element.isConnected || element.classList.contains('chat-question-carousel-used'),
+      );
+      if (done) return true;
+      if (Date.now() > deadline) return false;
+    }
+  };
+  await question
+    .locator('.chat-question-list-item', { has: page.locator('.chat-question-list-label', { hasText: exactly }) })
+    .first()
+    .click();
+  // A question with one field is answered by the click itself; with more, the choice waits for Submit.
+  if (await answered(2_000)) return;
+  await question.locator('.chat-question-list-item.selected', { hasText: exactly }).waitFor({ timeout: STEP_TIMEOUT });
+  await question.locator('.chat-question-submit-button').click();
+  if (!(await answered(STEP_TIMEOUT))) throw new Error(`the question stayed pending after answering ${label}`);
 }
 
 async function handle(page: Page, request: Request, shotsDir: string, options: AgentOptions): Promise<unknown> {
@@ -179,6 +241,15 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
     }
     case 'html':
       return page.locator('.interactive-session').first().innerHTML();
+    case 'question': {
+      const question = pendingQuestion(page);
+      await question.waitFor({ timeout: request.timeoutMs ?? STEP_TIMEOUT });
+      await question.scrollIntoViewIfNeeded();
+      return questionText(question);
+    }
+    case 'answer':
+      await answerQuestion(page, request.label);
+      return true;
     case 'shot': {
       await page.mouse.move(0, 0);
       await delay(300);
@@ -311,7 +382,21 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           installModel(dir);
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
           if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
-          return { target: { folder }, env };
+          if (scenario !== 'vscode-mcp') return { target: { folder }, env };
+          // VS Code's own MCP client: the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…"
+          // writes (and the README gives), and Agent FS itself is not loaded: an empty extension carries the tests.
+          const state = path.join(dir, 'mcp-state');
+          const entry = connectSnippets(serverCommand(path.join(REPO_ROOT, 'dist', 'mcp.js'), [folder], state), process.platform).find(
+            (snippet) => snippet.id === 'vscode',
+          );
+          if (!entry) throw new Error('the Connect command has no VS Code entry');
+          fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+          fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
+          return {
+            target: { folder },
+            env: { ...env, AGENTFS_MCP_STATE: state, AGENTFS_IT_REPO: REPO_ROOT },
+            extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
+          };
         },
         editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },
         open: {

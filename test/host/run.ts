@@ -2,9 +2,10 @@
  * `npm run test:integration`: the integration suite (test/integration/) inside real VS Code extension hosts, on
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
- *   node out/test/host/run.js [--host 1.100] [--host 1.139] [--only single,multi-root,untrusted,ui,installed]
+ *   node out/test/host/run.js [--host 1.100] [--host 1.139]
+ *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp]
  *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
- *                             [--timeout SECONDS] [--no-install]
+ *                             [--timeout SECONDS] [--no-install] [--readme-shots]
  *
  * --extension runs the suite against another copy of the extension (a folder with package.json and dist/), e.g. a
  * deliberately broken build, to see the suite catch it; --vsix does the same for the installed-package launch.
@@ -12,8 +13,10 @@
  * Each host runs five launches: the main suite in a one-folder workspace, the multi-root checks in a two-folder
  * .code-workspace, the untrusted-workspace checks, a check driven through the real UI outside test mode (see
  * ui.ts), and a smoke suite against the .vsix that `npm run package` builds, installed into the host with
- * --install-extension (the source tree is not loaded in that window). Prints every launch's VS Code version and counts, and closes with one "N passed, N failed" line.
- * Exit code 0 only when every launch passed.
+ * --install-extension (the source tree is not loaded in that window). On 1.139, whose code-server ships Copilot
+ * Chat, three more drive Copilot's real agent loop with a scripted model (agent.ts): Agent FS's tools in a trusted
+ * and an untrusted folder, and the MCP server through VS Code's own MCP client. Prints every launch's VS Code
+ * version and counts, and closes with one "N passed, N failed" line. Exit code 0 only when every launch passed.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +24,7 @@ import * as path from 'node:path';
 import { AGENT_HOSTS, AGENT_SCENARIOS, isAgentScenario, runAgentChecks } from './agent';
 import { HOSTS, hostById, nodeFor, REPO_ROOT, type HostSpec } from './hosts';
 import { tempDir } from './launch';
+import { writeHarness } from './harness';
 import { ensureHost } from './install';
 import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
 import { cleanUpOnSignals, withLaunch } from './session';
@@ -145,16 +149,10 @@ function prepareScenario(
     const extensionsDir = path.join(dir, 'state', 'extensions');
     installVsix(host, vsix, extensionsDir);
     // Test mode needs a development extension; this empty one contributes nothing, so Agent FS comes from the .vsix.
-    const harness = path.join(dir, 'harness');
-    fs.mkdirSync(harness, { recursive: true });
-    fs.writeFileSync(
-      path.join(harness, 'package.json'),
-      JSON.stringify({ name: 'agentfs-installed-harness', publisher: 'agentfs-test', version: '0.0.0', engines: { vscode: '^1.100.0' } }),
-    );
     return {
       target: { folder },
       env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir },
-      extensionDevelopmentPath: harness,
+      extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
     };
   }
   return { target: { folder }, env };

@@ -23,6 +23,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   installed: ['installed'],
   agent: ['agent'],
   'agent-untrusted': ['agentUntrusted'],
+  'vscode-mcp': ['vscodeMcp'],
 };
 
 function say(...args: unknown[]): void {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { BridgeRequest, CardText, ToolRow } from '../../agent/protocol';
+import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../../agent/protocol';
 import type { Script, ScriptedModelApi, ScriptRun } from '../../agent/model/extension';
 import { MARKER } from '../index';
 
@@ -44,6 +44,8 @@ export const click = (label: string): Promise<boolean> => ui<boolean>({ action: 
 export const rows = (): Promise<ToolRow[]> => ui<ToolRow[]>({ action: 'rows' });
 export const notifications = (): Promise<string[]> => ui<string[]>({ action: 'notifications' });
 export const shot = (name: string, readme = false): Promise<string> => ui<string>({ action: 'shot', name, readme });
+export const question = (timeoutMs?: number): Promise<QuestionText> => ui<QuestionText>({ action: 'question', timeoutMs });
+export const answer = (label: string): Promise<boolean> => ui<boolean>({ action: 'answer', label });
 
 /** What workbench.action.chat.open answers with blockOnResponse: the turn's result, or the confirmation it stopped at. */
 export interface TurnStop {
