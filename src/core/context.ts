@@ -24,6 +24,13 @@ export interface HostInfo {
   readonly baseDirectoryAsGiven: string;
   /** The open workspace folders, before agentFs.baseDirectory narrows them. */
   readonly workspaceFolders: readonly { readonly name: string; readonly path: string }[];
+  /**
+   * Why this host cannot pass an image to a model, as a sentence read_file's refusal ends with; absent where it can
+   * (the MCP server as image content, the runner as base64, VS Code 1.106 and later as a LanguageModelDataPart).
+   */
+  readonly imageRefusal?: string;
+  /** Whether results of calls that changed text files report the problems (diagnostics) the change caused. */
+  readonly problemsAfterEdits: boolean;
 }
 
 /** Everything one call may use. Built per call; tools keep no state between calls. */

@@ -1,4 +1,5 @@
 import type { ErrorCode } from './errors';
+import type { ImageMimeType } from './read/imageHeader';
 
 /** The one reply shape of every tool (docs/design.md, "The contract"). `operation` is the bare operation name. */
 export type Envelope = SuccessEnvelope | FailureEnvelope;
@@ -21,4 +22,27 @@ export function success(operation: string, data: unknown): SuccessEnvelope {
 
 export function failure(operation: string, code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): FailureEnvelope {
   return { ok: false, operation, error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** An image a reply carries beside its envelope (read_file of an image); each host passes it as its protocol's image. */
+export interface ImageAttachment {
+  readonly mimeType: ImageMimeType;
+  readonly bytes: Uint8Array;
+}
+
+/** What one call answers: its envelope, and the image that goes beside it, if any. */
+export interface Reply {
+  readonly envelope: Envelope;
+  readonly image?: ImageAttachment;
+}
+
+/**
+ * What a tool's `run` returns when its reply carries an image: the envelope's `data` and the image, which stays out
+ * of the JSON (its bytes would cost a text-reading model a third more than the file, as base64, for nothing).
+ */
+export class WithImage {
+  constructor(
+    readonly data: unknown,
+    readonly image: ImageAttachment,
+  ) {}
 }

@@ -2,7 +2,7 @@
  * The one path every call takes, from the editor, the runner and the tests: validate → policy → workspace → caps,
  * input checks and paths (tool.ts, `bind`) → run → envelope. The envelope is built here and nowhere else.
  */
-import { type Envelope, failure, success } from './envelope';
+import { type Envelope, failure, type Reply, success, WithImage } from './envelope';
 import { CancelledError, describeError, type ErrorCode, ToolError } from './errors';
 import { isFsError } from './fs';
 import { runRecorded } from './history/record';
@@ -30,6 +30,7 @@ export interface Session {
   readonly history?: HistoryStore;
 }
 
+/** A call's envelope alone: for callers that pass on no image (a host that can pass one calls invokeForReply). */
 export async function invokeOperation(
   operation: string,
   input: unknown,
@@ -37,23 +38,37 @@ export async function invokeOperation(
   isCancelled: () => boolean = () => false,
   progress?: (progress: Progress) => void,
 ): Promise<Envelope> {
+  return (await invokeForReply(operation, input, session, isCancelled, progress)).envelope;
+}
+
+/** A call's envelope and the image that goes beside it (read_file of an image, on a host whose HostInfo allows it). */
+export async function invokeForReply(
+  operation: string,
+  input: unknown,
+  session: Session,
+  isCancelled: () => boolean = () => false,
+  progress?: (progress: Progress) => void,
+): Promise<Reply> {
   const tool = findTool(operation);
-  if (!tool) return failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`);
+  if (!tool) return { envelope: failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`) };
   try {
     const { call, context } = await createContext(tool, input, session, isCancelled, progress);
-    const data = await runRecorded(tool, call, context);
-    return success(tool.name, data);
+    const result = await runRecorded(tool, call, context);
+    if (result instanceof WithImage) return { envelope: success(tool.name, result.data), image: result.image };
+    return { envelope: success(tool.name, result) };
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    if (error instanceof ToolError) return failure(tool.name, error.code, error.message, error.details);
+    if (error instanceof ToolError) return { envelope: failure(tool.name, error.code, error.message, error.details) };
     if (isFsError(error, 'cross-device')) {
-      return failure(
-        tool.name,
-        'CROSS_DEVICE_MOVE_UNSUPPORTED',
-        `The move crosses file systems, which is not supported: ${describeError(error)}`,
-      );
+      return {
+        envelope: failure(
+          tool.name,
+          'CROSS_DEVICE_MOVE_UNSUPPORTED',
+          `The move crosses file systems, which is not supported: ${describeError(error)}`,
+        ),
+      };
     }
-    return failure(tool.name, tool.failureCode, `${tool.name} failed: ${describeError(error)}`);
+    return { envelope: failure(tool.name, tool.failureCode, `${tool.name} failed: ${describeError(error)}`) };
   }
 }
 

@@ -6,11 +6,12 @@
  *
  * (`agent-fs` is the package's bin for dist/cli.js.)
  *
- * Prints one envelope as JSON on stdout. Exit code 0 when ok is true, 1 when false, 2 for usage errors
+ * Prints one envelope as JSON on stdout (read_file of an image adds the image's bytes to its data, as `base64`).
+ * Exit code 0 when ok is true, 1 when false, 2 for usage errors
  * (unknown operation, unparsable JSON; an envelope with INVALID_INPUT is still printed when an operation was named).
  */
-import { failure, type Envelope } from '../core/envelope';
-import { invokeOperation } from '../core/invoke';
+import { failure, type ImageAttachment, type SuccessEnvelope } from '../core/envelope';
+import { invokeForReply } from '../core/invoke';
 import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
@@ -112,6 +113,11 @@ async function readStandardInput(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** A script has no other channel: the image's bytes go into the envelope's data, as `base64` beside `mime_type`. */
+function withBase64(envelope: SuccessEnvelope, image: ImageAttachment): SuccessEnvelope {
+  return { ...envelope, data: { ...(envelope.data as Record<string, unknown>), base64: Buffer.from(image.bytes).toString('base64') } };
+}
+
 function print(value: unknown): void {
   // Large replies must reach a pipe whole: write once and let the process end by itself (no process.exit()).
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -166,12 +172,12 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${PROGRAM}: ${state}\n`);
     return 2;
   }
-  const envelope: Envelope = await invokeOperation(
+  const { envelope, image } = await invokeForReply(
     operation,
     input,
     createNodeSession(roots, flagPolicy(args, 'runner'), { stateDirectory: state.directory }),
   );
-  print(envelope);
+  print(image && envelope.ok ? withBase64(envelope, image) : envelope);
   return envelope.ok ? 0 : 1;
 }
 

@@ -5,8 +5,9 @@
  * `notifications/progress`.
  *
  * Invariants:
- *  - Every tools/call result carries the envelope twice, as structuredContent and as the JSON text of its one text
- *    item, and isError is true exactly when the envelope's ok is false. Input the tool's schema refuses is an
+ *  - Every tools/call result carries the envelope twice, as structuredContent and as the JSON text of its first
+ *    content item, and isError is true exactly when the envelope's ok is false. read_file of an image adds one
+ *    image item after it, the file's bytes as they are. Input the tool's schema refuses is an
  *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
  *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
  *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in.
@@ -27,9 +28,9 @@ import {
   type ServerRequest,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { type Envelope, type FailureEnvelope, failure } from '../core/envelope';
+import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
 import { CancelledError, ToolError } from '../core/errors';
-import { invokeOperation, prepareOperation, type Session } from '../core/invoke';
+import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import { EXTENSION_VERSION } from '../core/manifest';
 import type { Policy } from '../core/settings';
 import type { Progress } from '../core/signals';
@@ -70,10 +71,13 @@ export function mcpTool(tool: Tool): McpTool {
   };
 }
 
-/** The result of one tools/call: the envelope as structured content and as the JSON text of one text item. */
-export function toolResult(envelope: Envelope): CallToolResult {
+/** The result of one tools/call: the envelope as structured content and as the JSON text of its first item. */
+export function toolResult(envelope: Envelope, image?: ImageAttachment): CallToolResult {
   return {
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
+    content: [
+      { type: 'text', text: JSON.stringify(envelope) },
+      ...(image ? [{ type: 'image' as const, data: Buffer.from(image.bytes).toString('base64'), mimeType: image.mimeType }] : []),
+    ],
     structuredContent: envelope as unknown as Record<string, unknown>,
     isError: !envelope.ok,
   };
@@ -314,9 +318,9 @@ export function createMcpServer(options: McpServerOptions): Server {
           return toolResult(refusal);
         }
       }
-      const envelope = await invokeOperation(name, input, session, () => extra.signal.aborted, progressReporter(extra, name));
+      const { envelope, image } = await invokeForReply(name, input, session, () => extra.signal.aborted, progressReporter(extra, name));
       options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
-      return toolResult(envelope);
+      return toolResult(envelope, image);
     } catch (error) {
       if (error instanceof CancelledError || extra.signal.aborted) {
         // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.

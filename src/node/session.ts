@@ -77,6 +77,8 @@ export function createNodeSession(
       version: process.version,
       baseDirectoryAsGiven: directories.join(', '),
       workspaceFolders: roots,
+      // Only the editor has language services to ask.
+      problemsAfterEdits: false,
     },
     policy: () => ({ ...DEFAULT_POLICY, ...policy }),
     workspace(): Promise<Workspace> {

@@ -14,6 +14,7 @@ import type { HostInfo } from '../core/context';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
+import { imageRefusal as imageRefusalOf } from './images';
 import { readSettings } from './settings';
 
 /** The ripgrep inside VS Code's installation: looked up once; null when this build has none. */
@@ -48,12 +49,15 @@ export class EditorSession implements Session {
   /** What workspace_info reports about the editor. */
   get host(): HostInfo {
     const folders = vscode.workspace.workspaceFolders ?? [];
+    const imageRefusal = imageRefusalOf();
     return {
       kind: 'vscode',
       version: vscode.version,
       baseDirectoryAsGiven:
         folders.length > 0 ? readSettings(folders[0]?.uri).baseDirectory : (this.state.get<string>(PICKED_BASE_KEY) ?? ''),
       workspaceFolders: folders.map((folder) => ({ name: folder.name, path: normalizeAbsolute(folder.uri.path) })),
+      ...(imageRefusal === undefined ? {} : { imageRefusal }),
+      problemsAfterEdits: false,
     };
   }
 

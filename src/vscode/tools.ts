@@ -1,14 +1,15 @@
 /**
  * Registers every tool with vscode.lm.registerTool, under the name its manifest entry was generated with. Each invocation takes the core's one path
- * (invokeOperation); this file only translates between VS Code's types and the core's.
+ * (invokeForReply); this file only translates between VS Code's types and the core's.
  */
 import * as vscode from 'vscode';
-import type { Envelope } from '../core/envelope';
+import type { Envelope, Reply } from '../core/envelope';
 import { CancelledError } from '../core/errors';
-import { invokeOperation, prepareOperation, refusalLine, type Session } from '../core/invoke';
+import { invokeForReply, prepareOperation, refusalLine, type Session } from '../core/invoke';
 import { toolNameOf } from '../core/manifest';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
+import { imagePart } from './images';
 import type { CallLog } from './log';
 
 /** Calls prepared but not yet invoked, remembered until their invoke: whether the chat already showed a refusal. */
@@ -36,14 +37,18 @@ export class ToolHost {
         },
         invoke: async (options, token) => {
           const shownAsRefused = this.recall(operation, options.input);
-          const envelope = await this.invoke(operation, options.input, token);
+          const { envelope, image } = await this.invokeForReply(operation, options.input, token);
           // The chat shows only what prepareInvocation said ("Writing a.txt"); a change refused during the call would
           // pass for one that happened, so the person is told here. A read changes nothing either way, and calls from
           // outside a chat answer their caller.
           if (!envelope.ok && !shownAsRefused && effect !== 'read' && options.toolInvocationToken !== undefined) {
             void vscode.window.showWarningMessage(`Agent FS: ${refusalLine(operation, envelope.error.code, envelope.error.message)}`);
           }
-          return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(envelope))]);
+          const result = new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(envelope))]);
+          // The session refuses images where imagePart is missing, so an image here always has its part. (1.100's
+          // constructor is typed for text parts only; its `content` takes any part.)
+          if (image && imagePart) result.content.push(imagePart(image));
+          return result;
         },
       });
     });
@@ -75,13 +80,18 @@ export class ToolHost {
 
   /** A call exactly as a model's, minus VS Code's confirmation UI; throws vscode.CancellationError on cancel. */
   async invoke(operation: string, input: unknown, token?: vscode.CancellationToken): Promise<Envelope> {
+    return (await this.invokeForReply(operation, input, token)).envelope;
+  }
+
+  private async invokeForReply(operation: string, input: unknown, token?: vscode.CancellationToken): Promise<Reply> {
     const startedAt = performance.now();
     if (token?.isCancellationRequested) throw new vscode.CancellationError();
     try {
-      const envelope = await invokeOperation(operation, input, this.session, () => token?.isCancellationRequested ?? false);
+      const reply = await invokeForReply(operation, input, this.session, () => token?.isCancellationRequested ?? false);
+      const { envelope } = reply;
       this.log.record(operation, startedAt, envelope);
       this.onDidInvoke(operation, envelope);
-      return envelope;
+      return reply;
     } catch (error) {
       if (error instanceof CancelledError) {
         this.log.record(operation, startedAt, 'cancelled');

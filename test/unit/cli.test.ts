@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
 import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
+import { FIXTURES, IMAGES } from './imageFixtures';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -183,6 +184,17 @@ describe('runner: node dist/cli.js', function () {
     // Either the whole file, or (if the code bounds reads) an honest truncation; never a cut-off JSON document.
     if (data.truncated === true) assert.ok(content.startsWith(data.content as string));
     else assert.equal(data.content, content);
+  });
+
+  it('read_file of an image prints its bytes as base64 in the data, beside its MIME type and pixel size', async function () {
+    for (const { file, mimeType, width, height } of FIXTURES) {
+      ws.write({ [`img/${file}`]: fs.readFileSync(path.join(IMAGES, file)) });
+      const result = await run(['read_file', JSON.stringify({ file_name: `img/${file}` })]);
+      assert.equal(result.code, 0, result.stderr);
+      const data = expectOk(envelopeOf(result), 'read_file');
+      assertFields(data, { relative_path: `img/${file}`, mime_type: mimeType, width, height });
+      assert.deepEqual(Buffer.from(String(data.base64), 'base64'), fs.readFileSync(path.join(IMAGES, file)), file);
+    }
   });
 
   it('a large list_files reply reaches a pipe whole', async function () {

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { assertMayRead } from '../policy';
+import { readImage } from '../read/image';
 import { DEFAULT_READ_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
@@ -20,7 +21,7 @@ const inputSchema = {
     max_bytes: {
       type: 'integer',
       minimum: 1,
-      description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: setting agentFs.maxReadBytes).`,
+      description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: agentFs.maxReadBytes)`,
     },
     encoding: READ_ENCODING,
   },
@@ -44,9 +45,9 @@ export async function statReadableFile(context: ToolContext, path: ConfinedPath)
 export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
-  userDescription: 'Read a text file (or some of its lines) in the workspace.',
+  userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
   modelDescription:
-    'Read a text file: whole, lines start_line..end_line (1-based, inclusive) or the last tail_lines, as whole lines within max_bytes. If cut, truncated is true: go on from next_start_line. content_hash is what expected_hash takes. Several files: agentfs_read_many_files.',
+    'Read a text file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, whole lines within max_bytes. If truncated, go on from next_start_line. content_hash is what expected_hash takes. PNG, JPEG, GIF and WebP files come back as images. Several files: agentfs_read_many_files.',
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -76,7 +77,16 @@ export const readFile = defineTool({
       context.policy.knobs.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
-    const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
+    let read;
+    try {
+      read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
+    } catch (error) {
+      // Only what the text read refuses as binary can be an image; naming an encoding asks for text regardless.
+      if (!(error instanceof ToolError) || error.code !== 'BINARY_CONTENT_REFUSED' || input.encoding !== undefined) throw error;
+      const image = await readImage(context, path, size, input);
+      if (image === undefined) throw error;
+      return image;
+    }
     const { name, relative_path } = namePair(path);
     return { file_name: name, relative_path, ...read };
   },

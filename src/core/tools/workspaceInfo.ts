@@ -64,6 +64,9 @@ export const workspaceInfo = defineTool({
       content_search_engine: context.contentSearcher?.name ?? 'scan',
       host: host?.kind ?? null,
       host_version: host?.version ?? null,
+      // What this host adds to results: images from read_file, and problems after edits (the editor's language services).
+      read_images: host !== undefined && host.imageRefusal === undefined,
+      problems_after_edits: host?.problemsAfterEdits ?? false,
       extension_version: EXTENSION_VERSION,
     });
   },

@@ -71,10 +71,11 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Checks the result shape every tools/call must have and returns its envelope. */
+/** Checks the result shape every tools/call must have and returns its envelope (an image item after it is left to the caller). */
 export function envelopeOf(result: CallToolResult): Envelope {
-  assert.equal(result.content.length, 1, 'one content item');
-  const [item] = result.content;
+  // The envelope's text first; only read_file of an image adds an item, the image.
+  const [item, ...rest] = result.content;
+  assert.ok(rest.length === 0 || (rest.length === 1 && rest[0]?.type === 'image'), 'one text item, then at most one image');
   assert.ok(item && item.type === 'text', 'the content item is text');
   const fromText = JSON.parse(item.text) as Envelope;
   assert.deepEqual(result.structuredContent, fromText, 'structuredContent is the envelope of the text item');

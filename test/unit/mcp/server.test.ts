@@ -11,6 +11,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/manifest';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
+import { FIXTURES, IMAGES } from '../imageFixtures';
 import { buildOnce, REPO, RUNNER, serve, SERVER, tempLayout } from './serve';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
@@ -261,6 +262,47 @@ const STEPS: readonly Step[] = [
   ['edit_file', () => ({ path: 'd.txt', old_string: 42 })],
   ['delete_directory', () => ({ directory_path: 'docs' })],
 ];
+
+describe('MCP server: images', function () {
+  this.timeout(60000);
+  let tmp = '';
+  let base = '';
+  before(buildOnce);
+  beforeEach(function () {
+    ({ tmp, base } = tempLayout('agentfs-mcp-image-'));
+    fs.mkdirSync(path.join(base, 'img'));
+    for (const { file } of FIXTURES) fs.copyFileSync(path.join(IMAGES, file), path.join(base, 'img', file));
+  });
+  afterEach(function () {
+    removeTree(tmp);
+  });
+
+  it("read_file of a PNG, JPEG, GIF or WebP reaches the client as image content with the file's bytes, its size in the envelope", async function () {
+    const served = await serve(['--root', base, '--no-history']);
+    try {
+      for (const { file, mimeType, width, height } of FIXTURES) {
+        const { result, envelope } = await served.call('read_file', { file_name: `img/${file}` });
+        assert.equal(result.content.length, 2, file);
+        const image = result.content[1];
+        assert.ok(image?.type === 'image', `${file}: the second item is an image`);
+        assert.equal(image.mimeType, mimeType);
+        assert.deepEqual(Buffer.from(image.data, 'base64'), fs.readFileSync(path.join(base, 'img', file)), `${file}: the bytes`);
+        const data = expectOk(envelope, 'read_file');
+        assert.deepEqual([data.mime_type, data.width, data.height], [mimeType, width, height]);
+        assert.equal('base64' in data, false, 'the bytes are not in the JSON too');
+      }
+      // A text file stays one text item; so does a refusal.
+      fs.writeFileSync(path.join(base, 'a.txt'), 'alpha\n');
+      assert.equal((await served.call('read_file', { file_name: 'a.txt' })).result.content.length, 1);
+      const refused = await served.call('read_file', { file_name: `img/${FIXTURES[0]?.file ?? ''}`, start_line: 2 });
+      assert.equal(refused.result.content.length, 1);
+      expectError(refused.envelope, 'INVALID_INPUT');
+      assert.equal(expectOk((await served.call('workspace_info', {})).envelope).read_images, true);
+    } finally {
+      await served.close();
+    }
+  });
+});
 
 describe('MCP server: the same envelopes as the runner', function () {
   this.timeout(180000);

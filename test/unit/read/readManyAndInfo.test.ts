@@ -211,6 +211,8 @@ describe('workspace_info', function () {
         exclude: ['dist'],
         ranged_reads: true,
         host: 'runner',
+        read_images: true,
+        problems_after_edits: false,
         extension_version: (JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { version: string })
           .version,
       });
