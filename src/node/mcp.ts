@@ -67,7 +67,7 @@ function main(argv: readonly string[]): number | undefined {
     roots: {
       directories,
       explicit: options.roots.length > 0,
-      ...(state.directory === undefined ? {} : { stateDirectory: state.directory }),
+      ...(state.directory === undefined ? {} : { stateDirectory: state.directory, stateChosen: options.state !== undefined }),
     },
     policy: flagPolicy(options, 'MCP server'),
     confirm,

@@ -5,7 +5,8 @@
  *  - Without --root, the client's roots replace the default (the current directory).
  *  - With --root, a client can narrow, never widen: a root inside a --root directory counts as it is; a root that
  *    holds a --root directory counts as that directory (the overlap of the two); any other root is ignored.
- *  - A root that holds the history store is ignored: the tools it records would list, search and change it.
+ *  - A root that holds the history store given with --state is ignored: the tools it records would list, search and
+ *    change it. Without --state each set of roots gets its own history folder outside them (stateDirectory.ts).
  *
  * A client that offers no roots (an empty list, or no roots capability) leaves the configured directories. A client
  * that offers roots none of which counts gets no directory at all: the tools then answer DIR_NOT_AVAILABLE, rather
@@ -26,8 +27,10 @@ export interface ConfiguredRoots {
   readonly directories: readonly string[];
   /** Whether they came from --root (then client roots may only narrow them). */
   readonly explicit: boolean;
-  /** The history store's directory, if any: no root may hold it. */
+  /** The history store's directory, if any. */
   readonly stateDirectory?: string;
+  /** Whether it came from --state (then no root may hold it); else it is the default for the configured roots. */
+  readonly stateChosen?: boolean;
 }
 
 export interface NarrowedRoots {
@@ -67,7 +70,9 @@ export function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, conf
   const directories: string[] = [];
   const ignored: string[] = [];
   const realState =
-    configured.stateDirectory === undefined ? undefined : (realOf(configured.stateDirectory) ?? toPosixPath(configured.stateDirectory));
+    configured.stateDirectory === undefined || configured.stateChosen !== true
+      ? undefined
+      : (realOf(configured.stateDirectory) ?? toPosixPath(configured.stateDirectory));
   const allowed = configured.directories.map((directory) => ({ directory, real: realOf(directory) }));
   const add = (directory: string, real: string): void => {
     if (realState !== undefined && isWithin(real, realState)) {

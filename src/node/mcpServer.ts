@@ -11,7 +11,8 @@
  *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
  *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
  *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in.
- *  - The history store is opened once and shared by every call, whatever roots the client gives.
+ *  - With --state, one history store is shared by every call, whatever roots the client gives; without it, each set
+ *    of roots keeps its history in its own default folder outside them, the one the runner on those folders uses.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -31,6 +32,7 @@ import {
 import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
 import { CancelledError, ToolError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
+import type { HistoryStore } from '../core/history/store';
 import { EXTENSION_VERSION } from '../core/manifest';
 import type { Policy } from '../core/settings';
 import type { Progress } from '../core/signals';
@@ -38,6 +40,7 @@ import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
 import { createNodeSession } from './session';
+import { defaultHistoryDirectory, isInside } from './stateDirectory';
 
 /** How destructive calls are confirmed: ask where the client can (default), never ask, or refuse where it cannot. */
 export type ConfirmMode = 'elicit' | 'never' | 'require';
@@ -218,11 +221,10 @@ class RootsState {
     const key = this.key(narrowed.directories);
     let session = this.sessions.get(key);
     if (!session) {
-      session = createNodeSession(narrowed.directories, this.policy, {
-        ...(this.base.history ? { history: this.base.history } : {}),
-        ripgrep: this.options.ripgrep,
-        hostKind: 'mcp',
-      });
+      const history = this.historyFor(narrowed.directories);
+      if (typeof history === 'string')
+        return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', history)) };
+      session = createNodeSession(narrowed.directories, this.policy, { ...history, ripgrep: this.options.ripgrep, hostKind: 'mcp' });
       this.sessions.set(key, session);
     }
     return session;
@@ -230,6 +232,22 @@ class RootsState {
 
   private key(directories: readonly string[]): string {
     return directories.join('\0');
+  }
+
+  /**
+   * The history of a session on these roots: the store given with --state, shared by every session; without it the
+   * default folder for these roots (outside them), as the runner on the same folders uses; none with --no-history.
+   * A message when no folder outside the roots can hold it.
+   */
+  private historyFor(directories: readonly string[]): { history?: HistoryStore; stateDirectory?: string } | string {
+    const { stateDirectory, stateChosen } = this.options.roots;
+    if (stateDirectory === undefined) return {};
+    if (stateChosen === true) return this.base.history ? { history: this.base.history, stateDirectory } : {};
+    const own = defaultHistoryDirectory(directories);
+    const holder = directories.find((directory) => isInside(directory, own));
+    if (holder !== undefined)
+      return `The client's root ${holder} holds every folder Agent FS could keep its history in. Start agent-fs-mcp with --state DIR outside it, or --no-history.`;
+    return { stateDirectory: own };
   }
 }
 

@@ -80,15 +80,17 @@ export function rootsOf(options: HostOptions, cwd: string = process.cwd()): stri
 }
 
 /**
- * Where the history goes: --state, else the per-user folder for these roots; undefined with --no-history. Returns
- * an error message when it would lie inside a root: there the very tools it records would list, search and change it.
+ * Where the history goes: --state, else the per-user folder for these roots (outside every root: see
+ * defaultHistoryDirectory); undefined with --no-history. Returns an error message when it would lie inside a root:
+ * there the very tools it records would list, search and change it. The message names --state only when it was given.
  */
 export function stateDirectoryOf(options: HostOptions, roots: readonly string[]): { directory: string | undefined } | string {
   if (options.state === null) return { directory: undefined };
   const directory = options.state ?? defaultHistoryDirectory(roots);
   const inside = roots.find((root) => isWithin(toPosixPath(root), toPosixPath(directory)));
-  if (inside !== undefined) return `--state ${directory} is inside the root ${inside}; keep the history outside it.`;
-  return { directory };
+  if (inside === undefined) return { directory };
+  if (options.state !== undefined) return `--state ${directory} is inside the root ${inside}; keep the history outside it.`;
+  return `The root ${inside} holds every folder the history could go to (${directory} among them). Keep the history elsewhere with --state DIR, or record nothing with --no-history.`;
 }
 
 /** Refusals of a host started from the command line point at its flags, not at editor settings it does not read. */

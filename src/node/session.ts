@@ -9,7 +9,7 @@ import { DEFAULT_POLICY, type Policy } from '../core/settings';
 import { type NodeLockOptions, NodeLocks } from './locks';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
-import { defaultLockDirectory } from './stateDirectory';
+import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
 
 /** POSIX form of a native absolute path, as the core expects ("C:\\a" → "/C:/a" on Windows). */
 export function toPosixPath(nativePath: string): string {
@@ -60,8 +60,15 @@ export function createNodeSession(
 ): Session {
   const directories = typeof rootDirectories === 'string' ? [rootDirectories] : rootDirectories;
   if (directories.length === 0) throw new Error('createNodeSession needs at least one root directory.');
+  const lockDirectory = options.locks === false ? undefined : (options.locks?.directory ?? defaultLockDirectory());
   const locks =
-    options.locks === false ? undefined : NodeLocks.shared(options.locks?.directory ?? defaultLockDirectory(), options.locks ?? {});
+    lockDirectory === undefined ? undefined : NodeLocks.shared(lockDirectory, options.locks === false ? {} : (options.locks ?? {}));
+  // Agent FS's own folders inside a root (a home folder as root holds the per-user state directory: every history
+  // kept there, and the lock directory) are hidden paths, so no tool reads, lists, searches or changes them.
+  const reserved = reservedPatterns(
+    directories,
+    [userStateDirectory(), lockDirectory, options.stateDirectory].filter((folder): folder is string => folder !== undefined),
+  );
   const fs = new NodeFileSystem(locks);
   const roots = namedRoots(directories);
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
@@ -80,7 +87,10 @@ export function createNodeSession(
       // Only the editor has language services to ask.
       problemsAfterEdits: false,
     },
-    policy: () => ({ ...DEFAULT_POLICY, ...policy }),
+    policy: () => {
+      const merged = { ...DEFAULT_POLICY, ...policy };
+      return reserved.length === 0 ? merged : { ...merged, hiddenPaths: [...merged.hiddenPaths, ...reserved] };
+    },
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
         let isDirectory = false;
