@@ -6,7 +6,9 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as assert from 'node:assert/strict';
 import { clientById, type ClientId, type ClientSpec } from '../host/hosts';
+import { readmeBlock } from './readme';
 import { anthropic, type Dialect, gemini, responses } from './model';
 
 export const SERVER_NAME = 'agent-fs';
@@ -17,8 +19,8 @@ export interface RunContext {
   /** The project folder the client is started in. */
   readonly project: string;
   readonly modelUrl: string;
-  /** The command line that starts the server, as the README writes it: `node …/dist/mcp.js [flags]`. */
-  readonly server: { readonly command: string; readonly args: readonly string[] };
+  /** The built dist/mcp.js, in place of the README's example path. */
+  readonly server: string;
   readonly prompt: string;
   readonly proxy: Record<string, string>;
 }
@@ -35,8 +37,6 @@ export interface Configuration {
   readonly id: string;
   /** One line for the test title. */
   readonly title: string;
-  /** Extra flags for dist/mcp.js in this configuration. */
-  readonly serverFlags: readonly string[];
   /**
    * full: the whole scenario runs, destructive calls confirmed; declined: the client's own answer refuses the delete,
    * and the refusal must name what the person can set (this pattern).
@@ -105,43 +105,20 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
   };
 }
 
-/**
- * The Elicitation hook the README gives for print mode: it answers Agent FS's questions with accept. Putting it in
- * one's settings is the person's choice that these calls run unattended.
- */
-export const CLAUDE_ELICITATION_HOOK = {
-  hooks: {
-    Elicitation: [
-      {
-        matcher: SERVER_NAME,
-        hooks: [
-          {
-            type: 'command',
-            command: `echo '{"hookSpecificOutput":{"hookEventName":"Elicitation","action":"accept","content":{"answer":"Yes"}}}'`,
-          },
-        ],
-      },
-    ],
-  },
-};
-
 function claudeConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
   return {
     id,
     title,
-    serverFlags: [],
     scenario,
     prepare(context) {
       const spec = clientById('claude-code');
       const env = claudeEnvironment(context);
-      // The README's line, user scope: the server without --root serves the folder Claude Code works in.
-      setupCommand(
-        spec,
-        ['mcp', 'add', '--scope', 'user', SERVER_NAME, '--', context.server.command, ...context.server.args],
-        env,
-        context.project,
-      );
-      if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), CLAUDE_ELICITATION_HOOK);
+      // The README's line (user scope: without --root the server serves the folder Claude Code works in), and its
+      // Elicitation hook where this configuration has the person answer in advance.
+      const line = readmeBlock(spec.name, 'sh', context.server).trim().split(/\s+/);
+      assert.equal(line[0], 'claude', `the README's line starts with claude: ${line.join(' ')}`);
+      setupCommand(spec, line.slice(1), env, context.project);
+      if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
       const { command: exe, prefix } = command(spec);
       return {
         command: exe,
@@ -159,18 +136,20 @@ function toml(value: string): string {
   return JSON.stringify(value);
 }
 
+/**
+ * `server`: 'readme' takes the README's [mcp_servers.agent-fs] table as it is; 'plain' is that server with no flags
+ * and no tool approval, to see what Codex does with the question itself.
+ */
 function codexConfiguration(
   id: string,
   title: string,
   sandbox: string,
-  toolsApproval: string | undefined,
-  serverFlags: readonly string[],
+  server: 'readme' | 'plain',
   scenario: Configuration['scenario'],
 ): Configuration {
   return {
     id,
     title,
-    serverFlags,
     scenario,
     prepare(context) {
       const spec = clientById('codex');
@@ -196,11 +175,9 @@ function codexConfiguration(
         'wire_api = "responses"',
         'env_key = "SCRIPTED_API_KEY"',
         '',
-        `[mcp_servers.${SERVER_NAME}]`,
-        `command = ${toml(context.server.command)}`,
-        `args = [${context.server.args.map(toml).join(', ')}]`,
-        ...(toolsApproval === undefined ? [] : [`default_tools_approval_mode = ${toml(toolsApproval)}`]),
-        '',
+        server === 'readme'
+          ? readmeBlock(spec.name, 'toml', context.server)
+          : `[mcp_servers.${SERVER_NAME}]\ncommand = "node"\nargs = [${toml(context.server)}]\n`,
       ];
       fs.writeFileSync(path.join(codexHome, 'config.toml'), lines.join('\n'));
       const { command: exe, prefix } = command(spec);
@@ -220,12 +197,12 @@ function geminiConfiguration(id: string, title: string, approvalMode: string): C
   return {
     id,
     title,
-    serverFlags: [],
     scenario: 'full',
     prepare(context) {
       const spec = clientById('gemini-cli');
+      const entry = JSON.parse(readmeBlock(spec.name, 'json', context.server)) as Record<string, unknown>;
       writeJson(path.join(context.home, '.gemini', 'settings.json'), {
-        mcpServers: { [SERVER_NAME]: { command: context.server.command, args: context.server.args, trust: true } },
+        ...entry,
         security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: false } },
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
@@ -247,7 +224,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     spec: clientById('claude-code'),
     dialect: anthropic,
     configurations: [
-      claudeConfiguration('hook', 'print mode with the Elicitation hook: the hook accepts each question', true, 'full'),
+      claudeConfiguration('hook', "print mode with the README's line and Elicitation hook: the hook accepts each question", true, 'full'),
       claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
@@ -258,27 +235,17 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     dialect: responses,
     configurations: [
       codexConfiguration(
-        'approve',
-        'codex exec approving the tools, agent-fs-mcp --confirm never: the tool approval is the confirmation',
+        'readme',
+        "codex exec with the README's entry: --confirm never, the tools approved in Codex",
         'workspace-write',
-        'approve',
-        ['--confirm', 'never'],
+        'readme',
         'full',
       ),
       codexConfiguration(
-        'approve-elicit',
-        'codex exec approving the tools: Codex declines the question',
-        'workspace-write',
-        'approve',
-        [],
-        { declined: /--confirm never.*default_tools_approval_mode/ },
-      ),
-      codexConfiguration(
         'full-access',
-        'codex exec with full access: Codex declines the question itself',
+        'codex exec with full access and the server asking: Codex declines the question itself',
         'danger-full-access',
-        undefined,
-        [],
+        'plain',
         {
           declined: /--confirm never.*default_tools_approval_mode/,
         },
@@ -289,7 +256,11 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     spec: clientById('gemini-cli'),
     dialect: gemini,
     configurations: [
-      geminiConfiguration('yolo', 'gemini -p --approval-mode yolo: no question (Gemini cannot ask); its approval stands in', 'yolo'),
+      geminiConfiguration(
+        'yolo',
+        "gemini -p --approval-mode yolo with the README's entry: Gemini cannot ask; its approval stands in",
+        'yolo',
+      ),
     ],
   },
 };

@@ -33,6 +33,7 @@ import {
   START_TREE,
   treeOf,
 } from './scenario';
+import { readmeSetup } from './readme';
 import { startTrap } from './trap';
 
 const RUN_TIMEOUT_MS = 240_000;
@@ -59,7 +60,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       home,
       project,
       modelUrl: model.url,
-      server: { command: 'node', args: [SERVER, ...configuration.serverFlags] },
+      server: SERVER,
       prompt,
       proxy: trap.environment(),
     };
@@ -132,7 +133,8 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
         ensureClient(spec);
       });
 
-      it('is the pinned version', function () {
+      it('is the pinned version, the one the README says it tested', function () {
+        assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "the README's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
           const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
