@@ -102,6 +102,8 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
     DISABLE_ERROR_REPORTING: '1',
     // Every tool up front: by default Claude Code defers MCP tools behind its ToolSearch tool.
     ENABLE_TOOL_SEARCH: 'false',
+    // Print mode starts the conversation without a server that is not up within seconds, which a busy machine misses.
+    CLAUDE_CODE_MCP_STARTUP_WAIT_MS: '60000',
   };
 }
 
