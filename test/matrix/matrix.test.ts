@@ -17,7 +17,7 @@ import { TOOL_DEFINITIONS } from '../../src/core/tools';
 import { CLIENTS } from '../host/hosts';
 import { ensureClient } from '../host/install';
 import { makeTempDir, removeTree } from '../unit/helpers';
-import { buildOnce, REPO, SERVER } from '../unit/mcp/serve';
+import { buildOnce, REPO, serve, SERVER } from '../unit/mcp/serve';
 import { type Configuration, DRIVERS, type Driver, type RunContext, runClient, setupCommand } from './clients';
 import { type OfferedTool, startModel, type Turn } from './model';
 import {
@@ -75,9 +75,13 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
     assert.ok(first, `the model never got the Agent FS tools:\n${diagnosis}`);
     const names = clientNames(first.tools);
-    for (const definition of TOOL_DEFINITIONS) {
-      const offered: OfferedTool | undefined = first.tools.find((tool) => tool.name === names.get(definition.name));
-      assert.equal(offered?.description, definition.modelDescription, `${definition.name}: the description reaches the model unchanged`);
+    for (const listed of serverTools) {
+      const offered: OfferedTool | undefined = first.tools.find((tool) => tool.name === names.get(listed.name));
+      assert.equal(
+        offered?.description,
+        listed.description,
+        `${listed.name}: the description the server lists reaches the model unchanged`,
+      );
     }
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
@@ -116,10 +120,22 @@ function writeReport(
   fs.writeFileSync(path.join(REPORT_DIR, `${driver.spec.id}-${configuration.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** The tools as the server lists them (the SDK's client over stdio): what each client should pass on. */
+let serverTools: readonly { readonly name: string; readonly description?: string }[] = [];
+
 describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp.js', function () {
-  before(function () {
+  before(async function () {
     this.timeout(120_000);
     buildOnce();
+    const tmp = makeTempDir('agentfs-matrix-list-');
+    try {
+      const served = await serve(['--root', tmp, '--no-history']);
+      serverTools = (await served.client.listTools()).tools;
+      await served.close();
+    } finally {
+      removeTree(tmp);
+    }
+    assert.equal(serverTools.length, TOOL_DEFINITIONS.length);
   });
 
   for (const spec of CLIENTS) {
