@@ -16,6 +16,8 @@ export const SERVER_NAME = 'agent-fs';
 export interface RunContext {
   /** The private home folder (made, empty). */
   readonly home: string;
+  /** The runtime directory ($XDG_RUNTIME_DIR: private, outside the home folder, as a login session has). */
+  readonly runtime: string;
   /** The project folder the client is started in. */
   readonly project: string;
   readonly modelUrl: string;
@@ -41,7 +43,7 @@ export interface Configuration {
    * full: the whole scenario runs, destructive calls confirmed; declined: the client's own answer refuses the delete,
    * and the refusal must name what the person can set (this pattern).
    */
-  readonly scenario: 'full' | { readonly declined: RegExp };
+  readonly scenario: 'full' | { readonly declined: RegExp } | 'home';
   prepare(context: RunContext): Launch;
 }
 
@@ -61,6 +63,7 @@ function baseEnvironment(context: RunContext): Record<string, string> {
     XDG_CONFIG_HOME: path.join(context.home, '.config'),
     XDG_STATE_HOME: path.join(context.home, '.local', 'state'),
     XDG_CACHE_HOME: path.join(context.home, '.cache'),
+    XDG_RUNTIME_DIR: context.runtime,
     LANG: 'C.UTF-8',
     TERM: 'dumb',
     NO_COLOR: '1',
@@ -227,6 +230,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     dialect: anthropic,
     configurations: [
       claudeConfiguration('hook', "print mode with the README's line and Elicitation hook: the hook accepts each question", true, 'full'),
+      claudeConfiguration('home', "print mode started in the home folder with the README's line: it is the root", false, 'home'),
       claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),

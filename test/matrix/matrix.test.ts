@@ -29,6 +29,7 @@ import {
   isAgentFsTool,
   layOut,
   OUTSIDE_FILE,
+  homeScenario,
   scriptOf,
   START_TREE,
   treeOf,
@@ -47,17 +48,22 @@ function definitionBytes(tool: { name: string; description: string; schema: unkn
 
 async function runConfiguration(driver: Driver, configuration: Configuration, tmp: string): Promise<void> {
   const home = path.join(tmp, 'home');
-  const project = path.join(tmp, 'work', 'project');
+  const runtime = path.join(tmp, 'run');
+  const inHome = configuration.scenario === 'home';
+  const project = inHome ? home : path.join(tmp, 'work', 'project');
   const outside = path.join(tmp, 'work', 'outside');
   fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(runtime, { mode: 0o700 });
   layOut(project, outside);
-  const steps = configuration.scenario === 'full' ? fullScenario() : declinedScenario(configuration.scenario.declined);
+  const { scenario } = configuration;
+  const steps = scenario === 'full' ? fullScenario() : scenario === 'home' ? homeScenario() : declinedScenario(scenario.declined);
   const prompt = `Client matrix: ${configuration.id}`;
   const trap = await startTrap();
   const model = await startModel(driver.dialect, scriptOf(steps, prompt), isAgentFsTool);
   try {
     const context: RunContext = {
       home,
+      runtime,
       project,
       modelUrl: model.url,
       server: SERVER,
@@ -85,7 +91,14 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     }
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
-    assert.deepEqual(treeOf(project), configuration.scenario === 'full' ? END_TREE : START_TREE, 'the project folder afterwards');
+    if (scenario === 'home') {
+      assert.equal(fs.readFileSync(path.join(home, 'notes.md'), 'utf8'), '# Notes\n');
+      assert.ok(
+        Object.keys(treeOf(path.join(runtime, 'agent-fs', 'history'))).length > 0,
+        'the history outside the home folder holds the change',
+      );
+      assert.ok(!fs.existsSync(path.join(home, '.local', 'state', 'agent-fs', 'history')), 'no history inside the home folder');
+    } else assert.deepEqual(treeOf(project), scenario === 'full' ? END_TREE : START_TREE, 'the project folder afterwards');
     assert.equal(fs.readFileSync(path.join(outside, OUTSIDE_FILE.name), 'utf8'), OUTSIDE_FILE.content, 'the file outside the base');
   } finally {
     await model.close();

@@ -227,6 +227,23 @@ export function declinedScenario(remedy: RegExp): Step[] {
 }
 
 /**
+ * For a client started in the home folder (its one root, and the server's folder): a write is recorded though the
+ * root holds Agent FS's per-user state folder, which no tool can list or reach.
+ */
+export function homeScenario(): Step[] {
+  return [
+    { tool: 'write_file', input: () => ({ file_name: 'notes.md', content: '# Notes\n' }), expect: ok() },
+    {
+      tool: 'list_directory',
+      input: () => ({ path: '.local/state', include_hidden: true, include_ignored: true }),
+      expect: ok((data) => assert.ok(!json(data).includes('agent-fs'), `the listing shows Agent FS's folder: ${json(data)}`)),
+    },
+    { tool: 'list_directory', input: () => ({ path: '.local/state/agent-fs/locks' }), expect: refused('SENSITIVE_PATH_REFUSED') },
+    { tool: 'history_list', input: () => ({}), expect: ok((data) => assert.equal(data.count, 1)) },
+  ];
+}
+
+/**
  * The client's name for each tool: every client prefixes the server's tools (`mcp__agent-fs__read_file`,
  * `mcp_agent-fs_read_file`, Codex's namespace), and some have built-in tools with the bare names, so the prefix is
  * found once from workspace_info (no client has a tool of that name) and must fit every tool.
