@@ -54,6 +54,8 @@ export const ERROR_CODES = [
   'SYMLINK_OUTSIDE_BASE',
   // The MCP server: the person declined a confirmation asked through the client (or the client could not ask).
   'CONFIRMATION_DECLINED',
+  // The MCP server and the runner: the policy the editor published into their state folder cannot be used.
+  'POLICY_UNAVAILABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

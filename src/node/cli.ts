@@ -16,6 +16,7 @@ import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 import { createNodeSession } from './session';
+import { SharedPolicyFile } from './sharedPolicy';
 
 const PROGRAM = 'agent-fs';
 
@@ -175,7 +176,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const { envelope, image } = await invokeForReply(
     operation,
     input,
-    createNodeSession(roots, flagPolicy(args, 'runner'), { stateDirectory: state.directory }),
+    createNodeSession(roots, flagPolicy(args, 'runner'), {
+      stateDirectory: state.directory,
+      ...(state.directory === undefined ? {} : { sharedPolicy: new SharedPolicyFile(state.directory, 'runner') }),
+    }),
   );
   print(image && envelope.ok ? withBase64(envelope, image) : envelope);
   return envelope.ok ? 0 : 1;

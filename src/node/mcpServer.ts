@@ -40,6 +40,7 @@ import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
 import { createNodeSession } from './session';
+import { SharedPolicyFile } from './sharedPolicy';
 import { defaultHistoryDirectory, isInside } from './stateDirectory';
 
 /** How destructive calls are confirmed: ask where the client can (default), never ask, or refuse where it cannot. */
@@ -171,6 +172,7 @@ class RootsState {
   private readonly sessions = new Map<string, Session>();
   private readonly base: Session;
   private readonly policy: Partial<Policy>;
+  private readonly sharedPolicy: SharedPolicyFile | undefined;
 
   constructor(
     private readonly server: Server,
@@ -178,9 +180,12 @@ class RootsState {
   ) {
     this.policy = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
     const { stateDirectory } = options.roots;
+    // The editor's policy, when it shares this state folder: every session follows the same file.
+    this.sharedPolicy = stateDirectory === undefined ? undefined : new SharedPolicyFile(stateDirectory, 'MCP server');
     // Built as the runner builds its session; its history store is the one every later session shares.
     this.base = createNodeSession(options.roots.directories, this.policy, {
       ...(stateDirectory === undefined ? {} : { stateDirectory }),
+      ...(this.sharedPolicy ? { sharedPolicy: this.sharedPolicy } : {}),
       ripgrep: options.ripgrep,
       hostKind: 'mcp',
     });
@@ -224,7 +229,19 @@ class RootsState {
       const history = this.historyFor(narrowed.directories);
       if (typeof history === 'string')
         return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', history)) };
-      session = createNodeSession(narrowed.directories, this.policy, { ...history, ripgrep: this.options.ripgrep, hostKind: 'mcp' });
+      // The policy file of the session's own state folder: the editor's, when that is the --state it shares.
+      const shared =
+        history.stateDirectory === undefined
+          ? undefined
+          : history.stateDirectory === this.options.roots.stateDirectory
+            ? this.sharedPolicy
+            : new SharedPolicyFile(history.stateDirectory, 'MCP server');
+      session = createNodeSession(narrowed.directories, this.policy, {
+        ...history,
+        ...(shared ? { sharedPolicy: shared } : {}),
+        ripgrep: this.options.ripgrep,
+        hostKind: 'mcp',
+      });
       this.sessions.set(key, session);
     }
     return session;

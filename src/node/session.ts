@@ -4,17 +4,25 @@ import * as nodePath from 'node:path';
 import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
+import { isWithin } from '../core/paths';
 import type { Root, Workspace } from '../core/root';
 import { DEFAULT_POLICY, type Policy } from '../core/settings';
+import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from './locks';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
+import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
 
 /** POSIX form of a native absolute path, as the core expects ("C:\\a" → "/C:/a" on Windows). */
 export function toPosixPath(nativePath: string): string {
   const resolved = nodePath.resolve(nativePath);
   return nodePath.sep === '/' ? resolved : '/' + resolved.split(nodePath.sep).join('/');
+}
+
+/** The native form of one of the core's absolute paths ("/C:/a" → "C:\\a" on Windows). */
+export function toNativePath(posixPath: string): string {
+  return nodePath.sep === '/' ? posixPath : posixPath.slice(1).split('/').join(nodePath.sep);
 }
 
 export interface NodeSessionOptions {
@@ -35,16 +43,20 @@ export interface NodeSessionOptions {
    * stateDirectory.ts), with its wait and staleness bounds; false: exclusion within this process only.
    */
   readonly locks?: ({ readonly directory?: string } & NodeLockOptions) | false;
+  /**
+   * The policy an editor publishes into the state folder (sharedPolicy.ts): read on every call, it narrows the
+   * roots and the policy and names the files with unsaved changes. Absent: the flags alone.
+   */
+  readonly sharedPolicy?: SharedPolicyFile;
 }
 
 /**
- * The roots, named by their directory's base name as workspace folders are. A name two roots share gets a
- * " (2)"-style suffix, so a relative path that starts with a name always means one root.
+ * The roots (the core's absolute paths), named by their directory's base name as workspace folders are. A name two
+ * roots share gets a " (2)"-style suffix, so a relative path that starts with a name always means one root.
  */
-function namedRoots(directories: readonly string[]): Root[] {
+function namedRoots(paths: readonly string[]): Root[] {
   const used = new Set<string>();
-  return directories.map((directory) => {
-    const path = toPosixPath(directory);
+  return paths.map((path) => {
     const base = nodePath.posix.basename(path) || path;
     let name = base;
     for (let index = 2; used.has(name); index++) name = `${base} (${index})`;
@@ -70,7 +82,8 @@ export function createNodeSession(
     [userStateDirectory(), lockDirectory, options.stateDirectory].filter((folder): folder is string => folder !== undefined),
   );
   const fs = new NodeFileSystem(locks);
-  const roots = namedRoots(directories);
+  const roots = namedRoots(directories.map(toPosixPath));
+  const { sharedPolicy } = options;
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
   const history =
     options.history ??
@@ -87,19 +100,16 @@ export function createNodeSession(
       // Only the editor has language services to ask.
       problemsAfterEdits: false,
     },
+    ...(sharedPolicy ? { editors: { isDirty: (absolute: string) => isDirty(sharedPolicy.current(), absolute) } } : {}),
     policy: () => {
       const merged = { ...DEFAULT_POLICY, ...policy };
-      return reserved.length === 0 ? merged : { ...merged, hiddenPaths: [...merged.hiddenPaths, ...reserved] };
+      const own: Policy = reserved.length === 0 ? merged : { ...merged, hiddenPaths: [...merged.hiddenPaths, ...reserved] };
+      const published = sharedPolicy?.current();
+      return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
-        let isDirectory = false;
-        try {
-          isDirectory = statSync(realpathSync(directory)).isDirectory();
-        } catch {
-          isDirectory = false;
-        }
-        if (!isDirectory) {
+        if (!isDirectory(directory)) {
           const path = roots[index]?.path ?? directory;
           return Promise.reject(
             new ToolError(
@@ -109,7 +119,71 @@ export function createNodeSession(
           );
         }
       }
-      return Promise.resolve({ roots, fs });
+      try {
+        const published = sharedPolicy?.current();
+        return Promise.resolve({ roots: published && sharedPolicy ? followedRoots(roots, published, sharedPolicy.host) : roots, fs });
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
   };
+}
+
+/** The real path of one of the core's absolute paths, in the core's form; undefined when it does not exist. */
+function realOf(path: string): string | undefined {
+  try {
+    return toPosixPath(realpathSync(toNativePath(path)));
+  } catch {
+    return undefined;
+  }
+}
+
+function isDirectory(directory: string): boolean {
+  try {
+    return statSync(realpathSync(directory)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isDirty(published: PublishedPolicy | undefined, absolute: string): boolean {
+  return published !== undefined && isDirtyInEditor(published, absolute, CASE_INSENSITIVE_PATHS);
+}
+
+/** The roots narrowed to the editor's base directories (sharedPolicy.ts); DIR_NOT_AVAILABLE when none is left. */
+function followedRoots(roots: readonly Root[], published: PublishedPolicy, host: string): Root[] {
+  if (published.roots.length === 0) {
+    throw new ToolError(
+      'DIR_NOT_AVAILABLE',
+      `VS Code's Agent FS has no base directory for this workspace, and this ${host} follows it: ${published.unavailable ?? 'no folder is open'}`,
+    );
+  }
+  const kept = narrowedRoots(
+    roots.map((root) => root.path),
+    published,
+    CASE_INSENSITIVE_PATHS,
+  );
+  const paths = kept
+    .map((entry) => ('own' in entry ? roots[entry.own]?.path : published.roots[entry.published]))
+    .filter((path) => path !== undefined);
+  if (paths.length === 0) {
+    throw new ToolError(
+      'DIR_NOT_AVAILABLE',
+      `VS Code narrows Agent FS on this workspace to ${published.roots.join(', ')}, which this ${host} follows, and none of the ${host}'s directories (${roots.map((root) => root.path).join(', ')}) lies there or holds one.`,
+    );
+  }
+  // A root narrowed to must really lie inside one of the host's: lexically inside but a link leading out would widen.
+  const ownReal = roots.map((root) => realOf(root.path)).filter((real) => real !== undefined);
+  const escaping = paths.find((path) => {
+    const real = realOf(path);
+    return real === undefined || !isDirectory(toNativePath(path)) || !ownReal.some((own) => isWithin(own, real));
+  });
+  if (escaping !== undefined) {
+    throw new ToolError(
+      'DIR_NOT_AVAILABLE',
+      `VS Code narrows Agent FS on this workspace to ${escaping}, which this ${host} follows, and it is not an existing directory inside the ${host}'s own (${roots.map((root) => root.path).join(', ')}).`,
+    );
+  }
+  // Roots kept as they are keep their names; the ones narrowed to are named by their base name, as the editor does.
+  return paths.every((path, index) => path === roots[index]?.path) && paths.length === roots.length ? [...roots] : namedRoots(paths);
 }
