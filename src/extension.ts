@@ -15,6 +15,7 @@ import {
 } from './vscode/history';
 import { CallLog } from './vscode/log';
 import { EditorSession } from './vscode/session';
+import { PolicyPublisher } from './vscode/sharedPolicy';
 import { ToolHost } from './vscode/tools';
 
 /** What `activate` returns: the hooks the integration tests use. */
@@ -38,11 +39,18 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
   const tools = new ToolHost(session, log, (_operation, envelope) => {
     if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') activity.refresh();
   });
+  // What this window enforces, published for the agents "Connect Another Agent…" connects (they share the folder).
+  // Only for a workspace: windows without one share the global storage, where each would overwrite the others'.
+  const policy = context.storageUri
+    ? new PolicyPublisher(session, historyDirectory(context), context.storageUri, (line) => log.channel.warn(line))
+    : undefined;
+  void policy?.publish();
   const results = new ResultDocuments();
   let dialogs: Dialogs = defaultDialogs;
 
   context.subscriptions.push(
     log,
+    ...(policy ? [policy] : []),
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...registerCommands({ session, state: context.workspaceState, log, results, dialogs: () => dialogs }),
