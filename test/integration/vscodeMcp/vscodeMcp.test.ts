@@ -312,7 +312,7 @@ async function play(): Promise<Played> {
             matches(asked.message, pattern),
             `the question of step ${index} (${step.tool}) says ${String(pattern)}: ${asked.message}`,
           );
-        if (step.question.shot) await shot(step.question.shot, true);
+        if (step.question.shot) await shot(step.question.shot);
         await answer(step.question.answer);
       } else questions.push(undefined);
       await awaitResult(turn.run, index + 1, step.tool);
