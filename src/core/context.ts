@@ -1,5 +1,6 @@
 /** Everything a tool call may use, built per call by the pipeline (invoke.ts) from the host's session. */
 import type { HistoryStore } from './history/store';
+import type { HostNaming } from './naming';
 import type { PathResolver, Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
@@ -46,4 +47,6 @@ export interface ToolContext extends CallSignals {
   readonly host?: HostInfo;
   /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */
   readonly history?: HistoryStore;
+  /** How the host names tools (naming.ts): for text a tool hands out inside its `data` rather than as its message. */
+  readonly naming: HostNaming;
 }

@@ -6,6 +6,7 @@
  * Invariant: a file is only edited when decoding and re-encoding it reproduces its exact bytes (encoding, BOM and
  * every line ending), checked before any edit; so text outside the edited region is written back byte for byte.
  */
+import { toolRef } from './naming';
 import { limitExceeded } from './caps';
 import { formatPatch, structuredPatch } from 'diff';
 import { shown, undoSentence } from './consequences';
@@ -119,13 +120,13 @@ export async function readTextFile(
 ): Promise<TextFile> {
   const { fs } = context.workspace;
   const stat = await fs.stat(path.absolute);
-  if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use agentfs_create_file to create it.`);
+  if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use ${toolRef('create_file')} to create it.`);
   if (stat.kind !== 'file') throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}.`);
   if (stat.size > EDIT_MAX_BYTES) {
     throw limitExceeded(
       'size_bytes',
       EDIT_MAX_BYTES,
-      `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use agentfs_write_file to replace it whole.`,
+      `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use ${toolRef('write_file')} to replace it whole.`,
       path.display,
     );
   }

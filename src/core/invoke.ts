@@ -14,6 +14,7 @@ import type { EditorState, HostInfo, ToolContext } from './context';
 import type { Progress } from './signals';
 import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
+import { type HostNaming, renderText, RUNNER_NAMING, toolRef } from './naming';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
 export interface Session {
@@ -28,6 +29,23 @@ export interface Session {
   readonly host?: HostInfo;
   /** Where mutating calls are recorded for history and undo; absent: nothing is recorded. */
   readonly history?: HistoryStore;
+  /** How this host names the tools in the messages it answers with (naming.ts); absent: the runner's bare names. */
+  readonly naming?: HostNaming;
+}
+
+function namingOf(session: Session): HostNaming {
+  return session.naming ?? RUNNER_NAMING;
+}
+
+/** The refusal as the session's host says it: every message goes out through here or through prepareOperation. */
+function refusal(
+  session: Session,
+  operation: string,
+  code: ErrorCode,
+  message: string,
+  details?: Readonly<Record<string, unknown>>,
+): Envelope {
+  return failure(operation, code, renderText(message, namingOf(session)), details);
 }
 
 /** A call's envelope alone: for callers that pass on no image (a host that can pass one calls invokeForReply). */
@@ -58,17 +76,18 @@ export async function invokeForReply(
     return { envelope: success(tool.name, result) };
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    if (error instanceof ToolError) return { envelope: failure(tool.name, error.code, error.message, error.details) };
+    if (error instanceof ToolError) return { envelope: refusal(session, tool.name, error.code, error.message, error.details) };
     if (isFsError(error, 'cross-device')) {
       return {
-        envelope: failure(
+        envelope: refusal(
+          session,
           tool.name,
           'CROSS_DEVICE_MOVE_UNSUPPORTED',
           `The move crosses file systems, which is not supported: ${describeError(error)}`,
         ),
       };
     }
-    return { envelope: failure(tool.name, tool.failureCode, `${tool.name} failed: ${describeError(error)}`) };
+    return { envelope: refusal(session, tool.name, tool.failureCode, `${toolRef(tool.name)} failed: ${describeError(error)}`) };
   }
 }
 
@@ -79,14 +98,20 @@ export async function prepareOperation(operation: string, input: unknown, sessio
   try {
     const { call, context } = await createContext(tool, input, session, () => false);
     const preparation = await call.prepare(context);
-    return session.policy().confirmDestructive ? preparation : { invocationMessage: preparation.invocationMessage };
+    const render = (text: string): string => renderText(text, context.naming);
+    const { confirmation } = preparation;
+    return session.policy().confirmDestructive && confirmation
+      ? {
+          invocationMessage: render(preparation.invocationMessage),
+          confirmation: { title: render(confirmation.title), message: render(confirmation.message) },
+        }
+      : { invocationMessage: render(preparation.invocationMessage) };
   } catch (error) {
     // The call itself will answer with the refusal; nothing to confirm for a call that changes nothing.
-    if (error instanceof ToolError)
-      return {
-        invocationMessage: refusalLine(operation, error.code, error.message),
-        refusal: { code: error.code, message: error.message },
-      };
+    if (error instanceof ToolError) {
+      const message = renderText(error.message, namingOf(session));
+      return { invocationMessage: refusalLine(operation, error.code, message), refusal: { code: error.code, message } };
+    }
     return { invocationMessage: `Agent FS ${labelOf(operation)}` };
   }
 }
@@ -118,11 +143,11 @@ async function createContext(
     if (!policy.trusted) {
       throw new ToolError(
         'WORKSPACE_UNTRUSTED',
-        `${tool.name} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`,
+        `${toolRef(tool.name)} changes files, which Agent FS does not do in an untrusted workspace. Trust the workspace to allow it.`,
       );
     }
     if (policy.readOnly) {
-      throw new ToolError('READ_ONLY_MODE', `${tool.name} changes files, and Agent FS is read-only (${policy.knobs.readOnly}).`);
+      throw new ToolError('READ_ONLY_MODE', `${toolRef(tool.name)} changes files, and Agent FS is read-only (${policy.knobs.readOnly}).`);
     }
   }
   const workspace = await session.workspace();
@@ -134,6 +159,7 @@ async function createContext(
     contentSearcher: session.contentSearcher,
     host: session.host,
     history: session.history,
+    naming: namingOf(session),
     isCancelled,
     ...(progress ? { progress } : {}),
   };

@@ -1,4 +1,5 @@
 /** The walk the listing and search tools share: walkTree plus the ignore rules (ignore.ts) and dot-file hiding. */
+import { toolRef } from './naming';
 import { ToolError } from './errors';
 import type { EntryKind } from './fs';
 import { IgnoreRules } from './ignore';
@@ -71,7 +72,7 @@ export async function checkDirectory(context: ToolContext, directory: ConfinedPa
   if (stat.kind !== 'directory') {
     throw new ToolError(
       'DIRECTORY_NOT_DIRECTORY',
-      `Not a directory: ${directory.display} is a ${stat.kind}. Use agentfs_file_info or agentfs_read_file for a file.`,
+      `Not a directory: ${directory.display} is a ${stat.kind}. Use ${toolRef('file_info')} or ${toolRef('read_file')} for a file.`,
     );
   }
   await assertMayRead(context, directory, 'directory');

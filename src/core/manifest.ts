@@ -5,12 +5,12 @@
  * definitions the one place a tool is written, and test/unit/manifest.test.ts fails while the committed file is stale.
  */
 import manifest from '../../package.json';
+import { EDITOR_NAMING, type HostNaming, renderText, toolNameOf } from './naming';
 import type { JsonSchema } from './schema';
 import type { Tool } from './tool';
 
 export type { JsonSchema } from './schema';
-
-export const TOOL_NAME_PREFIX = 'agentfs_';
+export { operationOf, TOOL_NAME_PREFIX, toolNameOf } from './naming';
 
 export interface ManifestTool {
   readonly name: string;
@@ -30,21 +30,21 @@ export const EXTENSION_VERSION: string = manifest.version;
 /** Hides a tool that changes files where it would only be refused (READ_ONLY_MODE, WORKSPACE_UNTRUSTED). */
 export const MUTATING_WHEN = '!config.agentFs.readOnly && isWorkspaceTrusted';
 
-export function toolNameOf(operation: string): string {
-  return TOOL_NAME_PREFIX + operation;
-}
-
-export function operationOf(toolName: string): string {
-  return toolName.startsWith(TOOL_NAME_PREFIX) ? toolName.slice(TOOL_NAME_PREFIX.length) : toolName;
-}
-
 /**
  * What one tool's definition costs a model, in bytes: its name, model description and input schema as JSON, the
- * part of a tool list every request carries (the editor's languageModelTools and MCP's tools/list alike).
+ * part of a tool list every request carries (the editor's languageModelTools and MCP's tools/list alike), as the
+ * editor renders it (its names are the longer ones).
  */
-export function definitionBytes(tool: { readonly name: string; readonly modelDescription: string; readonly inputSchema: unknown }): number {
+export function definitionBytes(
+  tool: { readonly name: string; readonly modelDescription: string; readonly inputSchema: unknown },
+  naming: HostNaming = EDITOR_NAMING,
+): number {
   return new TextEncoder().encode(
-    JSON.stringify({ name: toolNameOf(tool.name), description: tool.modelDescription, inputSchema: tool.inputSchema }),
+    JSON.stringify({
+      name: naming.toolName(tool.name),
+      description: renderText(tool.modelDescription, naming),
+      inputSchema: tool.inputSchema,
+    }),
   ).length;
 }
 
@@ -55,8 +55,8 @@ export function manifestEntry(tool: Tool): ManifestTool {
     name,
     toolReferenceName: name,
     displayName: tool.title,
-    modelDescription: tool.modelDescription,
-    userDescription: tool.userDescription,
+    modelDescription: renderText(tool.modelDescription, EDITOR_NAMING),
+    userDescription: renderText(tool.userDescription, EDITOR_NAMING),
     canBeReferencedInPrompt: true,
     icon: `$(${tool.icon})`,
     tags: ['agentfs', 'filesystem', ...tool.tags],

@@ -10,6 +10,7 @@
  * mode changes are ignored; binary patches are refused.
  */
 import { limitExceeded } from './caps';
+import { toolRef } from './naming';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { decodeForEdit, describeChange, EDIT_MAX_BYTES, encodeLike, type TextChange } from './editing';
 import { CancelledError, describeError, ToolError } from './errors';
@@ -76,7 +77,7 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
   );
   if (entries.length === 0) {
     throw failed(
-      'The patch holds no changes. apply_patch takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.',
+      `The patch holds no changes. ${toolRef('apply_patch')} takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.`,
       {},
     );
   }
@@ -84,10 +85,11 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
   const seen = new Set<string>();
   for (const [index, entry] of entries.entries()) {
     const label = entry.newFileName ?? entry.oldFileName ?? `file ${index + 1}`;
-    if (entry.isBinary) throw failed(`The patch changes ${label} as a binary file; apply_patch applies text hunks only.`, { file: label });
+    if (entry.isBinary)
+      throw failed(`The patch changes ${label} as a binary file; ${toolRef('apply_patch')} applies text hunks only.`, { file: label });
     if (entry.isRename || entry.isCopy) {
       throw failed(
-        `The patch ${entry.isRename ? 'renames' : 'copies'} ${entry.oldFileName ?? '?'} to ${entry.newFileName ?? '?'}; apply_patch does not apply renames or copies. Use agentfs_${entry.isRename ? 'move' : 'copy'}_file first, then a patch of the content alone.`,
+        `The patch ${entry.isRename ? 'renames' : 'copies'} ${entry.oldFileName ?? '?'} to ${entry.newFileName ?? '?'}; ${toolRef('apply_patch')} does not apply renames or copies. Use ${toolRef(entry.isRename ? 'move_file' : 'copy_file')} first, then a patch of the content alone.`,
         { file: label },
       );
     }
@@ -252,7 +254,7 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
       throw limitExceeded(
         'size_bytes',
         EDIT_MAX_BYTES,
-        `${path.display} is ${stat.size} bytes; apply_patch edits files up to ${EDIT_MAX_BYTES} bytes.`,
+        `${path.display} is ${stat.size} bytes; ${toolRef('apply_patch')} edits files up to ${EDIT_MAX_BYTES} bytes.`,
         path.display,
       );
     }

@@ -17,8 +17,15 @@ import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
+import { RUNNER_NAMING } from '../core/naming';
 
 const PROGRAM = 'agent-fs';
+
+/** Tools as the runner names them, joined for a sentence ("a, b and c"). */
+function names(...operations: string[]): string {
+  const named = operations.map(RUNNER_NAMING.toolName);
+  return named.length < 2 ? named.join('') : `${named.slice(0, -1).join(', ')} and ${named.at(-1) ?? ''}`;
+}
 
 const USAGE = `Usage: ${PROGRAM} [options] <operation> ['<json input>' | -]
        ${PROGRAM} <operation> --help     the operation's parameters
@@ -27,7 +34,7 @@ Runs one Agent FS operation over the directory DIR (default: the current directo
 '-' reads the JSON input from standard input. Exit code 0 when ok is true, 1 when false, 2 for usage errors.
 
 The runner asks no confirmation: a delete or an overwrite runs when called. Every change is recorded, and the
-operations history_list, undo_last and undo_operation put it back; --read-only makes the runner change nothing.
+operations ${names('history_list', 'undo_last', 'undo_operation')} put it back; --read-only makes the runner change nothing.
 
 Options:
   --root DIR             the base directory no path may leave (default: the current directory); repeat it
@@ -178,6 +185,7 @@ async function main(argv: readonly string[]): Promise<number> {
     input,
     createNodeSession(roots, flagPolicy(args, 'runner'), {
       stateDirectory: state.directory,
+      naming: RUNNER_NAMING,
       ...(state.directory === undefined ? {} : { sharedPolicy: new SharedPolicyFile(state.directory, 'runner') }),
     }),
   );

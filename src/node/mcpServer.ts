@@ -34,6 +34,7 @@ import { CancelledError, ToolError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import type { HistoryStore } from '../core/history/store';
 import { EXTENSION_VERSION } from '../core/manifest';
+import { type HostNaming, mcpNaming, renderText } from '../core/naming';
 import type { Policy } from '../core/settings';
 import type { Progress } from '../core/signals';
 import type { Preparation, Tool } from '../core/tool';
@@ -58,12 +59,17 @@ export interface McpServerOptions {
   readonly ripgrep?: string | false;
 }
 
-/** A tool as MCP lists it, from its one definition: annotations true to its effect. */
-export function mcpTool(tool: Tool): McpTool {
+/** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
+export function serverNaming(confirm: ConfirmMode): HostNaming {
+  return mcpNaming(confirm !== 'never');
+}
+
+/** A tool as MCP lists it, from its one definition: annotations true to its effect, text as this server says it. */
+export function mcpTool(tool: Tool, naming: HostNaming): McpTool {
   return {
-    name: tool.name,
+    name: naming.toolName(tool.name),
     title: tool.title,
-    description: tool.modelDescription,
+    description: renderText(tool.modelDescription, naming),
     inputSchema: tool.inputSchema as McpTool['inputSchema'],
     annotations: {
       title: tool.title,
@@ -188,6 +194,7 @@ class RootsState {
       ...(this.sharedPolicy ? { sharedPolicy: this.sharedPolicy } : {}),
       ripgrep: options.ripgrep,
       hostKind: 'mcp',
+      naming: serverNaming(options.confirm),
     });
     this.sessions.set(this.key(options.roots.directories), this.base);
   }
@@ -241,6 +248,7 @@ class RootsState {
         ...(shared ? { sharedPolicy: shared } : {}),
         ripgrep: this.options.ripgrep,
         hostKind: 'mcp',
+        naming: serverNaming(this.options.confirm),
       });
       this.sessions.set(key, session);
     }
@@ -316,7 +324,9 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   const tools = new Map(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
   // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
-  const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map(mcpTool);
+  const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
+    mcpTool(tool, serverNaming(options.confirm)),
+  );
   const roots = new RootsState(server, options);
 
   server.oninitialized = () => {

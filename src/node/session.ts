@@ -5,6 +5,7 @@ import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
+import { type HostNaming, RUNNER_NAMING } from '../core/naming';
 import type { Root, Workspace } from '../core/root';
 import { DEFAULT_POLICY, type Policy } from '../core/settings';
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/sharedPolicy';
@@ -38,6 +39,8 @@ export interface NodeSessionOptions {
   readonly ripgrep?: string | false;
   /** What workspace_info reports as the host: 'runner' (default) or 'mcp'. */
   readonly hostKind?: string;
+  /** How the host names tools in its messages (naming.ts); default: the runner's. */
+  readonly naming?: HostNaming;
   /**
    * The cross-process lock directory every cooperating process shares (default: the per-user one,
    * stateDirectory.ts), with its wait and staleness bounds; false: exclusion within this process only.
@@ -107,6 +110,7 @@ export function createNodeSession(
       const published = sharedPolicy?.current();
       return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },
+    naming: options.naming ?? RUNNER_NAMING,
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
         if (!isDirectory(directory)) {

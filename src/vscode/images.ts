@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ImageAttachment } from '../core/envelope';
+import { toolRef } from '../core/naming';
 
 type ImagePart = (image: ImageAttachment) => unknown;
 
@@ -36,5 +37,5 @@ export const imagePart: ImagePart | undefined = lookUpImagePart();
 export function imageRefusal(): string | undefined {
   return imagePart
     ? undefined
-    : `VS Code ${vscode.version} cannot pass an image to a model (VS Code 1.106 and later can); agentfs_file_info gives its size.`;
+    : `VS Code ${vscode.version} cannot pass an image to a model (VS Code 1.106 and later can); ${toolRef('file_info')} gives its size.`;
 }

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { ToolError } from '../core/errors';
 import type { HistoryStore } from '../core/history/store';
+import { EDITOR_NAMING } from '../core/naming';
 import type { Session } from '../core/invoke';
 import { basename, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/root';
@@ -32,6 +33,9 @@ export class EditorSession implements Session {
 
   /** Documents with unsaved changes, which mutating tools refuse to overwrite (FILE_DIRTY_IN_EDITOR). */
   readonly editors = openEditors;
+
+  /** Tools are registered as agentfs_<operation>, and deletes go to the trash: messages say so. */
+  readonly naming = EDITOR_NAMING;
 
   /**
    * search_content's fast path: the ripgrep VS Code ships, for folders on the local disk. Virtual and remote-only

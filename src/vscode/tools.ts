@@ -1,12 +1,13 @@
 /**
- * Registers every tool with vscode.lm.registerTool, under the name its manifest entry was generated with. Each invocation takes the core's one path
- * (invokeForReply); this file only translates between VS Code's types and the core's.
+ * Registers every tool with vscode.lm.registerTool, under the editor's name for it (EDITOR_NAMING, as its manifest entry
+ * was generated with). Each invocation takes the core's one path (invokeForReply), whose messages the session renders
+ * with the same naming; this file only translates between VS Code's types and the core's.
  */
 import * as vscode from 'vscode';
 import type { Envelope, Reply } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, refusalLine, type Session } from '../core/invoke';
-import { toolNameOf } from '../core/manifest';
+import { EDITOR_NAMING } from '../core/naming';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import { imagePart } from './images';
@@ -29,7 +30,7 @@ export class ToolHost {
     return TOOL_DEFINITIONS.map((tool) => {
       const operation = tool.name;
       const effect = tool.effect;
-      return vscode.lm.registerTool<unknown>(toolNameOf(operation), {
+      return vscode.lm.registerTool<unknown>(EDITOR_NAMING.toolName(operation), {
         prepareInvocation: async (options) => {
           const preparation = await this.prepare(operation, options.input);
           this.remember(operation, options.input, preparation.refusal !== undefined);

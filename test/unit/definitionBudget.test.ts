@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { definitionBytes } from '../../src/core/manifest';
-import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
 
 const TOTAL_BUDGET = 20_000;
 const TOOL_BUDGET = 1_000;
@@ -27,7 +27,9 @@ describe('definition budget', function () {
   it('measures what a client is sent: the registered name, the description and the schema as JSON', function () {
     const readFile = TOOL_DEFINITIONS.find((tool) => tool.name === 'read_file');
     assert.ok(readFile);
-    const sent = JSON.stringify({ name: 'agentfs_read_file', description: readFile.modelDescription, inputSchema: readFile.inputSchema });
+    const entry = languageModelTools().find((tool) => tool.name === 'agentfs_read_file');
+    assert.ok(entry);
+    const sent = JSON.stringify({ name: entry.name, description: entry.modelDescription, inputSchema: entry.inputSchema });
     assert.equal(definitionBytes(readFile), Buffer.byteLength(sent));
   });
 });

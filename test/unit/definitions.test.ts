@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
+import { RUNNER_NAMING } from '../../src/core/naming';
 import { PathResolver } from '../../src/core/root';
 import type { ToolContext } from '../../src/core/context';
 import type { InputOf, InputSchema } from '../../src/core/schema';
@@ -86,7 +87,13 @@ describe('tool definitions: the input type comes from the schema', function () {
     const ws = tempWorkspace();
     try {
       const workspace = await ws.session.workspace();
-      const context: ToolContext = { workspace, paths: new PathResolver(workspace), policy: ws.session.policy(), isCancelled: () => false };
+      const context: ToolContext = {
+        workspace,
+        paths: new PathResolver(workspace),
+        policy: ws.session.policy(),
+        naming: RUNNER_NAMING,
+        isCancelled: () => false,
+      };
       const accepted = probe.accept({ path: './x', names: ['a', 'b'] });
       assert.deepEqual(accepted.input, { path: './x', names: ['a', 'b'], count: 3 });
       const call = await accepted.bind(context);

@@ -4,6 +4,7 @@
  * read back from the store (HISTORY_UNAVAILABLE otherwise). The undo is itself recorded by the pipeline, as any
  * mutating call, so it can be undone in turn.
  */
+import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
 import { writeFileAtomic } from '../files';
 import { removeQuietly, siblingPath } from '../staging';
@@ -57,7 +58,7 @@ export async function requireRecord(store: HistoryStore, id: string): Promise<Op
   if (!record) {
     throw new ToolError(
       'OPERATION_NOT_FOUND',
-      `No recorded operation has the id "${id}". Use agentfs_history_list to see the recorded operations (old ones are pruned beyond agentFs.history.maxOperations).`,
+      `No recorded operation has the id "${id}". Use ${toolRef('history_list')} to see the recorded operations (old ones are pruned beyond agentFs.history.maxOperations).`,
       { operation_id: id },
     );
   }
@@ -138,7 +139,7 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
     const list = conflicts.map((conflict) => `${conflict.path} (${conflict.change})`).join('; ');
     throw new ToolError(
       'UNDO_CONFLICT',
-      `Cannot undo ${record.id} (${record.summary}): ${list}. Nothing was changed. Undo the later operations first (agentfs_history_list), or change the files back by hand.`,
+      `Cannot undo ${record.id} (${record.summary}): ${list}. Nothing was changed. Undo the later operations first (${toolRef('history_list')}), or change the files back by hand.`,
       { operation_id: record.id, paths: conflicts.map((conflict) => conflict.path), conflicts },
     );
   }
@@ -178,7 +179,7 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
       const target = step.kind === 'move-back' ? step.to : step.path;
       throw new ToolError(
         'WRITE_FAILED',
-        `The undo of ${record.id} stopped at ${at(target).display}: ${describeError(error)}. Already put back: ${done}. Run agentfs_history_get ${record.id} to see what remains.`,
+        `The undo of ${record.id} stopped at ${at(target).display}: ${describeError(error)}. Already put back: ${done}. Run ${toolRef('history_get')} ${record.id} to see what remains.`,
         {
           operation_id: record.id,
           restored: restored.map((each) => each.path),

@@ -13,6 +13,7 @@
  * (U+FEFF at the start of line 1). UTF-16 files are decoded whole and measured in UTF-8 bytes; they are not read in
  * part, so those above WHOLE_READ_BYTES are refused.
  */
+import { toolRef } from '../naming';
 import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
 import type { FileSystem } from '../fs';
@@ -60,7 +61,7 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
     throw limitExceeded(
       'size_bytes',
       UNRANGED_READ_CAP,
-      `${display} is ${humanSize(size)}. This file system cannot read part of a file, and Agent FS reads at most ${humanSize(UNRANGED_READ_CAP)} whole. Open it on a local disk, or use agentfs_search_content to find the lines you need.`,
+      `${display} is ${humanSize(size)}. This file system cannot read part of a file, and Agent FS reads at most ${humanSize(UNRANGED_READ_CAP)} whole. Open it on a local disk, or use ${toolRef('search_content')} to find the lines you need.`,
       display,
     );
   }
@@ -76,7 +77,7 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
     throw limitExceeded(
       'size_bytes',
       WHOLE_READ_BYTES,
-      `${display} is a UTF-16 file of ${humanSize(size)}; Agent FS reads UTF-16 files of at most ${humanSize(WHOLE_READ_BYTES)}. Use agentfs_search_content to find lines in it.`,
+      `${display} is a UTF-16 file of ${humanSize(size)}; Agent FS reads UTF-16 files of at most ${humanSize(WHOLE_READ_BYTES)}. Use ${toolRef('search_content')} to find lines in it.`,
       display,
     );
   }
@@ -114,7 +115,7 @@ function selectionFields(
 function binaryRefusal(display: string): ToolError {
   return new ToolError(
     'BINARY_CONTENT_REFUSED',
-    `${display} looks binary (it has a NUL byte in its first ${BINARY_SNIFF_BYTES} bytes), so it is not returned as text. Name an encoding (e.g. "latin1") to read it as text anyway, or use agentfs_file_info for its size and type.`,
+    `${display} looks binary (it has a NUL byte in its first ${BINARY_SNIFF_BYTES} bytes), so it is not returned as text. Name an encoding (e.g. "latin1") to read it as text anyway, or use ${toolRef('file_info')} for its size and type.`,
   );
 }
 

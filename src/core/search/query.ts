@@ -15,6 +15,7 @@
  * Patterns only valid without the `u` flag (loose escapes like `\-` outside a class) and the few constructs with no
  * faithful translation (`\D \W \S` inside a class, `\p{…}` long names) run on the scan alone, which is still correct.
  */
+import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import type { ExternalQuery } from './searcher';
 
@@ -50,7 +51,7 @@ export function compileQuery(query: string, isRegex: boolean, caseSensitive: boo
     if (/[\r\n]/.test(query)) {
       throw new ToolError(
         'INVALID_PATTERN',
-        'The query holds a line break, but search_content matches one line at a time. Search for one line of the text.',
+        `The query holds a line break, but ${toolRef('search_content')} matches one line at a time. Search for one line of the text.`,
         { field: 'query' },
       );
     }

@@ -1,3 +1,4 @@
+import { where } from '../naming';
 import { missingDirectories } from '../files';
 import { removeQuietly, siblingPath } from '../staging';
 import { dirname, relativeTo } from '../paths';
@@ -23,8 +24,7 @@ export const copyDirectory = defineTool({
   name: 'copy_directory',
   title: 'Copy Directory',
   userDescription: 'Copy a directory tree inside the workspace.',
-  modelDescription:
-    'Copy a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms). Links inside are skipped.',
+  modelDescription: `Copy a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${where('confirms', ' (the user confirms)')}. Links inside are skipped.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',

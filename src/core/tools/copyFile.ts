@@ -1,3 +1,4 @@
+import { toolRef, where } from '../naming';
 import { removeQuietly, siblingPath } from '../staging';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
@@ -21,8 +22,7 @@ export const copyFile = defineTool({
   name: 'copy_file',
   title: 'Copy File',
   userDescription: 'Copy one file inside the workspace.',
-  modelDescription:
-    'Copy a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_copy_directory.',
+  modelDescription: `Copy a file, creating parent directories. An existing destination is refused unless overwrite${where('confirms', ' (then the user confirms)')}. For directories use ${toolRef('copy_directory')}.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',

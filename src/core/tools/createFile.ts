@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { describeChange, diffForResult, encodeLike } from '../editing';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, writeFileAtomic } from '../files';
@@ -29,7 +30,7 @@ type Input = InputOf<typeof inputSchema>;
 function alreadyExists(path: ConfinedPath, kind: string): ToolError {
   return new ToolError(
     'ALREADY_EXISTS',
-    `${path.display} already exists (a ${kind}); create_file never replaces anything. Use agentfs_write_file to replace a file, or agentfs_edit_file to change part of it.`,
+    `${path.display} already exists (a ${kind}); ${toolRef('create_file')} never replaces anything. Use ${toolRef('write_file')} to replace a file, or ${toolRef('edit_file')} to change part of it.`,
     {
       path: path.display,
     },
@@ -56,8 +57,7 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription:
-    'Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use agentfs_write_file.',
+  modelDescription: `Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use ${toolRef('write_file')}.`,
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',

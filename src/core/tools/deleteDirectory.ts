@@ -1,3 +1,4 @@
+import { toolRef, where } from '../naming';
 import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
@@ -38,7 +39,7 @@ async function checkTarget(input: Input, path: ConfinedPath, context: ToolContex
   if (stat.kind !== 'directory') {
     throw new ToolError(
       'DIRECTORY_NOT_DIRECTORY',
-      `Not a directory: ${path.display} is a ${stat.kind}. Use agentfs_delete_file for files.`,
+      `Not a directory: ${path.display} is a ${stat.kind}. Use ${toolRef('delete_file')} for files.`,
     );
   }
   const childCount = stat.isSymlink ? 0 : (await fs.readDirectory(path.absolute)).length;
@@ -58,8 +59,7 @@ export const deleteDirectory = defineTool({
   name: 'delete_directory',
   title: 'Delete Directory',
   userDescription: 'Delete a directory in the workspace.',
-  modelDescription:
-    'Delete a directory (to the trash where possible; the user confirms). A non-empty one needs recursive. Links inside are removed, never followed.',
+  modelDescription: `Delete a directory${where('trash', ' to the trash where possible')}${where('confirms', ', once the user confirms')}. A non-empty one needs recursive. Links inside are removed, never followed.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',

@@ -1,3 +1,4 @@
+import { toolRef, where } from '../naming';
 import { shown, sizeText, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
 import { checkExpectedHash, checkHashFormat } from '../editing';
@@ -25,7 +26,10 @@ async function checkExistingFile(path: ConfinedPath, context: ToolContext): Prom
   const stat = await context.workspace.fs.stat(path.absolute);
   if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}.`);
   if (stat.kind !== 'file') {
-    throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}. Use agentfs_delete_directory for directories.`);
+    throw new ToolError(
+      'FILE_NOT_FILE',
+      `Not a file: ${path.display} is a ${stat.kind}. Use ${toolRef('delete_directory')} for directories.`,
+    );
   }
   await assertMayWrite(context, path, 'file');
   return stat.size;
@@ -35,7 +39,7 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete File',
   userDescription: 'Delete one file in the workspace.',
-  modelDescription: 'Delete one file (to the trash where possible; the user confirms). For directories use agentfs_delete_directory.',
+  modelDescription: `Delete one file${where('trash', ' to the trash where possible')}${where('confirms', ', once the user confirms')}. For directories use ${toolRef('delete_directory')}.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',

@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { compareCodePoints, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
@@ -35,7 +36,7 @@ export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Directory Tree',
   userDescription: 'Show the directory tree of a workspace folder.',
-  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). For sizes use agentfs_list_directory.`,
+  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). For sizes use ${toolRef('list_directory')}.`,
   icon: 'list-tree',
   tags: ['read'],
   effect: 'read',

@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { extname } from '../paths';
@@ -45,7 +46,7 @@ export const fileInfo = defineTool({
     if (!stat)
       throw new ToolError(
         'FILE_NOT_FOUND',
-        `Nothing exists at ${path.display}. Use agentfs_find_file or agentfs_search_files to look for it.`,
+        `Nothing exists at ${path.display}. Use ${toolRef('find_file')} or ${toolRef('search_files')} to look for it.`,
       );
     await assertMayRead(context, path, stat.kind);
     const { name, relative_path } = namePair(path);

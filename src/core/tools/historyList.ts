@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../history/undo';
 import { isWithin } from '../paths';
@@ -38,8 +39,7 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription:
-    'The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with agentfs_history_get.',
+  modelDescription: `The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with ${toolRef('history_get')}.`,
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',

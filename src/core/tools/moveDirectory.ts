@@ -1,3 +1,4 @@
+import { where } from '../naming';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -19,8 +20,7 @@ export const moveDirectory = defineTool({
   name: 'move_directory',
   title: 'Move Directory',
   userDescription: 'Move or rename a directory inside the workspace.',
-  modelDescription:
-    'Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole (the user confirms).',
+  modelDescription: `Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${where('confirms', ' (the user confirms)')}.`,
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',

@@ -1,3 +1,4 @@
+import { toolRef, where } from '../naming';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { describeReplacement, planTransfer } from '../transfer';
@@ -19,8 +20,7 @@ export const moveFile = defineTool({
   name: 'move_file',
   title: 'Move File',
   userDescription: 'Move or rename one file inside the workspace.',
-  modelDescription:
-    'Move or rename a file, creating parent directories. An existing destination is refused unless overwrite (then the user confirms). For directories use agentfs_move_directory.',
+  modelDescription: `Move or rename a file, creating parent directories. An existing destination is refused unless overwrite${where('confirms', ' (then the user confirms)')}. For directories use ${toolRef('move_directory')}.`,
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',

@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { assertMayRead } from '../policy';
@@ -32,11 +33,12 @@ const inputSchema = {
 /** Checks that `path` is a readable file (FILE_NOT_FOUND, FILE_NOT_FILE, SENSITIVE_PATH_REFUSED); returns its size. */
 export async function statReadableFile(context: ToolContext, path: ConfinedPath): Promise<number> {
   const stat = await context.workspace.fs.stat(path.absolute);
-  if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use agentfs_find_file to look for it by name.`);
+  if (!stat)
+    throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use ${toolRef('find_file')} to look for it by name.`);
   if (stat.kind !== 'file')
     throw new ToolError(
       'FILE_NOT_FILE',
-      `Not a file: ${path.display} is a ${stat.kind}. Use agentfs_list_directory to see what it contains.`,
+      `Not a file: ${path.display} is a ${stat.kind}. Use ${toolRef('list_directory')} to see what it contains.`,
     );
   await assertMayRead(context, path, 'file');
   return stat.size;
@@ -46,8 +48,7 @@ export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
-  modelDescription:
-    'Read a text file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, whole lines within max_bytes. If truncated, go on from next_start_line. content_hash is what expected_hash takes. PNG, JPEG, GIF and WebP files come back as images. Several files: agentfs_read_many_files.',
+  modelDescription: `Read a text file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, whole lines within max_bytes. If truncated, go on from next_start_line. content_hash is what expected_hash takes. PNG, JPEG, GIF and WebP files come back as images. Several files: ${toolRef('read_many_files')}.`,
   icon: 'file',
   tags: ['read'],
   effect: 'read',

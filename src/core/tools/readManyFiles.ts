@@ -1,3 +1,4 @@
+import { renderText, toolRef } from '../naming';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
 import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
@@ -81,7 +82,7 @@ export const readManyFiles = defineTool({
   name: 'read_many_files',
   title: 'Read Many Files',
   userDescription: 'Read several files in the workspace at once.',
-  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once, each with agentfs_read_file's line options; they share its byte budget evenly. Each entry has its own ok and data or error; data fields equal in every file are given once in shared.`,
+  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once, each with ${toolRef('read_file')}'s line options; they share its byte budget evenly. Each entry has its own ok and data or error; data fields equal in every file are given once in shared.`,
   icon: 'files',
   tags: ['read'],
   effect: 'read',
@@ -110,7 +111,8 @@ export const readManyFiles = defineTool({
         } catch (error) {
           if (error instanceof CancelledError) throw error;
           const code = error instanceof ToolError ? error.code : 'READ_FAILED';
-          const message = error instanceof ToolError ? error.message : `read failed: ${describeError(error)}`;
+          // An entry's message is part of the data, which the pipeline hands out as it is: rendered here.
+          const message = error instanceof ToolError ? renderText(error.message, context.naming) : `read failed: ${describeError(error)}`;
           return { path: given, ok: false, error: { code, message } };
         }
       }),

@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
 import { countLines } from '../text';
 import { replaceLineRange } from '../lines';
@@ -33,8 +34,7 @@ export const replaceLines = defineTool({
   name: 'replace_lines',
   title: 'Replace Lines',
   userDescription: 'Replace a range of lines in a workspace file.',
-  modelDescription:
-    'Replace lines start_line..end_line (1-based, inclusive) with content; out of range is refused. Use line numbers from a fresh read, else agentfs_edit_file.',
+  modelDescription: `Replace lines start_line..end_line (1-based, inclusive) with content; out of range is refused. Use line numbers from a fresh read, else ${toolRef('edit_file')}.`,
   icon: 'replace',
   tags: ['write', 'edit'],
   effect: 'write',

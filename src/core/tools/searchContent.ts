@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import type { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
 import { compileSearchGlob, normaliseGlob } from '../glob';
@@ -427,7 +428,7 @@ export const searchContent = defineTool({
     },
     context_lines: {
       cap: CONTEXT_LINES_CAP,
-      advice: 'Read the surrounding lines with agentfs_read_file and start_line/end_line.',
+      advice: `Read the surrounding lines with ${toolRef('read_file')} and start_line/end_line.`,
     },
   },
   checkInput(input) {

@@ -1,3 +1,4 @@
+import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
 import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../history/undo';
@@ -26,7 +27,7 @@ export async function undoLastTarget(store: HistoryStore): Promise<{ target: Ope
   }
   throw new ToolError(
     'OPERATION_NOT_FOUND',
-    'Nothing left to undo: no recorded operation is waiting to be undone. Use agentfs_history_list to see the history.',
+    `Nothing left to undo: no recorded operation is waiting to be undone. Use ${toolRef('history_list')} to see the history.`,
   );
 }
 
@@ -34,7 +35,7 @@ export const undoLast = defineTool({
   name: 'undo_last',
   title: 'Undo Last Change',
   userDescription: 'Undo the most recent change Agent FS tools made.',
-  modelDescription: 'Undo the latest change not yet undone; again for the one before. Rules as agentfs_undo_operation.',
+  modelDescription: `Undo the latest change not yet undone; again for the one before. Rules as ${toolRef('undo_operation')}.`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',

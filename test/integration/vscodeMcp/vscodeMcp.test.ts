@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import { invokeOperation } from '../../../src/core/invoke';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
-import { mcpTool } from '../../../src/node/mcpServer';
+import { mcpTool, serverNaming } from '../../../src/node/mcpServer';
 import { flagKnobs } from '../../../src/node/options';
 import { createNodeSession } from '../../../src/node/session';
 import type { OfferedTool, ReceivedResult, ScriptRun } from '../../agent/model/extension';
@@ -451,7 +451,7 @@ describe("VS Code's own MCP client, through Copilot agent mode", function () {
     assert.deepEqual(ours.map((tool) => tool.name).sort(), TOOL_DEFINITIONS.map((tool) => `${PREFIX}${tool.name}`).sort());
     for (const tool of TOOL_DEFINITIONS) {
       const offered = ours.find((each) => each.name === `${PREFIX}${tool.name}`) as OfferedTool;
-      const listed = mcpTool(tool);
+      const listed = mcpTool(tool, serverNaming('elicit'));
       assert.equal(offered.description, listed.description, `${tool.name}: the description arrives unchanged`);
       assert.deepEqual(offered.inputSchema, listed.inputSchema, `${tool.name}: the schema arrives unchanged`);
     }

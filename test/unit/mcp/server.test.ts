@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/manifest';
+import { renderText } from '../../../src/core/naming';
+import { serverNaming } from '../../../src/node/mcpServer';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
@@ -46,7 +48,8 @@ describe('MCP server: tools and flags', function () {
         const definition = findTool(tool.name);
         assert.ok(manifest && definition, tool.name);
         assert.deepEqual(tool.inputSchema, manifest.inputSchema, `${tool.name}: inputSchema`);
-        assert.equal(tool.description, manifest.modelDescription, `${tool.name}: description`);
+        // The editor's description, with tools named as this server names them (naming.ts): the same text otherwise.
+        assert.equal(tool.description, renderText(definition.modelDescription, serverNaming('elicit')), `${tool.name}: description`);
         assert.equal(tool.title, manifest.displayName);
         const annotations = tool.annotations ?? {};
         assert.equal(annotations.title, manifest.displayName);
