@@ -1,4 +1,6 @@
 /** Everything a tool call may use, built per call by the pipeline (invoke.ts) from the host's session. */
+import type { EncodingHost } from './encoding/host';
+import type { HashMemo } from './hashing';
 import type { HistoryStore } from './history/store';
 import type { HostNaming } from './naming';
 import type { PathResolver, Workspace } from './root';
@@ -49,4 +51,8 @@ export interface ToolContext extends CallSignals {
   readonly history?: HistoryStore;
   /** How the host names tools (naming.ts): for text a tool hands out inside its `data` rather than as its message. */
   readonly naming: HostNaming;
+  /** The host's encoding rules and codec (encoding/host.ts): every read and write of text goes through them. */
+  readonly encodings: EncodingHost;
+  /** Hashes of large files this call has computed (hashing.ts), shared by the history's states and streamed edits. */
+  readonly hashes?: HashMemo;
 }

@@ -1,28 +1,11 @@
 /**
- * What the editing tools (write_file, create_file, edit_file, the line tools, apply_patch) share: reading a text file
- * so that writing it back changes no byte the call did not ask to change, the expected_hash guard, diffs for
- * dry runs and confirmations, and the read → check → write sequence under the path's lock.
- *
- * Invariant: a file is only edited when decoding and re-encoding it reproduces its exact bytes (encoding, BOM and
- * every line ending), checked before any edit; so text outside the edited region is written back byte for byte.
+ * What every tool that changes a text file shares (write_file, create_file, the text-edit tools in edit/, apply_patch):
+ * the expected_hash guard, and the diffs of dry runs, confirmations and results. Reading and writing the text itself
+ * is encoding/fileText.ts's; the text-edit tools' one implementation is edit/textEdit.ts.
  */
-import { toolRef } from './naming';
-import { limitExceeded } from './caps';
 import { formatPatch, structuredPatch } from 'diff';
-import { shown, undoSentence } from './consequences';
-import { ToolError } from './errors';
-import { writeFileAtomic } from './files';
-import type { FileStat } from './fs';
-import { withPathLocks } from './locks';
-import { assertMayWrite } from './policy';
-import type { ConfinedPath } from './root';
-import { contentHash, decodeText, detectNewline, encodeText, looksBinary, type NewlineStyle, type TextEncodingName } from './text';
 import type { ToolContext } from './context';
-import { throwIfCancelled } from './signals';
-import type { Preparation } from './tool';
-
-/** Files above this are not edited in memory (LIMIT_EXCEEDED); whole-file write_file has no such cap. */
-export const EDIT_MAX_BYTES = 10 * 1024 * 1024;
+import { ToolError } from './errors';
 
 /** Diffs beyond this many edit steps are not computed (they would stall the extension host); counts are still given. */
 const DIFF_MAX_EDIT_LENGTH = 4000;
@@ -32,18 +15,6 @@ export const RESULT_DIFF_MAX_CHARS = 64 * 1024;
 
 /** Lines of diff a confirmation dialog shows before it says how many more there are. */
 const CONFIRMATION_DIFF_MAX_LINES = 200;
-
-export interface TextFile {
-  readonly path: ConfinedPath;
-  readonly stat: FileStat;
-  readonly bytes: Uint8Array;
-  readonly hash: string;
-  /** Without the BOM, with the file's own line endings. */
-  readonly text: string;
-  readonly encoding: TextEncodingName;
-  readonly bom: boolean;
-  readonly newline: NewlineStyle;
-}
 
 /** A content hash as the tools give it ("sha256:<hex>"), or the bare 64-hex digest `sha256sum` prints. */
 const CONTENT_HASH = /^(?:sha256:)?[0-9a-f]{64}$/i;
@@ -79,77 +50,10 @@ export function checkExpectedHash(display: string, actual: string | undefined, e
   );
 }
 
-/**
- * Decodes bytes for editing: the BOM (or `encoding`) decides the encoding, UTF-8 otherwise. Refuses binary content
- * and anything that would not re-encode to the same bytes (invalid UTF-8, say a Latin-1 file read as UTF-8).
- */
-export function decodeForEdit(
-  display: string,
-  bytes: Uint8Array,
-  encoding?: TextEncodingName,
-): { text: string; encoding: TextEncodingName; bom: boolean } {
-  if (encoding === undefined && looksBinary(bytes)) {
-    throw new ToolError(
-      'BINARY_CONTENT_REFUSED',
-      `${display} looks binary (it holds NUL bytes); the text tools do not edit binary files. If it is text in UTF-16 without a byte-order mark, name the encoding.`,
-      { path: display },
-    );
-  }
-  const decoded = decodeText(bytes, encoding);
-  if (!sameBytes(encodeText(decoded.text, decoded.encoding, decoded.bom), bytes)) {
-    throw new ToolError(
-      'BINARY_CONTENT_REFUSED',
-      `${display} is not valid ${decoded.encoding} text, so editing it as such would change bytes the edit does not touch. If it is text in another encoding, name it with "encoding" (one of utf-8, utf-16le, utf-16be, latin1).`,
-      { path: display, encoding: decoded.encoding },
-    );
-  }
-  return decoded;
-}
-
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
-}
-
-/** Reads an existing text file for an edit: FILE_NOT_FOUND, FILE_NOT_FILE, LIMIT_EXCEEDED, CONTENT_CONFLICT, BINARY_CONTENT_REFUSED. */
-export async function readTextFile(
-  context: ToolContext,
-  path: ConfinedPath,
-  options: { encoding?: TextEncodingName; expectedHash?: string },
-): Promise<TextFile> {
-  const { fs } = context.workspace;
-  const stat = await fs.stat(path.absolute);
-  if (!stat) throw new ToolError('FILE_NOT_FOUND', `File does not exist: ${path.display}. Use ${toolRef('create_file')} to create it.`);
-  if (stat.kind !== 'file') throw new ToolError('FILE_NOT_FILE', `Not a file: ${path.display} is a ${stat.kind}.`);
-  if (stat.size > EDIT_MAX_BYTES) {
-    throw limitExceeded(
-      'size_bytes',
-      EDIT_MAX_BYTES,
-      `${path.display} is ${stat.size} bytes; the editing tools handle files up to ${EDIT_MAX_BYTES} bytes. Use ${toolRef('write_file')} to replace it whole.`,
-      path.display,
-    );
-  }
-  const bytes = await fs.readFile(path.absolute);
-  const hash = contentHash(bytes);
-  checkExpectedHash(path.display, hash, options.expectedHash);
-  const decoded = decodeForEdit(path.display, bytes, options.encoding);
-  return { path, stat, bytes, hash, ...decoded, newline: detectNewline(decoded.text) };
-}
-
-/** The bytes `text` becomes in the file's own encoding and BOM; INVALID_INPUT for a character Latin-1 cannot hold. */
-export function encodeLike(display: string, text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
-  try {
-    return encodeText(text, encoding, bom);
-  } catch (error) {
-    if (error instanceof RangeError) {
-      throw new ToolError('INVALID_INPUT', `The new text cannot be written to ${display} in its encoding ${encoding}: ${error.message}`, {
-        path: display,
-        encoding,
-      });
-    }
-    throw error;
-  }
 }
 
 export interface TextChange {
@@ -175,7 +79,14 @@ const DIFF_MAX_CHANGED_LINES = 8000;
  * The common head and tail are cut off first (with a few lines of context kept), because the diff algorithm costs
  * the product of text length and edit size: a one-line change in a 100 000-line file is then instant.
  */
-export function describeChange(display: string, before: string, after: string, paths: { old?: string; new?: string } = {}): TextChange {
+export function describeChange(
+  display: string,
+  before: string,
+  after: string,
+  paths: { old?: string; new?: string } = {},
+  /** Lines before the texts in their files (a window of a large file, edit/textEdit.ts): the hunks' numbers shift by these. */
+  offsets: { readonly old: number; readonly new: number } = { old: 0, new: 0 },
+): TextChange {
   const oldName = paths.old ?? `a/${display}`;
   const newName = paths.new ?? `b/${display}`;
   const a = linesOf(before);
@@ -204,8 +115,8 @@ export function describeChange(display: string, before: string, after: string, p
   let linesAdded = 0;
   let linesRemoved = 0;
   for (const hunk of patch.hunks) {
-    hunk.oldStart += from;
-    hunk.newStart += from;
+    hunk.oldStart += from + offsets.old;
+    hunk.newStart += from + offsets.new;
     for (const line of hunk.lines) {
       if (line.startsWith('+')) linesAdded++;
       else if (line.startsWith('-')) linesRemoved++;
@@ -243,96 +154,4 @@ export function fencedDiff(diff: string | undefined): string {
 /** Whether an edit is big enough to confirm (agentFs.confirmEditsOverLines); an edit too large to diff always is. */
 export function needsConfirmation(context: ToolContext, change: TextChange): boolean {
   return change.diff === undefined || change.linesAdded + change.linesRemoved > context.policy.confirmEditsOverLines;
-}
-
-/** What one edit would do, computed without writing. */
-export interface PlannedEdit<Extra> {
-  readonly file: TextFile;
-  readonly after: string;
-  readonly bytes: Uint8Array;
-  readonly hash: string;
-  readonly change: TextChange;
-  readonly extra: Extra;
-}
-
-export interface EditOptions {
-  readonly encoding?: TextEncodingName;
-  readonly expectedHash?: string;
-}
-
-/** The edit options every text-editing tool takes, from its input's parameter names. */
-export function editOptionsOf(input: {
-  encoding?: TextEncodingName;
-  expected_hash?: string;
-  dry_run: boolean;
-}): EditOptions & { dryRun: boolean } {
-  checkHashFormat(input.expected_hash);
-  return { encoding: input.encoding, expectedHash: input.expected_hash, dryRun: input.dry_run };
-}
-
-/** Resolves and checks the path, reads the file, and applies `transform` in memory. No writes. */
-export async function planTextEdit<Extra>(
-  context: ToolContext,
-  path: ConfinedPath,
-  options: EditOptions,
-  transform: (file: TextFile) => { text: string; extra: Extra },
-): Promise<PlannedEdit<Extra>> {
-  await assertMayWrite(context, path, 'file');
-  const file = await readTextFile(context, path, options);
-  const { text, extra } = transform(file);
-  const bytes = encodeLike(path.display, text, file.encoding, file.bom);
-  return { file, after: text, bytes, hash: contentHash(bytes), change: describeChange(path.display, file.text, text), extra };
-}
-
-/** The editor's view of an edit: a confirmation with the diff when it changes more lines than the setting allows. */
-export async function prepareTextEdit<Extra>(
-  context: ToolContext,
-  path: ConfinedPath,
-  options: EditOptions & { dryRun: boolean },
-  transform: (file: TextFile) => { text: string; extra: Extra },
-  verb: string,
-): Promise<Preparation> {
-  const invocationMessage = `${options.dryRun ? 'Previewing an edit of' : verb} ${path.display}`;
-  if (options.dryRun) return { invocationMessage };
-  const planned = await planTextEdit(context, path, options, transform);
-  if (!needsConfirmation(context, planned.change)) return { invocationMessage };
-  return {
-    invocationMessage,
-    confirmation: {
-      title: `Edit ${path.display}?`,
-      message: `${shown(path.display)} changes: ${describeLines(planned.change)}. ${undoSentence(context, planned.file.bytes.length)}\n\n${fencedDiff(planned.change.diff)}`,
-    },
-  };
-}
-
-/**
- * The whole edit under the path's lock: plan, then (unless a dry run) write atomically. Returns the fields every
- * editing tool's result has, followed by the tool's own `extra` fields.
- */
-export async function runTextEdit<Extra extends Record<string, unknown>>(
-  context: ToolContext,
-  path: ConfinedPath,
-  options: EditOptions & { dryRun: boolean },
-  transform: (file: TextFile) => { text: string; extra: Extra },
-): Promise<Record<string, unknown>> {
-  return withPathLocks([path.absolute], async () => {
-    const planned = await planTextEdit(context, path, options, transform);
-    const changed = !sameBytes(planned.bytes, planned.file.bytes);
-    throwIfCancelled(context);
-    if (changed && !options.dryRun) await writeFileAtomic(context, path.absolute, planned.bytes, planned.file.stat);
-    return {
-      path: path.display,
-      dry_run: options.dryRun,
-      changed,
-      ...planned.extra,
-      lines_added: planned.change.linesAdded,
-      lines_removed: planned.change.linesRemoved,
-      previous_hash: planned.file.hash,
-      content_hash: planned.hash,
-      encoding: planned.file.encoding,
-      bom: planned.file.bom,
-      newline: detectNewline(planned.after),
-      ...(options.dryRun ? diffForResult(planned.change) : {}),
-    };
-  });
 }

@@ -56,6 +56,10 @@ export const ERROR_CODES = [
   'CONFIRMATION_DECLINED',
   // The MCP server and the runner: the policy the editor published into their state folder cannot be used.
   'POLICY_UNAVAILABLE',
+  // Text in its encoding: bytes that are not text in the encoding a read would use (never handed out as U+FFFD).
+  'ENCODING_MISMATCH',
+  // The history could not record a change's before state (a full disk, an unwritable store), so the change was not made.
+  'HISTORY_WRITE_FAILED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

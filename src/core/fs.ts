@@ -103,4 +103,36 @@ export interface FileSystem {
   lock?(paths: readonly string[]): Promise<HeldLock>;
   /** Appends bytes to a file, creating it. Optional: the history store rewrites its journal whole without it. */
   appendFile?(path: string, content: Uint8Array): Promise<void>;
+  /**
+   * Creates a new file (never replacing one: FsError 'exists') and returns a writer that adds to it piece by piece,
+   * for content too large to hold in memory (edits of large files, edit/stream.ts). Optional: without it, files above
+   * the edit tools' in-memory limit are not edited.
+   */
+  openWriter?(path: string): Promise<FileWriter>;
+  /**
+   * Gives the file at `from` a second name `to` (a hard link; `to` must not exist). FsError where the file system
+   * cannot (another device, no hard links). Optional: the history keeps a large file's old bytes by reference with it,
+   * else as a copy.
+   */
+  link?(from: string, to: string): Promise<void>;
+  /**
+   * Writes `content` over the start of an existing file without truncating it first, so a file at least that long
+   * needs no new space (the history's reserved records, history/store.ts). Optional: without it the file is
+   * rewritten whole, which can fail on a full disk.
+   */
+  overwrite?(path: string, content: Uint8Array): Promise<void>;
+  /** An incremental SHA-256 faster than the core's pure one (node:crypto). Optional: hashing.ts falls back to it. */
+  createHash?(): IncrementalHash;
+}
+
+/** Writes a new file in pieces (FileSystem.openWriter). `close` must be called once, also after a failed write. */
+export interface FileWriter {
+  write(bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** SHA-256 over bytes given piece by piece; `digest` is the lower-case hex digest, called once. */
+export interface IncrementalHash {
+  update(bytes: Uint8Array): void;
+  digest(): string;
 }

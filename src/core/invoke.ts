@@ -4,7 +4,9 @@
  */
 import { type Envelope, failure, type Reply, success, WithImage } from './envelope';
 import { CancelledError, describeError, type ErrorCode, ToolError } from './errors';
+import { type EncodingHost, PLAIN_ENCODING_HOST } from './encoding/host';
 import { isFsError } from './fs';
+import { HashMemo } from './hashing';
 import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
 import { PathResolver, type Workspace } from './root';
@@ -31,6 +33,8 @@ export interface Session {
   readonly history?: HistoryStore;
   /** How this host names the tools in the messages it answers with (naming.ts); absent: the runner's bare names. */
   readonly naming?: HostNaming;
+  /** The host's encoding settings and codec; absent: UTF-8 unless a BOM says otherwise, no guessing. */
+  readonly encodings?: EncodingHost;
 }
 
 function namingOf(session: Session): HostNaming {
@@ -160,6 +164,8 @@ async function createContext(
     host: session.host,
     history: session.history,
     naming: namingOf(session),
+    encodings: session.encodings ?? PLAIN_ENCODING_HOST,
+    hashes: new HashMemo(),
     isCancelled,
     ...(progress ? { progress } : {}),
   };

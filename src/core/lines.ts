@@ -101,9 +101,11 @@ export function checkRange(start: number, end: number, total: number, path: stri
  * file's line ending; the last one takes the ending the replaced range had, so a file without a trailing newline
  * keeps having none and a replacement without one does not fuse with the next line.
  */
-export function replaceLineRange(text: string, start: number, end: number, content: string, path: string): string {
+export function replaceLineRange(text: string, start: number, end: number, content: string, path: string, frame?: LineFrame): string {
   const lines = splitLines(text);
-  checkRange(start, end, lines.length, path);
+  const { offset, total } = frame ?? { offset: 0, total: lines.length };
+  checkRange(start, end, total, path);
+  [start, end] = [start - offset, end - offset];
   const eol = eolFor(text, lines, start - 1);
   const lastEol = lines[end - 1]?.eol ?? '';
   const replacement = contentLines(content).map((each): Pick<Line, 'text' | 'eol'> => ({ text: each, eol }));
@@ -121,11 +123,31 @@ export function replaceLineRange(text: string, start: number, end: number, conte
 export type InsertPosition = 'before' | 'after' | 'end';
 
 /**
+ * Where a text stands in its file, for an edit of a window of a large file (edit/stream.ts): `offset` lines come
+ * before it, and the file has `total` lines. Line numbers given to the functions below are the file's; the checks
+ * use `total`. A window holds the line before and the line after the ones edited (where they exist), so every choice
+ * these functions make from the lines around (which line ending new lines take, whether the file ends without a
+ * newline) comes out as it would over the whole text.
+ */
+export interface LineFrame {
+  readonly offset: number;
+  readonly total: number;
+}
+
+/**
  * Inserts `content`'s lines before or after line `line`, or at the end. Appended to a file without a trailing newline,
  * the inserted text keeps its own final newline (or its lack of one); only the file's missing one is supplied.
  */
-export function insertLinesAt(text: string, position: InsertPosition, line: number | undefined, content: string, path: string): string {
+export function insertLinesAt(
+  text: string,
+  position: InsertPosition,
+  line: number | undefined,
+  content: string,
+  path: string,
+  frame?: LineFrame,
+): string {
   const lines: Pick<Line, 'text' | 'eol'>[] = splitLines(text);
+  const { offset, total } = frame ?? { offset: 0, total: lines.length };
   const inserted = contentLines(content);
   if (inserted.length === 0) {
     throw new ToolError('INVALID_INPUT', 'content has no lines to insert. To insert one empty line, pass "\\n".', { field: 'content' });
@@ -144,8 +166,8 @@ export function insertLinesAt(text: string, position: InsertPosition, line: numb
         `position "${position}" needs "line", the 1-based line to insert ${position}. Use position "end" to append.`,
         { field: 'line' },
       );
-    checkLine('line', line, lines.length, path);
-    index = position === 'before' ? line - 1 : line;
+    checkLine('line', line, total, path);
+    index = (position === 'before' ? line - 1 : line) - offset;
   }
   const eol = eolFor(text, splitLines(text), Math.max(0, index - 1));
   const added = inserted.map((each): Pick<Line, 'text' | 'eol'> => ({ text: each, eol }));

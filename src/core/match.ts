@@ -96,7 +96,7 @@ function leadingWhitespace(line: string): string {
 }
 
 /** old_string as whole lines: any line ending splits; a final line ending ends the last line. */
-function patternLines(value: string): string[] {
+export function patternLines(value: string): string[] {
   const lines = value.split(/\r?\n/);
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;

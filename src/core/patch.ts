@@ -8,19 +8,27 @@
  * occurs exactly once below the previous hunk, which is how an offset hunk still applies; occurring several times
  * but not at its line is ambiguous and refused. Git renames and copies are refused (use move_file / copy_file);
  * mode changes are ignored; binary patches are refused.
+ *
+ * A file above the in-memory edit limit is patched by streaming (edit/textEdit.ts): each hunk's lines, with one more
+ * on each side, are a window, and there a hunk must fit at the line its header names (the offset search would mean
+ * reading the whole file for every hunk). Such files are written last, each parked under a staging name first, so a
+ * later failure can still put every file back.
  */
-import { limitExceeded } from './caps';
 import { toolRef } from './naming';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
-import { decodeForEdit, describeChange, EDIT_MAX_BYTES, encodeLike, type TextChange } from './editing';
+import type { ToolContext } from './context';
+import { streamTextEdit, type TextEditKind } from './edit/textEdit';
+import { describeChange, type TextChange } from './editing';
+import { decodeFileText, encodeFileText, fileRef } from './encoding/fileText';
 import { CancelledError, describeError, ToolError } from './errors';
 import { ensureParentDirectory, writeFileAtomic } from './files';
 import type { FileStat } from './fs';
+import { contentHash } from './hashing';
+import type { LineFrame } from './lines';
 import { assertMayWrite } from './policy';
 import type { ConfinedPath } from './root';
-import { contentHash, type TextEncodingName } from './text';
-import type { ToolContext } from './context';
 import { reportProgress, throwIfCancelled } from './signals';
+import { removeQuietly, siblingPath } from './staging';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 
@@ -50,6 +58,10 @@ export interface PatchFilePlan extends PatchTarget {
   readonly after: Uint8Array | undefined;
   readonly change: TextChange;
   readonly hunks: readonly HunkPlacement[];
+  readonly previousHash: string | null;
+  readonly contentHash: string | null;
+  /** For a file patched by streaming: the edit that writes it (`before` and `after` are then undefined). */
+  readonly streamed?: TextEditKind<readonly HunkPlacement[]>;
 }
 
 function failed(message: string, details: Record<string, unknown>): ToolError {
@@ -120,28 +132,38 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
 const sameLine = (a: string | undefined, b: string | undefined): boolean =>
   a !== undefined && b !== undefined && a.replace(/\r$/, '') === b.replace(/\r$/, '');
 
-function headerOf(hunk: StructuredPatchHunk): string {
+function headerOf(hunk: StructuredPatchHunk, shift = 0): string {
   // parsePatch moves a zero-length range's start one down; show the header as the patch wrote it.
-  const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
-  const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
+  const oldStart = (hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart) + shift;
+  const newStart = (hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart) + shift;
   return `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`;
 }
 
-/** Finds where every hunk fits, or throws PATCH_FAILED naming the file and hunk and showing the lines that differ. */
-function placeHunks(display: string, text: string, patch: StructuredPatch): HunkPlacement[] {
+/**
+ * Finds where every hunk fits, or throws PATCH_FAILED naming the file and hunk and showing the lines that differ.
+ * With a `frame` (a window of a large file, its hunks' starts made relative to it) a hunk must fit at its line, and
+ * the line numbers said are the file's.
+ */
+function placeHunks(display: string, text: string, patch: StructuredPatch, frame?: LineFrame): HunkPlacement[] {
   const lines = text.split('\n');
+  const shown = frame?.offset ?? 0;
   const placements: HunkPlacement[] = [];
   let shift = 0;
   let floor = 0;
   for (const [index, hunk] of patch.hunks.entries()) {
-    const header = headerOf(hunk);
+    const header = headerOf(hunk, shown);
     const old = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-') || line === '').map((line) => line.slice(1));
     const wanted = hunk.oldStart - 1 + shift;
     const fitsAt = (at: number): boolean =>
       at >= floor && at + old.length <= lines.length && old.every((line, offset) => sameLine(lines[at + offset], line));
     let at: number | undefined;
     if (fitsAt(wanted)) at = wanted;
-    else if (old.length > 0) {
+    else if (frame) {
+      throw failed(
+        `Hunk ${index + 1} of ${patch.hunks.length} (${header}) for ${display} does not match the file at line ${wanted + 1 + shown}, where its header puts it; in a file this large a hunk must apply at its own line. Read the lines there and make the patch from them.`,
+        { file: display, hunk: index + 1, header },
+      );
+    } else if (old.length > 0) {
       const found: number[] = [];
       for (let candidate = floor; candidate + old.length <= lines.length; candidate++) if (fitsAt(candidate)) found.push(candidate);
       const where = `Hunk ${index + 1} of ${patch.hunks.length} (${header}) for ${display}`;
@@ -189,7 +211,7 @@ function placeHunks(display: string, text: string, patch: StructuredPatch): Hunk
         hunk: index + 1,
         header,
       });
-    placements.push({ header, line: at + 1, offset: at - (hunk.oldStart - 1) });
+    placements.push({ header, line: at + 1 + shown, offset: at - (hunk.oldStart - 1) });
     shift = at - (hunk.oldStart - 1);
     floor = at + old.length;
   }
@@ -210,6 +232,26 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
     );
   }
   return result;
+}
+
+/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
+function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[]> {
+  return {
+    verb: 'Patching',
+    windows: () =>
+      Promise.resolve(patch.hunks.map((hunk) => ({ firstLine: Math.max(1, hunk.oldStart - 1), lastLine: hunk.oldStart + hunk.oldLines }))),
+    rewrite({ text, display, frame }) {
+      const offset = frame?.offset ?? 0;
+      const windowLines = text.split('\n').length;
+      const hunks = patch.hunks
+        .filter((hunk) => hunk.oldStart - 1 >= offset && hunk.oldStart - 1 <= offset + windowLines)
+        .map((hunk) => ({ ...hunk, oldStart: hunk.oldStart - offset, newStart: hunk.newStart - offset }));
+      const part = { ...patch, hunks };
+      const placements = placeHunks(display, text, part, frame ?? { offset: 0, total: windowLines });
+      return { text: applyWhole(display, text, part, placements), extra: placements };
+    },
+    finish: (extras) => ({ hunks: extras.flat() }),
+  };
 }
 
 /** Reads every target and checks every hunk. Throws PATCH_FAILED (or the file's refusal) before anything is written. */
@@ -234,13 +276,22 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
       const text = applyWhole(path.display, '', patch, placements);
       const bom = text.startsWith('\uFEFF');
       const body = bom ? text.slice(1) : text;
+      // A new file is written as the host writes new files there (files.encoding, --encoding).
+      const chosen = (await context.encodings.settingsFor(path.absolute)).default;
+      const encoding = chosen === 'utf8bom' ? 'utf8' : chosen;
+      const after = await encodeFileText(fileRef(context, path), body, {
+        encoding,
+        bom: chosen === 'utf8bom' || (encoding === 'utf8' && bom) || encoding === 'utf16le' || encoding === 'utf16be',
+      });
       plans.push({
         ...target,
         stat,
         before: undefined,
-        after: encodeLike(path.display, body, 'utf-8', bom),
+        after,
         change: describeChange(path.display, '', body, { old: '/dev/null' }),
         hunks: placements,
+        previousHash: null,
+        contentHash: contentHash(after),
       });
       continue;
     }
@@ -250,16 +301,33 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
       });
     if (stat.kind !== 'file')
       throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
-    if (stat.size > EDIT_MAX_BYTES) {
-      throw limitExceeded(
-        'size_bytes',
-        EDIT_MAX_BYTES,
-        `${path.display} is ${stat.size} bytes; ${toolRef('apply_patch')} edits files up to ${EDIT_MAX_BYTES} bytes.`,
-        path.display,
-      );
+    if (stat.size > context.policy.editInMemoryBytes) {
+      if (action === 'delete') {
+        // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
+        throw failed(
+          `The patch deletes ${path.display}, but its removed lines are not the whole file. Nothing is deleted that the patch does not show.`,
+          {
+            file: path.display,
+          },
+        );
+      }
+      const streamed = patchKind(patch);
+      const outcome = await streamTextEdit(context, path, stat, { dryRun: true }, [streamed], false);
+      plans.push({
+        ...target,
+        stat,
+        before: undefined,
+        after: undefined,
+        change: outcome.change,
+        hunks: (outcome.fields.hunks as readonly HunkPlacement[] | undefined) ?? [],
+        previousHash: outcome.previousHash,
+        contentHash: outcome.contentHash,
+        streamed,
+      });
+      continue;
     }
     const before = await fs.readFile(path.absolute);
-    const decoded: { text: string; encoding: TextEncodingName; bom: boolean } = decodeForEdit(path.display, before);
+    const decoded = await decodeFileText(fileRef(context, path), before);
     const placements = placeHunks(path.display, decoded.text, patch);
     const text = applyWhole(path.display, decoded.text, patch, placements);
     if (action === 'delete') {
@@ -276,45 +344,66 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
         after: undefined,
         change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }),
         hunks: placements,
+        previousHash: contentHash(before),
+        contentHash: null,
       });
       continue;
     }
+    const after = await encodeFileText(fileRef(context, path), text, decoded);
     plans.push({
       ...target,
       stat,
       before,
-      after: encodeLike(path.display, text, decoded.encoding, decoded.bom),
+      after,
       change: describeChange(path.display, decoded.text, text),
       hunks: placements,
+      previousHash: contentHash(before),
+      contentHash: contentHash(after),
     });
   }
   return plans;
 }
 
 /**
- * Writes every planned file (each atomically). If one fails, or the call is cancelled, the files already written are
- * put back as they were, and the error says which were restored and which could not be.
+ * Writes every planned file (each atomically), streamed ones last. If one fails, or the call is cancelled, the files
+ * already written are put back as they were (a streamed one from its parked old file), and the error says which
+ * were restored and which could not be.
  */
 export async function writePatch(context: ToolContext, plans: readonly PatchFilePlan[]): Promise<void> {
   const { fs } = context.workspace;
-  const done: PatchFilePlan[] = [];
-  for (const plan of plans) {
+  const done: { plan: PatchFilePlan; parked?: string }[] = [];
+  const ordered = [...plans.filter((plan) => !plan.streamed), ...plans.filter((plan) => plan.streamed)];
+  for (const plan of ordered) {
+    let parked: string | undefined;
     try {
       throwIfCancelled(context);
       if (plan.action === 'create') {
         await ensureParentDirectory(context, plan.path, 'DIRECTORY_NOT_DIRECTORY');
         await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), undefined, { exclusive: true });
+      } else if (plan.streamed && plan.stat) {
+        // Kept under a staging name until the whole patch is in: the only copy of the old bytes if a later file fails.
+        if (plan !== ordered[ordered.length - 1]) parked = await park(context, plan.path.absolute);
+        await streamTextEdit(
+          context,
+          plan.path,
+          plan.stat,
+          { dryRun: false, expectedHash: plan.previousHash ?? undefined },
+          [plan.streamed],
+          true,
+        );
       } else if (plan.action === 'modify') {
         await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), plan.stat);
       } else {
         await fs.delete(plan.path.absolute, { recursive: false, useTrash: true });
       }
-      done.push(plan);
+      done.push({ plan, ...(parked ? { parked } : {}) });
       reportProgress(context, done.length, plans.length, 'files patched');
     } catch (error) {
+      if (parked) await removeQuietly(fs, parked);
       const { restored, unrestored } = await restore(context, done);
       if (error instanceof CancelledError) throw error;
       const list = (paths: string[]): string => (paths.length === 0 ? 'none' : paths.join(', '));
+      if (error instanceof ToolError && done.length === 0) throw error;
       throw new ToolError(
         'WRITE_FAILED',
         `Applying the patch failed at ${plan.path.display}: ${describeError(error)}. Files already written and restored to their previous content: ${list(restored)}.${unrestored.length > 0 ? ` Could NOT be restored (check them): ${list(unrestored)}.` : ''} No other file was changed.`,
@@ -322,17 +411,38 @@ export async function writePatch(context: ToolContext, plans: readonly PatchFile
       );
     }
   }
+  for (const { parked } of done) if (parked) await removeQuietly(fs, parked);
 }
 
-async function restore(context: ToolContext, done: readonly PatchFilePlan[]): Promise<{ restored: string[]; unrestored: string[] }> {
+/** A second name for a file about to be replaced (a hard link, else a copy), under a staging name. */
+async function park(context: ToolContext, absolute: string): Promise<string> {
+  const { fs } = context.workspace;
+  const parked = siblingPath(absolute, 'replaced');
+  if (fs.link) {
+    try {
+      await fs.link(absolute, parked);
+      return parked;
+    } catch {
+      // Another device or no hard links here: a copy keeps the bytes as well.
+    }
+  }
+  await fs.copyFile(absolute, parked, { overwrite: false });
+  return parked;
+}
+
+async function restore(
+  context: ToolContext,
+  done: readonly { plan: PatchFilePlan; parked?: string }[],
+): Promise<{ restored: string[]; unrestored: string[] }> {
   // Restoring must finish even when the failure was a cancellation.
   const steady: ToolContext = { ...context, isCancelled: () => false };
   const { fs } = context.workspace;
   const restored: string[] = [];
   const unrestored: string[] = [];
-  for (const plan of [...done].reverse()) {
+  for (const { plan, parked } of [...done].reverse()) {
     try {
       if (plan.action === 'create') await fs.delete(plan.path.absolute, { recursive: false, useTrash: false });
+      else if (parked) await fs.rename(parked, plan.path.absolute, { overwrite: true });
       else await writeFileAtomic(steady, plan.path.absolute, plan.before ?? new Uint8Array(), await fs.stat(plan.path.absolute));
       restored.push(plan.path.display);
     } catch {
@@ -350,7 +460,7 @@ export function describePlan(plan: PatchFilePlan): Record<string, unknown> {
     hunks: plan.hunks.map((hunk) => ({ header: hunk.header, line: hunk.line, offset: hunk.offset })),
     lines_added: plan.change.linesAdded,
     lines_removed: plan.change.linesRemoved,
-    previous_hash: plan.before ? contentHash(plan.before) : null,
-    content_hash: plan.after ? contentHash(plan.after) : null,
+    previous_hash: plan.previousHash,
+    content_hash: plan.contentHash,
   };
 }

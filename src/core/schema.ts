@@ -47,7 +47,16 @@ export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (in
         ? boolean
         : Parameter extends { readonly type: 'array'; readonly items: infer Item }
           ? ValueOf<Item>[]
-          : unknown;
+          : Parameter extends { readonly type: 'object'; readonly properties: infer Properties }
+            ? ObjectOf<Properties, Parameter extends { readonly required: readonly (infer Name)[] } ? Name : never>
+            : unknown;
+
+/** An object parameter's value (the items of edit_file's `edits`): its required properties present, the rest optional. */
+type ObjectOf<Properties, Required> = Flatten<
+  { [Name in keyof Properties & Required]: ValueOf<Properties[Name]> } & {
+    [Name in Exclude<keyof Properties, Required>]?: ValueOf<Properties[Name]>;
+  }
+>;
 
 /**
  * The parameters always present once validated: the required ones, and those with a `default` (validation fills

@@ -25,6 +25,11 @@ export interface Policy {
   readonly exclude: readonly string[];
   /** VS Code's search.exclude (patterns whose value is true): skipped by search_files and search_content only. */
   readonly searchExclude: readonly string[];
+  /**
+   * Files up to this many bytes are edited in memory, larger ones streamed (edit/textEdit.ts). Not a setting: a
+   * limit of the implementation, which tests lower to run the streamed path over small files.
+   */
+  readonly editInMemoryBytes: number;
   /** How this host names the knobs its refusals point at. */
   readonly knobs: PolicyKnobs;
 }
@@ -44,6 +49,8 @@ export interface PolicyKnobs {
   readonly hiddenPaths: string;
   /** Completes "Ask the user to do this themselves; …". */
   readonly pathRuleRemedy: string;
+  /** How the person turns the history off: completes "ask the person to turn the history off (…)". */
+  readonly history: string;
 }
 
 export const EDITOR_KNOBS: PolicyKnobs = {
@@ -52,6 +59,7 @@ export const EDITOR_KNOBS: PolicyKnobs = {
   protectedPaths: 'the setting agentFs.protectedPaths',
   hiddenPaths: 'the setting agentFs.hiddenPaths',
   pathRuleRemedy: 'only the user can change these settings, in their user settings',
+  history: 'the user setting agentFs.history.enabled',
 };
 
 /** Credential-shaped and editor-configuration paths no tool writes unless the user says otherwise (policy.ts). */
@@ -79,6 +87,9 @@ export const DEFAULT_HIDDEN_PATHS: readonly string[] = ['.env', '.env.*', '*.pem
  */
 export const DEFAULT_CONFIRM_EDITS_OVER_LINES = 20;
 
+/** 10 MiB decode, edit and hash in well under a second; above it the text-edit tools stream. */
+export const DEFAULT_EDIT_IN_MEMORY_BYTES = 10 * 1024 * 1024;
+
 /** 256 KiB: a few thousand lines of code, a fair share of a model's context for one read. */
 export const DEFAULT_MAX_READ_BYTES = 256 * 1024;
 
@@ -90,6 +101,7 @@ export const DEFAULT_POLICY: Policy = {
   hiddenPaths: DEFAULT_HIDDEN_PATHS,
   confirmEditsOverLines: DEFAULT_CONFIRM_EDITS_OVER_LINES,
   maxReadBytes: DEFAULT_MAX_READ_BYTES,
+  editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
   exclude: [],
   searchExclude: [],
   knobs: EDITOR_KNOBS,
@@ -103,6 +115,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.protectedPaths': DEFAULT_PROTECTED_PATHS,
   'agentFs.hiddenPaths': DEFAULT_HIDDEN_PATHS,
   'agentFs.confirmEditsOverLines': DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  'agentFs.history.enabled': true,
   'agentFs.history.maxOperations': DEFAULT_HISTORY_LIMITS.maxOperations,
   'agentFs.history.maxBytes': DEFAULT_HISTORY_LIMITS.maxBytes,
   'agentFs.maxReadBytes': DEFAULT_MAX_READ_BYTES,

@@ -141,6 +141,7 @@ function sharedKnobs(own: PolicyKnobs, ownPolicy: Policy, published: PublishedPo
     protectedPaths: `VS Code's agentFs.protectedPaths, ${follows} (with its own defaults)`,
     hiddenPaths: `VS Code's agentFs.hiddenPaths, ${follows} (with its own defaults)`,
     pathRuleRemedy: `only the user can change these settings, in VS Code's user settings; the ${host} then follows them`,
+    history: own.history,
   };
 }
 

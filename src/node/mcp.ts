@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_VERSION } from '../core/manifest';
 import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
-import { flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+import { flagEncodings, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
 Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default: the current directory; several
@@ -20,6 +20,9 @@ Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default:
   --state DIR        keep the change history in DIR (the editor's, to share it); default: a folder per root under
                      $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs
   --no-history       record nothing
+  --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
+                     (default utf-8; VS Code's encoding names)
+  --no-guess-encoding  do not guess the encoding of files without a BOM
   --confirm MODE     elicit (default): ask the person through the client before deleting or replacing anything,
                      where the client can ask, else leave it to the client's own approval; never: do not ask;
                      require: refuse such calls (CONFIRMATION_DECLINED) when the client cannot ask
@@ -70,6 +73,7 @@ function main(argv: readonly string[]): number | undefined {
       ...(state.directory === undefined ? {} : { stateDirectory: state.directory, stateChosen: options.state !== undefined }),
     },
     policy: flagPolicy(options, 'MCP server'),
+    encodings: flagEncodings(options, 'MCP server'),
     confirm,
     log,
   });

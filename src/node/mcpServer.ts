@@ -29,6 +29,7 @@ import {
   type ServerRequest,
   type Tool as McpTool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { EncodingHost } from '../core/encoding/host';
 import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
 import { CancelledError, ToolError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
@@ -57,6 +58,8 @@ export interface McpServerOptions {
   readonly log: (line: string) => void;
   /** The ripgrep executable, or false for the pure scan; default: `rg` on PATH. */
   readonly ripgrep?: string | false;
+  /** How text is decoded and encoded (the --encoding flags); default: the runner's. */
+  readonly encodings?: EncodingHost;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -195,6 +198,7 @@ class RootsState {
       ripgrep: options.ripgrep,
       hostKind: 'mcp',
       naming: serverNaming(options.confirm),
+      ...(options.encodings ? { encodings: options.encodings } : {}),
     });
     this.sessions.set(this.key(options.roots.directories), this.base);
   }
@@ -249,6 +253,7 @@ class RootsState {
         ripgrep: this.options.ripgrep,
         hostKind: 'mcp',
         naming: serverNaming(this.options.confirm),
+        ...(this.options.encodings ? { encodings: this.options.encodings } : {}),
       });
       this.sessions.set(key, session);
     }

@@ -9,7 +9,18 @@
 import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { isStagingName } from '../core/staging';
-import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
+import { createHash } from 'node:crypto';
+import {
+  type DirEntry,
+  type EntryKind,
+  type FileStat,
+  type FileSystem,
+  type FileWriter,
+  FsError,
+  type FsErrorKind,
+  type HeldLock,
+  type IncrementalHash,
+} from '../core/fs';
 import { basename } from '../core/paths';
 import { type NodeLocks, trackStaging } from './locks';
 
@@ -250,6 +261,48 @@ export class NodeFileSystem implements FileSystem {
 
   appendFile(path: string, content: Uint8Array): Promise<void> {
     return now(() => fs.appendFileSync(path, content));
+  }
+
+  async openWriter(path: string): Promise<FileWriter> {
+    announce(path);
+    const handle = await translated(() => fsp.open(path, 'wx'));
+    let closed = false;
+    return {
+      write: async (bytes) => {
+        let written = 0;
+        while (written < bytes.length) {
+          const { bytesWritten } = await translated(() => handle.write(bytes, written, bytes.length - written));
+          written += bytesWritten;
+        }
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await translated(() => handle.close());
+      },
+    };
+  }
+
+  overwrite(path: string, content: Uint8Array): Promise<void> {
+    return now(() => {
+      const fd = openSync(path, 'r+');
+      try {
+        let written = 0;
+        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written, written);
+      } finally {
+        closeSync(fd);
+      }
+    });
+  }
+
+  link(from: string, to: string): Promise<void> {
+    announce(to);
+    return translated(() => fsp.link(from, to));
+  }
+
+  createHash(): IncrementalHash {
+    const hash = createHash('sha256');
+    return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex') };
   }
 
   createDirectory(path: string): Promise<void> {

@@ -5,8 +5,12 @@
  *   --read-only           refuse every tool that changes files (READ_ONLY_MODE)
  *   --max-read-bytes N    the most file bytes one read returns
  *   --state DIR           keep the history in DIR (never inside a root); --no-history: record nothing
+ *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
+ *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --help (-h), --version (-v)
  */
+import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
+import { type EncodingId, encodingNamed, someEncodingNames } from '../core/encoding/names';
 import { isWithin } from '../core/paths';
 import type { PolicyKnobs } from '../core/settings';
 import { toPosixPath } from './session';
@@ -19,6 +23,10 @@ export interface HostOptions {
   maxReadBytes: number | undefined;
   /** undefined: the per-user default; null: --no-history. */
   state: string | null | undefined;
+  /** --encoding; undefined: UTF-8. */
+  encoding: EncodingId | undefined;
+  /** False with --no-guess-encoding. */
+  guessEncoding: boolean;
   help: boolean;
   version: boolean;
 }
@@ -36,7 +44,16 @@ export type OtherArgument = (
 
 /** Parses `argv`; returns an error message for a flag unknown to both, lacking its value, or given one it takes not. */
 export function parseHostOptions(argv: readonly string[], other: OtherArgument): HostOptions | string {
-  const options: HostOptions = { roots: [], readOnly: false, maxReadBytes: undefined, state: undefined, help: false, version: false };
+  const options: HostOptions = {
+    roots: [],
+    readOnly: false,
+    maxReadBytes: undefined,
+    state: undefined,
+    encoding: undefined,
+    guessEncoding: true,
+    help: false,
+    version: false,
+  };
   for (let index = 0; index < argv.length; index++) {
     const argument = argv[index] ?? '';
     const [flag, inline] =
@@ -49,6 +66,14 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       if (directory === undefined || directory === '') return `${flag} needs a directory`;
       if (flag === '--root') options.roots.push(directory);
       else options.state = directory;
+    } else if (flag === '--encoding') {
+      const name = value() ?? '';
+      const encoding = encodingNamed(name);
+      if (encoding === undefined) return `--encoding needs an encoding VS Code knows (for example ${someEncodingNames()}), not "${name}"`;
+      options.encoding = encoding;
+    } else if (flag === '--no-guess-encoding') {
+      if (inline !== undefined) return `${flag} takes no value`;
+      options.guessEncoding = false;
     } else if (flag === '--max-read-bytes') {
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
@@ -101,6 +126,7 @@ export function flagKnobs(host: string): PolicyKnobs {
     protectedPaths: `the protected paths the ${host} always applies (the defaults of the editor's agentFs.protectedPaths)`,
     hiddenPaths: `the hidden paths the ${host} always applies (the defaults of the editor's agentFs.hiddenPaths)`,
     pathRuleRemedy: `the ${host} has no flag that lifts this`,
+    history: `start the ${host} with --no-history`,
   };
 }
 
@@ -111,4 +137,12 @@ export function flagPolicy(options: HostOptions, host: string): { readOnly: bool
     knobs: flagKnobs(host),
     ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}),
   };
+}
+
+/** The encoding rules a host started with these flags reads and writes text by (encoding/detect.ts). */
+export function flagEncodings(options: Pick<HostOptions, 'encoding' | 'guessEncoding'>, host: string): EncodingHost {
+  return flagEncodingHost(
+    { default: options.encoding ?? 'utf8', guess: options.guessEncoding, candidates: [] },
+    `the ${host}'s --encoding flag`,
+  );
 }

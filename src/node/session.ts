@@ -1,6 +1,7 @@
 /** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
 import { realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
+import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
@@ -37,6 +38,8 @@ export interface NodeSessionOptions {
   readonly history?: HistoryStore;
   /** The ripgrep executable for search_content; false: always the pure scan. Default: `rg` on PATH, if any. */
   readonly ripgrep?: string | false;
+  /** How text is decoded and encoded (options.ts flagEncodings); default: the runner's, UTF-8 and guessing. */
+  readonly encodings?: EncodingHost;
   /** What workspace_info reports as the host: 'runner' (default) or 'mcp'. */
   readonly hostKind?: string;
   /** How the host names tools in its messages (naming.ts); default: the runner's. */
@@ -68,6 +71,9 @@ function namedRoots(paths: readonly string[]): Root[] {
   });
 }
 
+/** The runner's encoding rules without flags: UTF-8 where a BOM or a guess does not say otherwise. */
+const RUNNER_ENCODINGS = flagEncodingHost({ default: 'utf8', guess: true, candidates: [] }, "the runner's --encoding flag");
+
 export function createNodeSession(
   rootDirectories: string | readonly string[],
   policy: Partial<Policy> = {},
@@ -95,6 +101,7 @@ export function createNodeSession(
   return {
     ...(history ? { history } : {}),
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
+    encodings: options.encodings ?? RUNNER_ENCODINGS,
     host: {
       kind: options.hostKind ?? 'runner',
       version: process.version,

@@ -16,7 +16,17 @@
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
 import { isStagingName } from '../core/staging';
-import { type DirEntry, type EntryKind, type FileStat, type FileSystem, FsError, type FsErrorKind, type HeldLock } from '../core/fs';
+import {
+  type DirEntry,
+  type EntryKind,
+  type FileStat,
+  type FileSystem,
+  type FileWriter,
+  FsError,
+  type FsErrorKind,
+  type HeldLock,
+  type IncrementalHash,
+} from '../core/fs';
 import { basename, isWithin } from '../core/paths';
 import { NodeLocks, trackStaging } from '../node/locks';
 import { NodeFileSystem } from '../node/nodeFileSystem';
@@ -75,6 +85,14 @@ export class VscodeFileSystem implements FileSystem {
   readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
   /** Permission bits, on the local disk: a replaced file keeps its mode without a copy of it, and undo restores modes. */
   readonly setMode?: (path: string, mode: number) => Promise<void>;
+  /**
+   * On the local disk, what large files need (edits streamed, history kept by a hard link, native hashing):
+   * workspace.fs can neither write a file in pieces nor link one.
+   */
+  readonly openWriter?: (path: string) => Promise<FileWriter>;
+  readonly link?: (from: string, to: string) => Promise<void>;
+  readonly overwrite?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly createHash?: () => IncrementalHash;
   private readonly local: boolean;
   /** The reads' fast path on the local disk (see the header); undefined elsewhere. */
   private readonly disk: NodeFileSystem | undefined;
@@ -95,6 +113,10 @@ export class VscodeFileSystem implements FileSystem {
       const disk = new NodeFileSystem();
       if (options.diskReads !== false) this.disk = disk;
       this.setMode = (path, mode) => disk.setMode(this.uri(path).fsPath, mode);
+      this.openWriter = (path) => disk.openWriter(this.uri(path).fsPath);
+      this.link = (from, to) => disk.link(this.uri(from).fsPath, this.uri(to).fsPath);
+      this.overwrite = (path, content) => disk.overwrite(this.uri(path).fsPath, content);
+      this.createHash = () => disk.createHash();
       this.realPath = async (path) => {
         const real = await disk.realPath(this.uri(path).fsPath).catch(() => undefined);
         return real === undefined ? undefined : vscode.Uri.file(real).path;

@@ -7,12 +7,13 @@ import { ToolError } from '../core/errors';
 import type { HistoryStore } from '../core/history/store';
 import { EDITOR_NAMING } from '../core/naming';
 import type { Session } from '../core/invoke';
-import { basename, normalizeAbsolute } from '../core/paths';
+import { basename, isWithin, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/root';
 import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
+import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
 import { imageRefusal as imageRefusalOf } from './images';
@@ -28,14 +29,35 @@ export class EditorSession implements Session {
   constructor(
     private readonly state: vscode.Memento,
     /** Where calls are recorded for history and undo (the extension's workspace storage). */
-    readonly history?: HistoryStore,
+    private readonly store?: HistoryStore,
   ) {}
+
+  /**
+   * The history, unless the person turned it off (agentFs.history.enabled, a user setting only: a workspace cannot
+   * make changes in it unrecorded). Without it a change is made even where it could not be recorded.
+   */
+  get history(): HistoryStore | undefined {
+    return vscode.workspace.getConfiguration('agentFs').get<boolean>('history.enabled') === false ? undefined : this.store;
+  }
 
   /** Documents with unsaved changes, which mutating tools refuse to overwrite (FILE_DIRTY_IN_EDITOR). */
   readonly editors = openEditors;
 
   /** Tools are registered as agentfs_<operation>, and deletes go to the trash: messages say so. */
   readonly naming = EDITOR_NAMING;
+  /** The editor's encodings: open documents' and VS Code's files.* settings per file, VS Code's own codec. */
+  readonly encodings = new EditorEncodings((path) => this.uriOf(path));
+
+  /** The workspace URI of a core path: the folder (or picked base directory) holding it lends its scheme. */
+  private uriOf(path: string): vscode.Uri {
+    const picked = this.state.get<string>(PICKED_BASE_KEY);
+    const spaces = [
+      ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),
+      ...(picked ? [vscode.Uri.parse(picked)] : []),
+    ];
+    const space = spaces.find((candidate) => isWithin(candidate.path, path)) ?? spaces[0];
+    return space ? space.with({ path }) : vscode.Uri.file(path);
+  }
 
   /**
    * search_content's fast path: the ripgrep VS Code ships, for folders on the local disk. Virtual and remote-only

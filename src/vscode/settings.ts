@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
 import {
   DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  DEFAULT_EDIT_IN_MEMORY_BYTES,
   DEFAULT_HIDDEN_PATHS,
   DEFAULT_MAX_READ_BYTES,
   DEFAULT_PROTECTED_PATHS,
@@ -118,6 +119,7 @@ function computeSettings(scope?: vscode.Uri): Settings {
       maxReadBytes: Math.max(1024, lowestOfLayers(layers<unknown>(configuration, 'maxReadBytes'), DEFAULT_MAX_READ_BYTES)),
       exclude: [...enabledGlobs('files', 'exclude', scope), ...globs(configuration.get<unknown>('exclude'))],
       searchExclude: enabledGlobs('search', 'exclude', scope),
+      editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
       knobs: EDITOR_KNOBS,
     },
   };

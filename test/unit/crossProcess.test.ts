@@ -170,7 +170,7 @@ describe('several processes, one workspace', function () {
     }
     const journal = fs.readFileSync(path.join(f.state, 'journal'), 'utf8').split('\n');
     assert.match(journal[0] ?? '', /^agentfs-history-journal 1 [0-9a-z]{12}$/);
-    for (const line of journal.slice(1, -1)) assert.match(line, /^(\+[a-z0-9-]+( [0-9a-f]{64}:\d+)*|-[a-z0-9-]+)$/);
+    for (const line of journal.slice(1, -1)) assert.match(line, /^([+*][a-z0-9-]+( [0-9a-f]{64}:\d+)*|-[a-z0-9-]+)$/);
     for (let index = 0; index < workers * count * 2; index++) expectOk(await call(session, 'undo_last', {}), 'undo_last');
     assertTree(snapshot(f.base), before);
   });

@@ -3,6 +3,7 @@
  * its schema does not compile. The `@ts-expect-error` lines below are the proof: should the derivation stop catching
  * one of these mistakes, the directive itself becomes an error and the type check fails.
  */
+import { PLAIN_ENCODING_HOST } from '../../src/core/encoding/host';
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
 import { RUNNER_NAMING } from '../../src/core/naming';
@@ -92,6 +93,7 @@ describe('tool definitions: the input type comes from the schema', function () {
         paths: new PathResolver(workspace),
         policy: ws.session.policy(),
         naming: RUNNER_NAMING,
+        encodings: PLAIN_ENCODING_HOST,
         isCancelled: () => false,
       };
       const accepted = probe.accept({ path: './x', names: ['a', 'b'] });

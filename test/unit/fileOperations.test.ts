@@ -17,14 +17,14 @@ describe('read_file', function () {
     ws.cleanup();
   });
 
-  it('returns {file_name, relative_path, content} with the bytes exactly (unicode, CRLF, BOM kept) and changes nothing', async function () {
+  it('returns {file_name, relative_path, content} with the text exactly (unicode, CRLF; a BOM said by bom, not in content) and changes nothing', async function () {
     const before = ws.snap();
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'notes/ünï code.md' }), 'read_file'), {
       file_name: 'ünï code.md',
       relative_path: 'notes/ünï code.md',
       content: '# Títle ✓\r\nline two\r\n',
     });
-    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'bom.txt' })), { content: '\uFEFFwith bom\n' });
+    assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'bom.txt' })), { content: 'with bom\n', bom: true });
     assertFields(expectOk(await call(ws.session, 'read_file', { file_name: 'empty.txt' })), {
       file_name: 'empty.txt',
       relative_path: 'empty.txt',

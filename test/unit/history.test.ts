@@ -14,6 +14,7 @@ import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createNodeSession } from '../../src/node/session';
 import type { Session } from '../../src/core/invoke';
 import type { HistoryLimits } from '../../src/core/history/store';
+import { assertTree, snapshot } from '../shared/tree';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 
 /** Every entry below `root` with its type, mode and bytes (links by target), so "identical" means identical. */
@@ -198,7 +199,7 @@ describe('history and undo', () => {
     assert.match(refused.message, /symbolic link/);
   });
 
-  it('never blocks a call: content it cannot read leaves the call unrecorded, with a warning', async () => {
+  it('fails closed: content it cannot read makes the call change nothing (HISTORY_WRITE_FAILED), and says how to go on', async () => {
     const real = new NodeFileSystem();
     const unreadable = path.join(f.base, 'src', 'deep', 'b.ts');
     // Root reads any file whatever its mode, so the refusal is injected at the port.
@@ -212,10 +213,23 @@ describe('history and undo', () => {
       policy: () => inner.policy(),
       workspace: async () => ({ ...(await inner.workspace()), fs: faulty }),
     };
-    const deleted = expectOk(await call(session, 'delete_directory', { directory_path: 'src', recursive: true }));
+    const tree = snapshot(f.base);
+    const refused = expectError(
+      await call(session, 'delete_directory', { directory_path: 'src', recursive: true }),
+      'HISTORY_WRITE_FAILED',
+    );
+    assert.match(refused.message, /changed nothing.*permission denied.*agentFs\.history\.enabled/s);
+    assertTree(snapshot(f.base), tree, 'nothing was deleted');
+    assert.equal(expectOk(await f.run('history_list', {})).total, 0);
+    // Without the history the same call runs: the person's way on.
+    const plain = createNodeSession(f.base, {}, {});
+    const deleted = expectOk(
+      await call({ ...plain, workspace: async () => ({ ...(await plain.workspace()), fs: faulty }) }, 'delete_directory', {
+        directory_path: 'src',
+        recursive: true,
+      }),
+    );
     assert.equal(deleted.deleted, true);
-    assert.equal(deleted.operation_id, null);
-    assert.match(String(deleted.history_warning), /not recorded.*permission denied/);
     assert.equal(fs.existsSync(path.join(f.base, 'src')), false);
   });
 

@@ -3,7 +3,8 @@
  * unified diff of each text file whose content the history kept. A directory path expands into its files.
  */
 import { createTwoFilesPatch } from 'diff';
-import { decodeText, isLosslessUtf8, looksBinary } from '../text';
+import { bomBytes, decodeExactLocal } from '../encoding/codec';
+import { detectEncoding } from '../encoding/detect';
 import { type PathState, type TreeEntry } from './state';
 import type { HistoryStore, OperationRecord, PathRecord } from './store';
 
@@ -93,12 +94,15 @@ export async function sideContent(
   return store.readBlob(side.hash);
 }
 
-/** Text for display and diffs, or `undefined` for binary content (or text in an encoding we cannot tell). */
+/**
+ * Text for display and diffs, or `undefined` for binary content (or text in an encoding that cannot be told). The
+ * store keeps no encoding settings, so the encoding is found as the runner finds it: the BOM, else a guess, else UTF-8.
+ */
 export function displayText(bytes: Uint8Array): string | undefined {
-  if (looksBinary(bytes)) return undefined;
-  const decoded = decodeText(bytes);
-  if (decoded.encoding === 'utf-8' && !isLosslessUtf8(decoded.bom ? bytes.subarray(3) : bytes)) return undefined;
-  return decoded.text;
+  const detection = detectEncoding(bytes, { default: 'utf8', guess: true, candidates: [] });
+  if (detection.kind === 'binary') return undefined;
+  const decoded = decodeExactLocal(detection.bom ? bytes.subarray(bomBytes(detection.encoding).length) : bytes, detection.encoding);
+  return 'text' in decoded ? decoded.text : undefined;
 }
 
 export interface ChangeDiff {

@@ -13,7 +13,8 @@ import type { ToolContext } from '../context';
 import type { Tool, ToolCall } from '../tool';
 import { planUndo } from './plan';
 import { fileHashes, type PathState, sameState, StateReader } from './state';
-import type { HistoryStore, OperationRecord, PathRecord } from './store';
+import { contentSize, type StoredContent } from './content';
+import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRecord, type Reservation } from './store';
 
 /** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
 const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match']);
@@ -84,38 +85,33 @@ async function recordLocked(
   try {
     for (const target of targets) before.push(await beforeReader.read(target.absolute));
   } catch (error) {
-    // Something the tool may not even need is unreadable (a file without read permission in a tree to delete):
-    // history must not block the call, so it runs unrecorded and says so.
+    // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
+    // history could not undo it, so the change is not made.
     if (error instanceof CancelledError || error instanceof ToolError) throw error;
-    return withFields(
-      await run(),
-      { operation_id: null, undo_available: false },
-      `The change was not recorded in the history: ${describeError(error)}`,
-    );
+    throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
   }
-  // The bytes an undo needs are in the store before the call changes anything.
+  // Everything the record needs that a full disk could refuse is written before the call changes anything.
+  const id = history.newId();
+  let reservation: Reservation;
   try {
-    await history.storeContent(beforeReader.contents);
+    reservation = await history.reserve(id, beforeReader.contents, JSON.stringify({ input, targets, before }).length);
   } catch (error) {
-    return withFields(
-      await run(),
-      { operation_id: null, undo_available: false },
-      `The change was not recorded in the history: ${describeError(error)}`,
-    );
+    if (!(error instanceof HistoryWriteError)) throw error;
+    throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
   }
 
   let data: unknown;
   try {
     data = await run();
   } catch (error) {
-    await history.discardContent().catch(() => undefined);
+    await history.cancel(reservation).catch(() => undefined);
     throw error;
   }
 
   let record: OperationRecord | undefined;
   try {
     // The change is made: a cancellation now must not cost its record.
-    const afterReader = new StateReader(fs, { isCancelled: () => false }, maxBytes, true);
+    const afterReader = new StateReader(fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
     const paths: PathRecord[] = [];
     for (const [index, target] of targets.entries()) {
       const after = await afterReader.read(target.absolute);
@@ -125,13 +121,13 @@ async function recordLocked(
       }
     }
     if (paths.length === 0) {
-      await history.discardContent();
+      await history.cancel(reservation);
       return withFields(data, { operation_id: null, undo_available: false });
     }
     const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
     const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
-    record = buildRecord(history, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
-    await history.add(record, contents);
+    record = buildRecord(id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    await history.commit(reservation, record, contents);
   } catch (error) {
     if (error instanceof ToolError) throw error;
     // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.
@@ -141,22 +137,29 @@ async function recordLocked(
       `The change was made but not recorded in the history: ${describeError(error)}`,
     );
   }
+  if (!record.undo_available && record.unavailable_reason !== undefined) {
+    return withFields(
+      data,
+      { operation_id: record.id, undo_available: false },
+      `This change cannot be undone: ${record.unavailable_reason}.`,
+    );
+  }
   return withFields(data, { operation_id: record.id, undo_available: record.undo_available });
 }
 
 function buildRecord(
-  history: HistoryStore,
+  id: string,
   tool: Tool,
   summary: string,
   input: Readonly<Record<string, unknown>>,
   paths: readonly PathRecord[],
-  contents: ReadonlyMap<string, Uint8Array>,
+  contents: ReadonlyMap<string, StoredContent>,
   maxBytes: number,
   undoOf: string | undefined,
 ): OperationRecord {
   // Content an undo needs comes first; then, while it fits the cap, the rest (only the diff view needs it).
   const readable: Record<string, number> = {};
-  for (const hash of contents.keys()) readable[hash.replace(/^sha256:/, '')] = contents.get(hash)?.length ?? 0;
+  for (const [hash, content] of contents) readable[hash.replace(/^sha256:/, '')] = contentSize(content);
   const draft = planUndo({ paths, blobs: readable });
   const required = new Map<string, number>();
   if ('steps' in draft)
@@ -181,7 +184,7 @@ function buildRecord(
   const reason = 'reason' in plan ? plan.reason : undefined;
   return {
     version: 1,
-    id: history.newId(),
+    id,
     time: new Date().toISOString(),
     operation: tool.name,
     summary,
@@ -279,6 +282,18 @@ function undoneOperationOf(data: unknown): string | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const value = (data as { undone_operation_id?: unknown }).undone_operation_id;
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * HISTORY_WRITE_FAILED: the change was not made because its record could not be kept. Says why and how to go on, in
+ * the host's words (free space, or the person turns the history off).
+ */
+function historyRefusal(tool: Tool, context: ToolContext, history: HistoryStore, why: string): ToolError {
+  return new ToolError(
+    'HISTORY_WRITE_FAILED',
+    `${tool.name} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.knobs.history}).`,
+    { history_directory: history.directory },
+  );
 }
 
 function withFields(data: unknown, fields: HistoryFields, warning?: string): unknown {

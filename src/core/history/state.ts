@@ -4,8 +4,10 @@
  * only, to prove nothing changed since). Symbolic links are described, never followed, inside a tree (walk.ts).
  */
 import type { FileSystem } from '../fs';
+import { contentHash, type HashMemo, incrementalHash } from '../hashing';
 import { relativeTo } from '../paths';
-import { contentHash } from '../text';
+import { CHUNK_BYTES } from '../read/limits';
+import { LARGE_CONTENT_BYTES, type StoredContent } from './content';
 import { type CallSignals, throwIfCancelled } from '../signals';
 import { walkTree } from '../walk';
 
@@ -109,12 +111,12 @@ export const MAX_TREE_ENTRIES = 20_000;
  */
 export class StateReader {
   private bytesRead = 0;
-  /** Content read for the states, by hash; the caller decides which of it to keep. */
-  readonly contents = new Map<string, Uint8Array>();
+  /** Content read for the states, by hash (large files by reference); the caller decides which of it to keep. */
+  readonly contents = new Map<string, StoredContent>();
 
   constructor(
     private readonly fs: FileSystem,
-    private readonly context: Pick<CallSignals, 'isCancelled'>,
+    private readonly context: Pick<CallSignals, 'isCancelled'> & { readonly hashes?: HashMemo },
     /** Bytes this reader may read in all; `Infinity` for an undo's check. */
     private readonly readBudget: number,
     /** Whether to keep read bytes in `contents`. */
@@ -146,6 +148,28 @@ export class StateReader {
       return { type: 'file', size, ...modePart };
     }
     throwIfCancelled(this.context);
+    const readRange = this.fs.readRange?.bind(this.fs);
+    if (size > LARGE_CONTENT_BYTES && readRange) {
+      // Hashed in chunks, never held: the store keeps such a file by reference (history/store.ts).
+      const stat = await this.fs.stat(absolute);
+      let digest = this.context.hashes?.get(absolute, stat);
+      let read = stat?.size ?? size;
+      if (digest === undefined) {
+        const hash = incrementalHash(this.fs);
+        for (read = 0; ;) {
+          const chunk = await readRange(absolute, read, CHUNK_BYTES);
+          if (chunk.length === 0) break;
+          hash.update(chunk);
+          read += chunk.length;
+          throwIfCancelled(this.context);
+        }
+        digest = `sha256:${hash.digest()}`;
+        if (read === stat?.size) this.context.hashes?.set(absolute, stat, digest);
+      }
+      this.bytesRead += read;
+      if (this.keepContent) this.contents.set(digest, { file: absolute, size: read });
+      return { type: 'file', size: read, hash: digest, ...modePart };
+    }
     const bytes = await this.fs.readFile(absolute);
     this.bytesRead += bytes.length;
     const hash = contentHash(bytes);

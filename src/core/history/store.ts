@@ -2,9 +2,10 @@
  * The history store: one JSON file per operation, content-addressed blobs, and a journal that indexes them, in a
  * state directory of its own.
  *
- *   <directory>/operations/<operation id>.json   written once, before its journal line; never changed
- *   <directory>/blobs/<sha-256 hex>               file bytes, written before any record refers to them
- *   <directory>/journal                           "+<id> <hex>:<size> …" when a record is added, "-<id>" when pruned
+ *   <directory>/operations/<operation id>.json   renamed into place once complete; never changed
+ *   <directory>/blobs/<sha-256 hex>               file bytes, renamed into place once complete
+ *   <directory>/journal                           "+<id> <hex>:<size> …" when an operation is reserved, "*<id> …" for
+ *                                                 content added after it, "-<id>" when pruned or given up
  *   <directory>/trash/                            what pruning dropped, deleted in the background
  *
  * Why it bypasses the PathResolver: the directory is chosen by the host (the editor's `storageUri`, the runner's
@@ -18,18 +19,51 @@
  * recording an operation costs its new blobs, its record and one appended line; deduplication needs no read (a blob
  * any live record refers to is on disk), and pruning touches only what it drops.
  *
- * Several processes may share a directory (the editor, runners and MCP servers). Every change to it (add, prune,
- * clear) happens while holding the port's cross-process lock over the directory (the call pipeline takes it with
- * the call's own paths, record.ts), and within a process under `exclusive`. Readers need no lock: a journal line is
- * appended only once the record and blobs it names are complete, and a line is used only once its newline is there.
- * A process that dies mid-add leaves at most blobs and a record no journal line names: invisible, and removed
- * when the journal is next compacted.
+ * Recording fails closed (record.ts): everything an operation's record needs that could fail for want of space is
+ * written before the change is made. `reserve` stores the before content (the bytes an undo writes back), writes
+ * the record's reservation (a staging file padded to more than the finished record will take) and appends the
+ * operation's journal line; only then does the change happen. `commit` writes the finished record over the
+ * reservation, in place, so it allocates nothing, and renames it to its final name. A store that cannot take the
+ * reservation (a full disk, no permission) refuses the operation before anything changes. No blob and no record is
+ * ever written under its final name: each is written beside it and renamed, so a reader never sees one torn.
+ *
+ * Large content (over LARGE_CONTENT_BYTES) is kept by reference where the store and the workspace share a disk: a
+ * hard link to the old file, which the change replaces by a rename and so never writes into, else a copy made by
+ * the file system; it is hashed streaming, never held in memory, and counts against maxBytes like any other.
+ *
+ * Several processes may share a directory (the editor, runners and MCP servers). Every change to it (reserve,
+ * commit, prune, clear) happens while holding the port's cross-process lock over the directory (the call pipeline
+ * takes it with the call's own paths, record.ts), and within a process under `exclusive`. Readers need no lock: a
+ * journal line names only blobs that are complete, a record is read only once it is there under its final name,
+ * and a line is used only once its newline is there. A process that dies mid-operation leaves at most blobs and a
+ * reservation: the reservation is a staging file, which the next lock holder removes, and the journal line of an
+ * operation without a record is ignored until pruning drops it.
  */
 import { describeError } from '../errors';
 import type { FileSystem } from '../fs';
-import { removeQuietly, replaceFile } from '../staging';
-import { contentHash } from '../text';
+import { contentHash, incrementalHash } from '../hashing';
+import { CHUNK_BYTES } from '../read/limits';
+import { removeQuietly, replaceFile, siblingPath } from '../staging';
+import { contentSize, type StoredContent } from './content';
 import type { PathState } from './state';
+
+/** An operation the store has made room for: what `commit` finishes or `cancel` gives up. */
+export interface Reservation {
+  readonly id: string;
+  /** The staging file the finished record is written over, and how many bytes it holds. */
+  readonly staging: string;
+  readonly reserved: number;
+  /** The blobs the journal line names: before content stored for this operation (or already kept). */
+  readonly blobs: Readonly<Record<string, number>>;
+}
+
+/** The store could not make room for an operation: nothing of it was kept, and the change must not be made. */
+export class HistoryWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HistoryWriteError';
+  }
+}
 
 export interface HistoryLimits {
   /** Operations kept; the oldest go first. */
@@ -101,6 +135,22 @@ const HEADER_BYTES = journalHeader(randomToken(GENERATION_LENGTH)).length;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** A reservation's size: room for the record as estimated, and as much again (its after states are about as large). */
+function reservationBytes(recordBytes: number): number {
+  return 2 * recordBytes + 4096;
+}
+
+/** What a reservation holds until the record is written over it: spaces, which JSON.parse skips after a record. */
+function reservationText(size: number): Uint8Array {
+  return new Uint8Array(size).fill(0x20);
+}
+
+function extendLine(id: string, blobs: Readonly<Record<string, number>>): string {
+  return `*${id}${Object.entries(blobs)
+    .map(([hex, size]) => ` ${hex}:${size}`)
+    .join('')}\n`;
+}
+
 function addLine(id: string, blobs: Readonly<Record<string, number>>): string {
   return `+${id}${Object.entries(blobs)
     .map(([hex, size]) => ` ${hex}:${size}`)
@@ -148,6 +198,24 @@ class StoreIndex {
     }
   }
 
+  /** More blobs for an operation already in the index (its after content, added once the change was made). */
+  extend(id: string, blobs: Readonly<Record<string, number>>): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    const added: Record<string, number> = {};
+    for (const [hex, size] of Object.entries(blobs)) {
+      if (entry.blobs[hex] !== undefined) continue;
+      added[hex] = size;
+      const ref = this.refs.get(hex);
+      if (ref) ref.count++;
+      else {
+        this.refs.set(hex, { count: 1, size });
+        this.bytes += size;
+      }
+    }
+    this.entries.set(id, { ...entry, blobs: { ...entry.blobs, ...added } });
+  }
+
   /** Drops a record; returns the blobs no record refers to any more. */
   remove(id: string): string[] {
     const entry = this.entries.get(id);
@@ -178,14 +246,14 @@ class StoreIndex {
       const [head = '', ...parts] = line.split(' ');
       const id = head.slice(1);
       if (!OPERATION_ID_PATTERN.test(id)) continue;
-      if (head.startsWith('+')) {
-        const blobs: Record<string, number> = {};
-        for (const part of parts) {
-          const [hex = '', size = ''] = part.split(':');
-          if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
-        }
-        this.insert(id, blobs);
-      } else if (head.startsWith('-')) this.remove(id);
+      const blobs: Record<string, number> = {};
+      for (const part of parts) {
+        const [hex = '', size = ''] = part.split(':');
+        if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
+      }
+      if (head.startsWith('+')) this.insert(id, blobs);
+      else if (head.startsWith('*')) this.extend(id, blobs);
+      else if (head.startsWith('-')) this.remove(id);
     }
     return encoder.encode(text.slice(0, consumed)).length;
   }
@@ -196,8 +264,6 @@ export class HistoryStore {
   private tail: Promise<unknown> = Promise.resolve();
   private directoriesMade = false;
   private emptying: Promise<void> | undefined;
-  /** Blobs written ahead for the call being recorded (storeContent), not yet referred to by a record. */
-  private readonly pending = new Set<string>();
 
   constructor(
     /** The port the store is written through (its `lock` guards the directory against other processes). */
@@ -268,49 +334,128 @@ export class HistoryStore {
   }
 
   /**
-   * Writes content before the call that may replace it runs, so that the bytes an undo needs are in the store
-   * before the file changes. Content some live record already refers to is on disk and is not written again.
+   * Where the stored content for a hash is, checked against it by a streaming read (for restoring a large file by a
+   * copy); `undefined` when absent or damaged.
    */
-  async storeContent(contents: ReadonlyMap<string, Uint8Array>): Promise<void> {
-    const index = await this.current();
-    for (const [hash, bytes] of contents) {
-      const hex = hexOf(hash);
-      if (!BLOB_FILE.test(hex) || index.refs.has(hex) || this.pending.has(hex)) continue;
-      await this.writeBlob(hex, bytes);
-    }
+  async blobFile(hash: string): Promise<{ path: string; size: number } | undefined> {
+    const hex = hexOf(hash);
+    if (!BLOB_FILE.test(hex)) return undefined;
+    const path = `${this.blobsDirectory}/${hex}`;
+    const stat = await this.fs.stat(path).catch(() => undefined);
+    if (!stat || stat.kind !== 'file') return undefined;
+    const digest = await this.hashFile(path, stat.size).catch(() => undefined);
+    return digest === hex ? { path, size: stat.size } : undefined;
   }
 
-  /** Forgets content written ahead for a call that then recorded nothing; what no record refers to is removed. */
-  async discardContent(): Promise<void> {
-    if (this.pending.size === 0) return;
-    const index = await this.current();
-    for (const hex of this.pending) if (!index.refs.has(hex)) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
-    this.pending.clear();
+  private async hashFile(path: string, size: number): Promise<string> {
+    if (!this.fs.readRange) return hexOf(contentHash(await this.fs.readFile(path)));
+    const hash = incrementalHash(this.fs);
+    for (let offset = 0; offset < size; offset += CHUNK_BYTES) hash.update(await this.fs.readRange(path, offset, CHUNK_BYTES));
+    return hash.digest();
   }
 
   /**
-   * Writes the record's blobs (those not stored yet), then the record, then its journal line, then prunes to the
-   * limits. The newest record is never pruned: an operation over `maxBytes` was recorded without content.
+   * Makes room for an operation before its change is made (see the header): stores `contents` (the before content
+   * an undo needs) that the store does not hold yet, writes the reservation for a record of about `recordBytes`, and
+   * appends the operation's journal line. Throws HistoryWriteError, having kept nothing, when any of it fails.
    */
-  async add(record: OperationRecord, contents: ReadonlyMap<string, Uint8Array>): Promise<void> {
+  async reserve(id: string, contents: ReadonlyMap<string, StoredContent>, recordBytes: number): Promise<Reservation> {
+    const index = await this.current();
+    const written: string[] = [];
+    const blobs: Record<string, number> = {};
+    const reserved = reservationBytes(recordBytes);
+    const staging = siblingPath(`${this.operationsDirectory}/${id}.json`, 'write');
     try {
-      const index = await this.current();
-      for (const hex of Object.keys(record.blobs)) {
-        if (index.refs.has(hex) || this.pending.has(hex)) continue;
-        const bytes = contents.get(`sha256:${hex}`);
-        if (!bytes) throw new Error(`History content for sha256:${hex} was not read.`);
-        await this.writeBlob(hex, bytes);
-      }
       await this.makeDirectories();
-      await this.write(`${this.operationsDirectory}/${record.id}.json`, encoder.encode(JSON.stringify(record)));
-      await this.appendJournal(index, addLine(record.id, record.blobs));
-      index.insert(record.id, record.blobs, record);
-      // Written ahead but not kept (over the byte cap): nothing refers to it.
-      for (const hex of this.pending) if (!index.refs.has(hex)) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
-    } finally {
-      this.pending.clear();
+      for (const [hash, content] of contents) {
+        const hex = hexOf(hash);
+        if (!BLOB_FILE.test(hex)) continue;
+        blobs[hex] = contentSize(content);
+        if (index.refs.has(hex)) continue;
+        await this.writeBlob(hex, content);
+        written.push(hex);
+      }
+      await this.write(staging, reservationText(reserved));
+      await this.appendJournal(index, addLine(id, blobs));
+      index.insert(id, blobs);
+      return { id, staging, reserved, blobs };
+    } catch (error) {
+      await removeQuietly(this.fs, staging);
+      for (const hex of written) if (!index.refs.has(hex)) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
+      throw new HistoryWriteError(describeError(error));
+    }
+  }
+
+  /**
+   * Finishes a reserved operation once its change is made: its after content (kept only for diffs, so only where
+   * there is room) and its record, written over the reservation and renamed into place. Then prunes to the limits;
+   * the newest record is never pruned (an operation over `maxBytes` was recorded without content).
+   */
+  async commit(reservation: Reservation, record: OperationRecord, contents: ReadonlyMap<string, StoredContent>): Promise<void> {
+    const index = await this.current();
+    const added: Record<string, number> = {};
+    for (const hex of Object.keys(record.blobs)) {
+      if (reservation.blobs[hex] !== undefined) continue;
+      const content = contents.get(`sha256:${hex}`);
+      // A large file's new content is the live file: linked into the store, a later write into it would change the
+      // blob too, and no diff of it is shown anyway.
+      if (!(content instanceof Uint8Array)) continue;
+      try {
+        if (!index.refs.has(hex)) await this.writeBlob(hex, content);
+        added[hex] = contentSize(content);
+      } catch {
+        // Only a diff would have shown it: the record then says the content was not kept.
+      }
+    }
+    const blobs = Object.fromEntries(
+      Object.entries(record.blobs).filter(([hex]) => reservation.blobs[hex] !== undefined || added[hex] !== undefined),
+    );
+    const kept: OperationRecord = { ...record, blobs };
+    const text = encoder.encode(JSON.stringify(kept));
+    try {
+      if (text.length <= reservation.reserved && this.fs.overwrite) {
+        // In place: the reservation's space is already allocated, so a full disk cannot stop the record now.
+        const padded = new Uint8Array(reservation.reserved).fill(0x20);
+        padded.set(text);
+        await this.fs.overwrite(reservation.staging, padded);
+      } else await this.fs.writeFile(reservation.staging, text);
+      await this.fs.rename(reservation.staging, `${this.operationsDirectory}/${record.id}.json`, { overwrite: true });
+    } catch (error) {
+      await removeQuietly(this.fs, reservation.staging);
+      throw new Error(`Could not write history to ${this.operationsDirectory}: ${describeError(error)}`);
+    }
+    const entry = index.entries.get(record.id);
+    if (entry) entry.record = kept;
+    if (Object.keys(added).length > 0) {
+      try {
+        await this.appendJournal(index, extendLine(record.id, added));
+        index.extend(record.id, added);
+      } catch {
+        // The after content stays unreferenced and compaction removes it; the record still undoes.
+      }
     }
     await this.prune(record.id);
+  }
+
+  /** Gives up a reserved operation whose call failed or changed nothing: its journal line and reservation go. */
+  async cancel(reservation: Reservation): Promise<void> {
+    await removeQuietly(this.fs, reservation.staging);
+    const index = await this.current();
+    const freed = index.remove(reservation.id);
+    try {
+      await this.appendJournal(index, `-${reservation.id}\n`);
+    } catch {
+      // A journal line without a record is ignored, and pruning drops it in time.
+      return;
+    }
+    for (const hex of freed) await removeQuietly(this.fs, `${this.blobsDirectory}/${hex}`);
+  }
+
+  /** Reserves and commits at once: for a record whose change is already made. */
+  async add(record: OperationRecord, contents: ReadonlyMap<string, StoredContent>): Promise<void> {
+    const needed = new Map([...contents].filter(([hash]) => record.blobs[hexOf(hash)] !== undefined));
+    const reservation = await this.reserve(record.id, needed, JSON.stringify(record).length);
+    await this.commit(reservation, record, contents);
   }
 
   /** Drops the oldest records beyond the limits and the blobs only they referred to. */
@@ -528,12 +673,37 @@ export class HistoryStore {
     this.emptyTrash();
   }
 
-  private async writeBlob(hex: string, bytes: Uint8Array): Promise<void> {
+  /**
+   * Writes a blob beside its final name and renames it there, so no reader ever sees part of one. Large content is
+   * linked (or copied by the file system) instead of read.
+   */
+  private async writeBlob(hex: string, content: StoredContent): Promise<void> {
     await this.makeDirectories();
-    // Written in place: until a journal line names a record that refers to it, no reader looks at it, and a
-    // blob no live record refers to is written again in full whenever it is needed.
-    await this.write(`${this.blobsDirectory}/${hex}`, bytes);
-    this.pending.add(hex);
+    const path = `${this.blobsDirectory}/${hex}`;
+    const staging = siblingPath(path, 'write');
+    try {
+      if (content instanceof Uint8Array) await this.write(staging, content);
+      else {
+        let linked = false;
+        if (this.fs.link) {
+          try {
+            await this.fs.link(content.file, staging);
+            linked = true;
+          } catch {
+            // Another device, or no hard links: a copy.
+          }
+        }
+        if (!linked) await this.fs.copyFile(content.file, staging, { overwrite: false });
+        // What is kept is what is there now: check it is still the content the hash names.
+        const stat = await this.fs.stat(staging);
+        if ((await this.hashFile(staging, stat?.size ?? 0)) !== hex)
+          throw new Error(`the file changed while it was being kept (${content.file})`);
+      }
+      await this.fs.rename(staging, path, { overwrite: true });
+    } catch (error) {
+      await removeQuietly(this.fs, staging);
+      throw error;
+    }
   }
 
   private async makeDirectories(): Promise<void> {

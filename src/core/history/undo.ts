@@ -7,13 +7,14 @@
 import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
 import { writeFileAtomic } from '../files';
-import { removeQuietly, siblingPath } from '../staging';
+import { removeQuietly, replaceFileByCopy, siblingPath } from '../staging';
 import { dirname, joinPath } from '../paths';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
 import type { ToolContext } from '../context';
 import { throwIfCancelled } from '../signals';
 import { type ChangeKind, fileChanges } from './changes';
+import { LARGE_CONTENT_BYTES } from './content';
 import { planUndo, type UndoStep } from './plan';
 import { describeState, type DirectoryState, type FileState, fileHashes, sameState, StateReader } from './state';
 import type { HistoryStore, OperationRecord, PathRecord } from './store';
@@ -150,13 +151,14 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
     if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
   }
 
-  // 3. Every byte to write back, read and checked before anything changes.
-  const contents = new Map<string, Uint8Array>();
+  // 3. Every byte to write back, read and checked before anything changes (a large file's by a streaming check of
+  // its blob, which is then copied rather than read).
+  const contents = new Map<string, Restorable>();
   for (const step of plan.steps) {
     if (step.kind !== 'restore') continue;
-    for (const hash of fileHashes(step.path.before).keys()) {
+    for (const [hash, size] of fileHashes(step.path.before)) {
       if (contents.has(hash)) continue;
-      const bytes = await store.readBlob(hash);
+      const bytes = size > LARGE_CONTENT_BYTES ? await store.blobFile(hash) : await store.readBlob(hash);
       if (!bytes)
         throw new ToolError(
           'HISTORY_UNAVAILABLE',
@@ -193,7 +195,7 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
 async function applyStep(
   step: UndoStep,
   at: (path: PathRecord) => ConfinedPath,
-  contents: ReadonlyMap<string, Uint8Array>,
+  contents: ReadonlyMap<string, Restorable>,
   context: ToolContext,
 ): Promise<RestoredPath> {
   const { fs } = context.workspace;
@@ -211,15 +213,16 @@ async function applyStep(
   }
   const { before, after } = step.path;
   if (before.type === 'file') {
-    const bytes = contentOf(contents, before);
+    const content = contentOf(contents, before);
     if (after.type === 'file' || after.type === 'missing') {
       // A file over a file (or nothing): the atomic write keeps a torn file impossible and writes through a link.
       if (after.type === 'missing') await fs.createDirectory(dirname(target.absolute));
-      await writeFileAtomic(context, target.absolute, bytes, await fs.stat(target.absolute));
+      if (content instanceof Uint8Array) await writeFileAtomic(context, target.absolute, content, await fs.stat(target.absolute));
+      else await replaceFileByCopy(fs, target.absolute, content.path, { existing: await fs.stat(target.absolute) });
       if (before.mode !== undefined && fs.setMode) await fs.setMode(target.absolute, before.mode);
     } else {
       await replaceWithStaged(context, target.absolute, async (staged) => {
-        await fs.writeFile(staged, bytes);
+        await writeContent(context, staged, content);
         if (before.mode !== undefined && fs.setMode) await fs.setMode(staged, before.mode);
       });
     }
@@ -229,7 +232,16 @@ async function applyStep(
   return { path: target.display, action: 'restored', state: describeState(before) };
 }
 
-function contentOf(contents: ReadonlyMap<string, Uint8Array>, state: FileState | { readonly hash?: string }): Uint8Array {
+/** What a restore writes back: the bytes, or (a large file) the blob to copy. */
+type Restorable = Uint8Array | { readonly path: string; readonly size: number };
+
+async function writeContent(context: ToolContext, absolute: string, content: Restorable): Promise<void> {
+  const { fs } = context.workspace;
+  if (content instanceof Uint8Array) await fs.writeFile(absolute, content);
+  else await fs.copyFile(content.path, absolute, { overwrite: false });
+}
+
+function contentOf(contents: ReadonlyMap<string, Restorable>, state: FileState | { readonly hash?: string }): Restorable {
   const bytes = state.hash === undefined ? undefined : contents.get(state.hash);
   if (!bytes) throw new Error('recorded content was not loaded');
   return bytes;
@@ -240,7 +252,7 @@ async function buildTree(
   context: ToolContext,
   directory: string,
   state: DirectoryState,
-  contents: ReadonlyMap<string, Uint8Array>,
+  contents: ReadonlyMap<string, Restorable>,
 ): Promise<void> {
   const { fs } = context.workspace;
   await fs.createDirectory(directory);
@@ -248,7 +260,7 @@ async function buildTree(
     throwIfCancelled(context);
     const absolute = joinPath(directory, entry.path);
     if (entry.type === 'directory') await fs.createDirectory(absolute);
-    else if (entry.type === 'file') await fs.writeFile(absolute, contentOf(contents, entry));
+    else if (entry.type === 'file') await writeContent(context, absolute, contentOf(contents, entry));
   }
   if (!fs.setMode) return;
   for (const entry of [...state.entries].reverse())

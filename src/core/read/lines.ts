@@ -8,16 +8,23 @@
  * a result has content_hash null (hashing the file would mean reading all of it) and total_lines null unless the
  * scan reached the end anyway. Where the port has no `readRange`, files above UNRANGED_READ_CAP are refused.
  *
- * Line arithmetic works on the stored bytes for ASCII-compatible encodings (UTF-8, Latin-1): a line ends with its
- * '\n' byte and keeps its '\r', so line endings come back exactly as stored, and so does a UTF-8 byte-order mark
- * (U+FEFF at the start of line 1). UTF-16 files are decoded whole and measured in UTF-8 bytes; they are not read in
- * part, so those above WHOLE_READ_BYTES are refused.
+ * Text is decoded in the file's encoding (encoding/detect.ts) and only when exactly (encoding/fileText.ts), so the
+ * content never holds a character the file does not: bytes that are not text in that encoding are refused
+ * (ENCODING_MISMATCH), never handed out as U+FFFD. The BOM is not part of the content (`bom` says it is there).
+ * A file read whole is decoded whole and its lines are picked from the text's UTF-8 bytes (the stored bytes
+ * themselves for UTF-8), so `max_bytes` counts what the model receives. A file read in part is measured in its
+ * stored bytes: in every encoding but UTF-16 a line ends with the byte '\n' and keeps its '\r', so lines are found
+ * without decoding, and only the selected stretch is decoded. UTF-16 files are not read in part, so those above
+ * WHOLE_READ_BYTES are refused.
  */
 import { toolRef } from '../naming';
 import { limitExceeded } from '../caps';
-import { ToolError } from '../errors';
+import { bomBytes, decodeExact, LOCAL_CODEC } from '../encoding/codec';
+import { DETECTION_HEAD_BYTES } from '../encoding/detect';
+import { binaryRefusal, decodeFileText, detectFileEncoding, type FileRef, mismatch } from '../encoding/fileText';
+import { type EncodingId, publicName } from '../encoding/names';
 import type { FileSystem } from '../fs';
-import { BINARY_SNIFF_BYTES, contentHash, decodeText, detectBom, looksBinary, type NewlineStyle, type TextEncodingName } from '../text';
+import { contentHash, type NewlineStyle } from '../text';
 import { countLinesInBytes, humanSize, newlineOfBytes } from './bytes';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
 import {
@@ -35,7 +42,7 @@ export interface LineRead {
   readonly size_bytes: number;
   readonly total_lines: number | null;
   readonly content_hash: string | null;
-  readonly encoding: TextEncodingName;
+  readonly encoding: string;
   readonly bom: boolean;
   readonly newline: NewlineStyle;
   readonly start_line: number | null;
@@ -45,17 +52,16 @@ export interface LineRead {
   readonly next_start_line: number | null;
 }
 
-function decodeContent(bytes: Uint8Array, encoding: TextEncodingName): string {
-  // ignoreBOM keeps a UTF-8 BOM as U+FEFF in line 1: the content is what is stored.
-  return encoding === 'latin1' ? decodeText(bytes, 'latin1').text : new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
-}
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /**
- * Reads the lines `request` asks for from the file at `path` (already confined and known to be a file of `size`
- * bytes). Refuses binary content (BINARY_CONTENT_REFUSED) unless an encoding is named, and files the port cannot
- * read in part above UNRANGED_READ_CAP (LIMIT_EXCEEDED).
+ * Reads the lines `request` asks for from `file` (already confined and known to be a file of `size` bytes). Refuses
+ * binary content (BINARY_CONTENT_REFUSED) unless an encoding is named, bytes that are not text in the file's encoding
+ * (ENCODING_MISMATCH), and files the port cannot read in part above UNRANGED_READ_CAP (LIMIT_EXCEEDED).
  */
-export async function readLines(fs: FileSystem, path: string, display: string, size: number, request: LineRequest): Promise<LineRead> {
+export async function readLines(fs: FileSystem, file: FileRef, size: number, request: LineRequest): Promise<LineRead> {
+  const { display } = file;
   const ranged = size > WHOLE_READ_BYTES && fs.readRange !== undefined;
   if (!ranged && size > UNRANGED_READ_CAP) {
     throw limitExceeded(
@@ -65,15 +71,15 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
       display,
     );
   }
-  if (!ranged) return readWhole(await fs.readFile(path), display, request);
+  if (!ranged) return readWhole(await fs.readFile(file.absolute), file, request);
 
   const readRange = fs.readRange?.bind(fs);
   if (!readRange) throw new Error('unreachable: ranged read without readRange');
-  const head = await readRange(path, 0, BINARY_SNIFF_BYTES);
-  if (looksBinary(head) && request.encoding === undefined) throw binaryRefusal(display);
-  const announced = detectBom(head);
-  const encoding = request.encoding ?? announced ?? 'utf-8';
-  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
+  const head = await readRange(file.absolute, 0, DETECTION_HEAD_BYTES);
+  const { detection, settings } = await detectFileEncoding(file, head, request.encoding);
+  if (detection.kind === 'binary') throw binaryRefusal(display);
+  const { encoding, bom } = detection;
+  if (encoding === 'utf16le' || encoding === 'utf16be') {
     throw limitExceeded(
       'size_bytes',
       WHOLE_READ_BYTES,
@@ -81,21 +87,29 @@ export async function readLines(fs: FileSystem, path: string, display: string, s
       display,
     );
   }
-  const source: ByteSource = { size, read: (offset, length) => readRange(path, offset, Math.max(0, Math.min(length, size - offset))) };
+  // Lines are counted from after the BOM, so line 1 starts with the first character.
+  const skip = bom ? bomBytes(encoding).length : 0;
+  const bodySize = size - skip;
+  const source: ByteSource = {
+    size: bodySize,
+    read: (offset, length) => readRange(file.absolute, skip + offset, Math.max(0, Math.min(length, bodySize - offset))),
+  };
   const selection =
     request.tailLines !== undefined
       ? await selectTail(source, request, encoding, null)
       : await selectForward(source, request, encoding, null);
   const bytes = await source.read(selection.start, selection.end - selection.start);
+  const exact = await decodeExact(bytes, encoding, file.encodings.codec ?? LOCAL_CODEC);
+  if ('badOffset' in exact) throw mismatch(file, bytes, bytes, detection, exact.badOffset, settings);
   return {
-    content: decodeContent(bytes, encoding),
+    content: exact.text,
     size_bytes: size,
     total_lines: selection.totalLines,
     content_hash: null,
-    encoding,
-    bom: announced !== undefined && announced === encoding,
+    encoding: publicName(encoding),
+    bom,
     // Only the part read is known; a single line says nothing, so the file's start decides then.
-    newline: newlineOfBytes(bytes) === 'none' ? newlineOfBytes(head) : newlineOfBytes(bytes),
+    newline: newlineOfBytes(bytes) === 'none' ? newlineOfBytes(head.subarray(skip)) : newlineOfBytes(bytes),
     ...selectionFields(selection),
   };
 }
@@ -112,43 +126,26 @@ function selectionFields(
   };
 }
 
-function binaryRefusal(display: string): ToolError {
-  return new ToolError(
-    'BINARY_CONTENT_REFUSED',
-    `${display} looks binary (it has a NUL byte in its first ${BINARY_SNIFF_BYTES} bytes), so it is not returned as text. Name an encoding (e.g. "latin1") to read it as text anyway, or use ${toolRef('file_info')} for its size and type.`,
-  );
-}
-
 /** A file read whole: everything about it is known. */
-export async function readWhole(bytes: Uint8Array, display: string, request: LineRequest): Promise<LineRead> {
-  if (request.encoding === undefined && looksBinary(bytes)) throw binaryRefusal(display);
-  const announced = detectBom(bytes);
-  const encoding = request.encoding ?? announced ?? 'utf-8';
-  const bom = announced !== undefined && announced === encoding;
-  let lineBytes = bytes;
-  let newline: NewlineStyle;
-  if (encoding === 'utf-16le' || encoding === 'utf-16be') {
-    const { text } = decodeText(bytes, encoding);
-    // Measured and cut as UTF-8, the BOM kept as U+FEFF like a UTF-8 file's.
-    lineBytes = new TextEncoder().encode(bom ? `\uFEFF${text}` : text);
-    newline = newlineOfBytes(lineBytes);
-  } else newline = newlineOfBytes(bytes);
+export async function readWhole(bytes: Uint8Array, file: FileRef, request: LineRequest): Promise<LineRead> {
+  const decoded = await decodeFileText(file, bytes, request.encoding);
+  // UTF-8 files are measured in their own bytes; others in the UTF-8 bytes of their text, what the reply carries.
+  const lineBytes: Uint8Array = decoded.encoding === 'utf8' ? bytes.subarray(decoded.bom ? 3 : 0) : utf8.encode(decoded.text);
+  const cutAs: EncodingId = 'utf8';
   const source = memorySource(lineBytes);
   const totalLines = countLinesInBytes(lineBytes);
-  const cutAs = encoding === 'latin1' ? 'latin1' : 'utf-8';
   const selection =
     request.tailLines !== undefined
       ? await selectTail(source, request, cutAs, totalLines)
       : await selectForward(source, request, cutAs, totalLines);
-  const slice = lineBytes.subarray(selection.start, selection.end);
   return {
-    content: decodeContent(slice, encoding === 'latin1' ? 'latin1' : 'utf-8'),
+    content: utf8Decoder.decode(lineBytes.subarray(selection.start, selection.end)),
     size_bytes: bytes.length,
     total_lines: totalLines,
     content_hash: contentHash(bytes),
-    encoding,
-    bom,
-    newline,
+    encoding: publicName(decoded.encoding),
+    bom: decoded.bom,
+    newline: newlineOfBytes(lineBytes),
     ...selectionFields(selection),
   };
 }

@@ -1,7 +1,7 @@
 /** The line parameters read_file and read_many_files share, checked against each other and the read cap. */
 import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
-import type { TextEncodingName } from '../text';
+import { requestedEncoding } from '../encoding/fileText';
 import type { LineRequest } from './select';
 
 /** The line-range parameters read_file and read_many_files share. */
@@ -10,7 +10,7 @@ export interface LineParameters {
   end_line?: number;
   tail_lines?: number;
   max_bytes?: number;
-  encoding?: TextEncodingName;
+  encoding?: string;
 }
 
 /**
@@ -44,6 +44,6 @@ export function lineRequest(input: LineParameters, cap: number, defaultMaxBytes:
     endLine: input.end_line,
     tailLines: input.tail_lines,
     maxBytes: input.max_bytes ?? defaultMaxBytes,
-    encoding: input.encoding,
+    encoding: requestedEncoding(input.encoding),
   };
 }

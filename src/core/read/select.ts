@@ -4,8 +4,8 @@
  * The source is a whole file in memory or a file on disk read through the port's `readRange`.
  */
 import { ToolError } from '../errors';
-import type { TextEncodingName } from '../text';
-import { countLinesInBytes, NEWLINE, utf8CutEnd, utf8CutStart } from './bytes';
+import type { EncodingId } from '../encoding/names';
+import { countLinesInBytes, cutEnd, cutStart, NEWLINE } from './bytes';
 import { CHUNK_BYTES, TAIL_CHUNK_BYTES } from './limits';
 
 export interface LineRequest {
@@ -15,10 +15,10 @@ export interface LineRequest {
   readonly endLine?: number;
   /** The last N lines instead of a start/end range. */
   readonly tailLines?: number;
-  /** Most bytes of the file (as stored; UTF-8 bytes for UTF-16 files) to return. */
+  /** Most bytes of the file (as stored, BOM aside; UTF-8 bytes for UTF-16 files) to return. */
   readonly maxBytes: number;
-  /** Decode as this instead of the BOM's or UTF-8; also allows reading a file that looks binary. */
-  readonly encoding?: TextEncodingName;
+  /** Decode as this instead of the detected encoding; also allows reading a file that looks binary. */
+  readonly encoding?: EncodingId;
 }
 
 export type TruncationReason = 'max_bytes' | 'line_too_long';
@@ -57,7 +57,7 @@ function refuseStart(startLine: number, totalLines: number): ToolError {
 export async function selectForward(
   source: ByteSource,
   request: LineRequest,
-  encoding: TextEncodingName,
+  encoding: EncodingId,
   knownTotal: number | null,
 ): Promise<Selection> {
   const startLine = request.startLine ?? 1;
@@ -142,7 +142,7 @@ export async function selectForward(
 
   if (truncation === 'line_too_long') {
     const head = await source.read(start, request.maxBytes + 4);
-    end = start + utf8CutEnd(head, Math.min(request.maxBytes, head.length), encoding);
+    end = start + cutEnd(head, Math.min(request.maxBytes, head.length), encoding);
     line = startLine + 1;
   }
   const lastReturned = line - 1;
@@ -164,7 +164,7 @@ export async function selectForward(
 export async function selectTail(
   source: ByteSource,
   request: LineRequest,
-  encoding: TextEncodingName,
+  encoding: EncodingId,
   knownTotal: number | null,
 ): Promise<Selection> {
   const count = request.tailLines ?? 0;
@@ -206,7 +206,7 @@ export async function selectTail(
       truncation = 'max_bytes';
     } else {
       // Not even the last line fits: its last max_bytes bytes, from a character boundary.
-      start = windowStart + utf8CutStart(window, 1, encoding) - 1;
+      start = windowStart + cutStart(window, 1, encoding) - 1;
       truncation = 'line_too_long';
     }
   }

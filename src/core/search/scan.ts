@@ -15,7 +15,7 @@ import type { IgnoreRules } from '../ignore';
 import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../root';
-import { decodeText, detectBom } from '../text';
+import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
@@ -23,6 +23,13 @@ import type { LineMatch } from './searcher';
 
 /** The first read of each file: most source files fit in it whole, and a small buffer is cheap to allocate. */
 const FIRST_READ_BYTES = 16 * 1024;
+
+const utf8Decoder = new TextDecoder('utf-8');
+
+/** A UTF-8 file's text, its BOM left out. */
+function utf8Text(bytes: Uint8Array): string {
+  return utf8Decoder.decode(bytes);
+}
 /** Later reads of a large file. */
 const CHUNK_BYTES = 1024 * 1024;
 /** Files read at once: the scan waits on I/O more than it computes. */
@@ -240,8 +247,8 @@ export async function scanContent(
     };
     // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
     let bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
-    const bom = detectBom(bytes);
-    const utf16 = bom === 'utf-16le' || bom === 'utf-16be';
+    const bom = bomEncoding(bytes);
+    const utf16 = bom === 'utf16le' || bom === 'utf16be';
     const more = fs.readRange !== undefined && bytes.length === FIRST_READ_BYTES;
     // A whole small file without the literal holds no match, binary or not: the cheapest test goes first.
     if (!utf16 && !more && request.query.literalBytes && indexOfBytes(bytes, request.query.literalBytes) === -1) {
@@ -259,7 +266,7 @@ export async function scanContent(
         if (size > UTF16_MAX_BYTES) return;
         bytes = await read(path, 0, size);
       }
-      const { text } = decodeText(bytes);
+      const text = LOCAL_CODEC.decode(bytes.subarray(2), bom ?? 'utf16le');
       if (!request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
@@ -267,7 +274,7 @@ export async function scanContent(
       return;
     }
     if (!more) {
-      const { text } = decodeText(bytes, 'utf-8');
+      const text = utf8Text(bytes);
       if (!request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
@@ -301,7 +308,7 @@ export async function scanContent(
       if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
         scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
       } else {
-        const { text } = decodeText(complete, 'utf-8');
+        const text = utf8Text(complete);
         if (request.query.mayMatch(text) || scanner.waiting) {
           for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
         } else scanner.skip(text);

@@ -1,17 +1,20 @@
 import { toolRef } from '../naming';
-import { describeChange, diffForResult, encodeLike } from '../editing';
+import { describeChange, diffForResult } from '../editing';
+import { encodeFileText, fileRef, requestedEncoding } from '../encoding/fileText';
+import { type EncodingId, publicName } from '../encoding/names';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, writeFileAtomic } from '../files';
 import { isFsError } from '../fs';
 import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
-import { contentHash, countLines, detectNewline, type TextEncodingName } from '../text';
+import { contentHash } from '../hashing';
+import { countLines, detectNewline } from '../text';
 import type { ToolContext } from '../context';
 import type { InputOf, InputSchema } from '../schema';
 import { throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { DRY_RUN, ENCODINGS, pathParameter } from './parameters';
+import { DRY_RUN, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
@@ -19,7 +22,7 @@ const inputSchema = {
     path: pathParameter('Path of the new file.'),
     content: { type: 'string', description: 'Its content.' },
     dry_run: DRY_RUN,
-    encoding: { type: 'string', enum: ENCODINGS, description: 'Encoding (default UTF-8).' },
+    encoding: { type: 'string', description: 'Encoding, e.g. windows1252 (default: the settings).' },
   },
   required: ['path', 'content'],
   additionalProperties: false,
@@ -44,13 +47,22 @@ async function checkFree(path: ConfinedPath, context: ToolContext): Promise<Conf
   return path;
 }
 
-/** UTF-8 unless named; a leading U+FEFF in content becomes the BOM, and UTF-16 always gets one so it can be recognised. */
-function encode(input: Input, path: ConfinedPath): { bytes: Uint8Array; text: string; encoding: TextEncodingName; bom: boolean } {
-  const encoding = input.encoding ?? 'utf-8';
+/**
+ * The encoding named, else the host's for a new file there (files.encoding in the editor, --encoding for the runner,
+ * UTF-8 by default). A leading U+FEFF in content becomes the BOM (utf8bom asks for one too), and UTF-16 always gets
+ * one so it can be recognised; the other encodings have none.
+ */
+async function encode(
+  input: Input,
+  context: ToolContext,
+  path: ConfinedPath,
+): Promise<{ bytes: Uint8Array; text: string; encoding: EncodingId; bom: boolean }> {
+  const chosen = requestedEncoding(input.encoding) ?? (await context.encodings.settingsFor(path.absolute)).default;
+  const encoding: EncodingId = chosen === 'utf8bom' ? 'utf8' : chosen;
   const contentBom = input.content.startsWith('\uFEFF');
   const text = contentBom ? input.content.slice(1) : input.content;
-  const bom = encoding === 'latin1' ? false : encoding === 'utf-8' ? contentBom : true;
-  return { bytes: encodeLike(path.display, text, encoding, bom), text, encoding, bom };
+  const bom = chosen === 'utf8bom' || (encoding === 'utf8' && contentBom) || encoding === 'utf16le' || encoding === 'utf16be';
+  return { bytes: await encodeFileText(fileRef(context, path), text, { encoding, bom }), text, encoding, bom };
 }
 
 export const createFile = defineTool({
@@ -73,7 +85,7 @@ export const createFile = defineTool({
   async run(input, context, paths) {
     return withPathLocks([paths.path.absolute], async () => {
       const path = await checkFree(paths.path, context);
-      const { bytes, text, encoding, bom } = encode(input, path);
+      const { bytes, text, encoding, bom } = await encode(input, context, path);
       if (!input.dry_run) {
         await ensureParentDirectory(context, path, 'DIRECTORY_NOT_DIRECTORY');
         throwIfCancelled(context);
@@ -92,7 +104,7 @@ export const createFile = defineTool({
         size_bytes: bytes.length,
         total_lines: countLines(text),
         content_hash: contentHash(bytes),
-        encoding,
+        encoding: publicName(encoding),
         bom,
         newline: detectNewline(text),
         ...(input.dry_run ? diffForResult(describeChange(path.display, '', text, { old: '/dev/null' })) : {}),

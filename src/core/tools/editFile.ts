@@ -1,77 +1,102 @@
-import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
+import { type MatchEdit, matchKind } from '../edit/kinds';
+import { editOptionsOf, inEdit, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import { ToolError } from '../errors';
-import { applyRegions, findMatches, type MatchStage } from '../match';
 import type { InputOf, InputSchema } from '../schema';
+import type { ToolContext } from '../context';
 import { defineTool } from '../tool';
-import { DRY_RUN, EDIT_ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
+import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
+
+/** More edits than this in one call is refused: past it, a patch (apply_patch) or a rewrite says it better. */
+export const EDITS_CAP = 100;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('File to edit.'),
-    old_string: { type: 'string', minLength: 1, description: 'Text to replace.' },
-    new_string: { type: 'string', description: 'Replacement text.' },
-    replace_all: { type: 'boolean', default: false, description: 'All matches.' },
-    expected_match_count: { type: 'integer', minimum: 1, description: 'Matches to replace.' },
+    path: pathParameter('File.'),
+    old_string: { type: 'string', description: 'Text to replace.' },
+    new_string: { type: 'string', description: 'Replacement.' },
+    replace_all: { type: 'boolean', description: 'All matches.' },
+    expected_match_count: { type: 'integer', description: 'Match count.' },
+    // The items' shape is checked by editsOf (each property spelt out here would cost the definition ~200 bytes).
+    edits: { type: 'array', items: { type: 'object' }, description: 'Or [{old_string, new_string, replace_all?}], in order, all or none.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: EDIT_ENCODING,
+    encoding: ENCODING,
   },
-  required: ['path', 'old_string', 'new_string'],
+  required: ['path'],
   additionalProperties: false,
 } as const satisfies InputSchema;
 
 type Input = InputOf<typeof inputSchema>;
 
-interface Extra extends Record<string, unknown> {
-  stage: MatchStage;
-  match_count: number;
-  replaced: number;
-  lines: number[];
+function invalid(field: string, message: string): ToolError {
+  return new ToolError('INVALID_INPUT', message, { field });
 }
 
-function transform(input: Input): (file: TextFile) => { text: string; extra: Extra } {
-  return (file) => {
-    if (input.old_string === input.new_string) {
-      throw new ToolError('INVALID_INPUT', 'old_string and new_string are the same, so the edit would change nothing.', {
-        field: 'new_string',
-      });
-    }
-    const display = file.path.display;
-    const result = findMatches(file.text, input.old_string, input.new_string);
-    if (result.stage === 'none') {
-      const best = result.candidates[0];
-      const nearest = best
-        ? ` The nearest text is at lines ${best.start_line}-${best.end_line} (similarity ${best.similarity}):\n${best.lines.map((line) => `${line.line}: ${line.text}`).join('\n')}\nRead those lines and retry with old_string copied from them.`
-        : ' The file has no similar lines.';
-      throw new ToolError(
-        'NO_MATCH',
-        `old_string was not found in ${display}, neither exactly nor ignoring indentation, trailing whitespace and line endings.${nearest}`,
-        {
-          path: display,
-          candidates: result.candidates,
-        },
+/** The `edits` items, checked here rather than by the schema (see there): each one pair, nothing else. */
+function editsOf(items: readonly unknown[]): MatchEdit[] {
+  if (items.length === 0) throw invalid('edits', 'edits is empty: give at least one {old_string, new_string}.');
+  return items.map((item, index) => {
+    const field = `edits[${index}]`;
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw invalid(field, `${field} must be an object {old_string, new_string, replace_all?}.`);
+    const extra = Object.keys(item).find((key) => key !== 'old_string' && key !== 'new_string' && key !== 'replace_all');
+    if (extra !== undefined)
+      throw invalid(
+        `${field}.${extra}`,
+        `${field} has "${extra}", which is not a property of an edit; an edit has old_string, new_string and replace_all.`,
       );
+    const { old_string: oldString, new_string: newString, replace_all: replaceAll } = item as Record<string, unknown>;
+    if (typeof oldString !== 'string' || oldString === '')
+      throw invalid(`${field}.old_string`, `${field}.old_string must be the (non-empty) text to replace.`);
+    if (typeof newString !== 'string')
+      throw invalid(`${field}.new_string`, `${field}.new_string must be the replacement text ("" deletes).`);
+    if (replaceAll !== undefined && typeof replaceAll !== 'boolean')
+      throw invalid(`${field}.replace_all`, `${field}.replace_all must be true or false.`);
+    return { old_string: oldString, new_string: newString, ...(replaceAll === undefined ? {} : { replace_all: replaceAll }) };
+  });
+}
+
+/** The edits a call asks for: one pair, or the `edits` list (never both, never neither). */
+function kinds(input: Input, context: ToolContext): TextEditKind<unknown>[] {
+  const limit = context.policy.editInMemoryBytes;
+  const kindAt = (edit: MatchEdit, index: number | undefined): TextEditKind<unknown> => {
+    try {
+      return matchKind(edit, limit);
+    } catch (error) {
+      throw index === undefined ? error : inEdit(error, index);
     }
-    const count = result.regions.length;
-    const lines = result.regions.map((region) => region.line);
-    const expected = input.expected_match_count;
-    if (expected !== undefined && count !== expected) {
-      throw new ToolError(
-        count > expected ? 'MULTIPLE_MATCHES' : 'NO_MATCH',
-        `old_string matches ${count} time${count === 1 ? '' : 's'} in ${display} (${result.stage} match, at line${count === 1 ? '' : 's'} ${lines.join(', ')}), but expected_match_count is ${expected}. Nothing was changed.`,
-        { path: display, stage: result.stage, match_count: count, expected_match_count: expected, lines },
-      );
-    }
-    if (expected === undefined && count > 1 && !input.replace_all) {
-      throw new ToolError(
-        'MULTIPLE_MATCHES',
-        `old_string matches ${count} times in ${display} (${result.stage} match, at lines ${lines.join(', ')}). Include more surrounding lines so it matches once, or pass replace_all: true to change every one.`,
-        { path: display, stage: result.stage, match_count: count, lines },
-      );
-    }
-    return { text: applyRegions(file.text, result.regions), extra: { stage: result.stage, match_count: count, replaced: count, lines } };
   };
+  if (input.edits !== undefined) {
+    if (
+      input.old_string !== undefined ||
+      input.new_string !== undefined ||
+      input.expected_match_count !== undefined ||
+      input.replace_all !== undefined
+    ) {
+      throw invalid('edits', 'Pass either old_string and new_string (with replace_all or expected_match_count) or edits, not both.');
+    }
+    return editsOf(input.edits).map((edit, index) => kindAt(edit, index));
+  }
+  if (input.old_string === undefined || input.old_string === '') {
+    throw invalid('old_string', 'old_string is missing or empty: pass the text to replace (or edits, a list of several).');
+  }
+  if (input.new_string === undefined)
+    throw invalid('new_string', 'new_string is missing: pass the text that replaces old_string ("" deletes it).');
+  if (input.expected_match_count !== undefined && input.expected_match_count < 1) {
+    throw invalid('expected_match_count', `expected_match_count must be at least 1, not ${input.expected_match_count}.`);
+  }
+  return [
+    kindAt(
+      {
+        old_string: input.old_string,
+        new_string: input.new_string,
+        replace_all: input.replace_all === true,
+        ...(input.expected_match_count === undefined ? {} : { expected_match_count: input.expected_match_count }),
+      },
+      undefined,
+    ),
+  ];
 }
 
 export const editFile = defineTool({
@@ -79,7 +104,7 @@ export const editFile = defineTool({
   title: 'Edit File',
   userDescription: 'Replace a unique piece of text in a workspace file.',
   modelDescription:
-    'Replace old_string with new_string in a file, once unless replace_all or expected_match_count; indentation may differ. Copy old_string from a fresh read.',
+    'Replace old_string with new_string, once unless replace_all or expected_match_count; indentation may differ. Copy old_string from a fresh read.',
   icon: 'edit',
   tags: ['write', 'edit'],
   effect: 'write',
@@ -87,10 +112,11 @@ export const editFile = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
+  caps: { edits: { cap: EDITS_CAP, advice: 'Split them over several calls, or make a patch.' } },
   async prepare(input, context, { path }) {
-    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), 'Editing');
+    return prepareTextEdit(context, path, editOptionsOf(input), kinds(input, context));
   },
   async run(input, context, { path }) {
-    return runTextEdit(context, path, editOptionsOf(input), transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), kinds(input, context));
   },
 });

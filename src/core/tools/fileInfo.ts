@@ -1,4 +1,5 @@
 import { toolRef } from '../naming';
+import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { extname } from '../paths';
@@ -63,7 +64,7 @@ export const fileInfo = defineTool({
       readonly: stat.readonly,
     };
     if (stat.kind !== 'file') return common;
-    const text = await describeText(fs, path.absolute, stat.size);
+    const text = await describeText(fs, fileRef(context, path), stat.size);
     const note =
       stat.size > WHOLE_READ_BYTES && text.is_text
         ? `Files above ${humanSize(WHOLE_READ_BYTES)} are not read whole: content_hash and line_count are null, and encoding, bom and newline describe the first MiB.`

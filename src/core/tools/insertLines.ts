@@ -1,9 +1,8 @@
-import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
-import { insertLinesAt } from '../lines';
-import { countLines } from '../text';
+import { insertKind } from '../edit/kinds';
+import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { DRY_RUN, EDIT_ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
+import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
@@ -14,19 +13,14 @@ const inputSchema = {
     content: { type: 'string', minLength: 1, description: 'Lines to insert.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: EDIT_ENCODING,
+    encoding: ENCODING,
   },
   required: ['path', 'position', 'content'],
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-type Input = InputOf<typeof inputSchema>;
-
-function transform(input: Input): (file: TextFile) => { text: string; extra: Record<string, unknown> } {
-  return (file) => {
-    const text = insertLinesAt(file.text, input.position, input.line, input.content, file.path.display);
-    return { text, extra: { position: input.position, line: input.line ?? null, total_lines: countLines(text) } };
-  };
+function kinds(input: InputOf<typeof inputSchema>): TextEditKind<null>[] {
+  return [insertKind(input.position, input.line, input.content)];
 }
 
 export const insertLines = defineTool({
@@ -42,10 +36,9 @@ export const insertLines = defineTool({
   inputSchema,
   pathParameters: { path: 'file' },
   async prepare(input, context, { path }) {
-    const where = input.position === 'end' ? 'at the end of' : `${input.position} line ${input.line ?? '?'} of`;
-    return prepareTextEdit(context, path, editOptionsOf(input), transform(input), `Inserting lines ${where}`);
+    return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },
   async run(input, context, { path }) {
-    return runTextEdit(context, path, editOptionsOf(input), transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), kinds(input));
   },
 });

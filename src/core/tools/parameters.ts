@@ -19,12 +19,11 @@ export const EXPECTED_HASH = {
 
 export const DRY_RUN = { type: 'boolean', default: false, description: 'Only show the diff.' } as const;
 
-export const ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'latin1'] as const;
-
-/** For the tools that edit an existing file, whose encoding the byte-order mark (or UTF-8) normally tells. */
-export const EDIT_ENCODING = { type: 'string', enum: ENCODINGS, description: 'Encoding if not UTF-8.' } as const;
-
-export const READ_ENCODING = { type: 'string', enum: ENCODINGS, description: 'Encoding (default: by BOM, else UTF-8).' } as const;
+/**
+ * A VS Code encoding name (encoding/names.ts), checked by the tools (requestedEncoding in encoding/fileText.ts): an
+ * enum of the fifty names would cost every definition that takes one about 600 bytes.
+ */
+export const ENCODING = { type: 'string', description: 'Encoding, e.g. windows1252 (default: detected).' } as const;
 
 export const INCLUDE_IGNORED = {
   type: 'boolean',

@@ -1,4 +1,5 @@
 import { toolRef } from '../naming';
+import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { namePair } from '../files';
 import { assertMayRead } from '../policy';
@@ -10,7 +11,7 @@ import type { ConfinedPath } from '../root';
 import type { ToolContext } from '../context';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { pathParameter, READ_ENCODING } from './parameters';
+import { pathParameter, ENCODING } from './parameters';
 
 const inputSchema = {
   type: 'object',
@@ -24,7 +25,7 @@ const inputSchema = {
       minimum: 1,
       description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: agentFs.maxReadBytes)`,
     },
-    encoding: READ_ENCODING,
+    encoding: ENCODING,
   },
   required: ['file_name'],
   additionalProperties: false,
@@ -80,7 +81,7 @@ export const readFile = defineTool({
     const size = await statReadableFile(context, path);
     let read;
     try {
-      read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
+      read = await readLines(context.workspace.fs, fileRef(context, path), size, request);
     } catch (error) {
       // Only what the text read refuses as binary can be an image; naming an encoding asks for text regardless.
       if (!(error instanceof ToolError) || error.code !== 'BINARY_CONTENT_REFUSED' || input.encoding !== undefined) throw error;

@@ -1,4 +1,5 @@
 import { renderText, toolRef } from '../naming';
+import { fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
 import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
@@ -10,7 +11,7 @@ import type { ToolContext } from '../context';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { statReadableFile } from './readFile';
-import { READ_ENCODING } from './parameters';
+import { ENCODING } from './parameters';
 
 /** More paths than this is refused: 32 files is already a large share of a model's context. */
 export const READ_MANY_FILES_CAP = 32;
@@ -72,7 +73,7 @@ const inputSchema = {
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     tail_lines: { type: 'integer', minimum: 1, description: 'Read the last N lines instead.' },
     max_bytes: { type: 'integer', minimum: 1, description: 'Bytes per file; cap: the budget divided by the paths.' },
-    encoding: READ_ENCODING,
+    encoding: ENCODING,
   },
   required: ['paths'],
   additionalProperties: false,
@@ -105,7 +106,7 @@ export const readManyFiles = defineTool({
         try {
           if (refused) throw refused;
           const size = await statReadableFile(context, path);
-          const read = await readLines(context.workspace.fs, path.absolute, path.display, size, request);
+          const read = await readLines(context.workspace.fs, fileRef(context, path), size, request);
           const { name, relative_path } = namePair(path);
           return { path: given, ok: true, data: { file_name: name, relative_path, ...read } };
         } catch (error) {

@@ -1,10 +1,9 @@
 import { toolRef } from '../naming';
-import { editOptionsOf, prepareTextEdit, runTextEdit, type TextFile } from '../editing';
-import { countLines } from '../text';
-import { replaceLineRange } from '../lines';
+import { lineRangeKind } from '../edit/kinds';
+import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { DRY_RUN, EDIT_ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
+import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
@@ -15,19 +14,14 @@ const inputSchema = {
     content: { type: 'string', description: 'The new lines.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: EDIT_ENCODING,
+    encoding: ENCODING,
   },
   required: ['path', 'start_line', 'end_line', 'content'],
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-type Input = InputOf<typeof inputSchema>;
-
-function transform(input: Input): (file: TextFile) => { text: string; extra: Record<string, unknown> } {
-  return (file) => {
-    const text = replaceLineRange(file.text, input.start_line, input.end_line, input.content, file.path.display);
-    return { text, extra: { start_line: input.start_line, end_line: input.end_line, total_lines: countLines(text) } };
-  };
+function kinds(input: InputOf<typeof inputSchema>): TextEditKind<null>[] {
+  return [lineRangeKind(input.start_line, input.end_line, input.content, `Replacing lines ${input.start_line}-${input.end_line} of`)];
 }
 
 export const replaceLines = defineTool({
@@ -43,15 +37,9 @@ export const replaceLines = defineTool({
   inputSchema,
   pathParameters: { path: 'file' },
   async prepare(input, context, { path }) {
-    return prepareTextEdit(
-      context,
-      path,
-      editOptionsOf(input),
-      transform(input),
-      `Replacing lines ${input.start_line}-${input.end_line} of`,
-    );
+    return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },
   async run(input, context, { path }) {
-    return runTextEdit(context, path, editOptionsOf(input), transform(input));
+    return runTextEdit(context, path, editOptionsOf(input), kinds(input));
   },
 });

@@ -1,28 +1,24 @@
 import { toolRef, where } from '../naming';
 import { shown, sizeText, undoSentence } from '../consequences';
-import {
-  checkExpectedHash,
-  checkHashFormat,
-  decodeForEdit,
-  describeChange,
-  describeLines,
-  diffForResult,
-  encodeLike,
-  fencedDiff,
-  type TextChange,
-} from '../editing';
+import { checkExpectedHash, checkHashFormat, describeChange, describeLines, diffForResult, fencedDiff, type TextChange } from '../editing';
+import { DETECTION_HEAD_BYTES } from '../encoding/detect';
+import { decodeFileText, detectFileEncoding, encodeFileText, fileRef, requestedEncoding } from '../encoding/fileText';
+import { type EncodingId, familyOf, publicName, type TextShape } from '../encoding/names';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair, writeFileAtomic } from '../files';
 import type { FileStat } from '../fs';
 import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import type { ConfinedPath } from '../root';
-import { contentHash, detectNewline, type NewlineStyle, type TextEncodingName } from '../text';
+import { contentHash, incrementalHash } from '../hashing';
+import { newlineOfBytes } from '../read/bytes';
+import { CHUNK_BYTES } from '../read/limits';
+import { detectNewline, type NewlineStyle } from '../text';
 import type { ToolContext } from '../context';
 import type { InputOf, InputSchema } from '../schema';
 import { throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { DRY_RUN, ENCODINGS, EXPECTED_HASH, pathParameter } from './parameters';
+import { DRY_RUN, EXPECTED_HASH, pathParameter } from './parameters';
 
 const inputSchema = {
   type: 'object',
@@ -31,7 +27,7 @@ const inputSchema = {
     content: { type: 'string', description: 'The new content.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: { type: 'string', enum: ENCODINGS, description: "Encoding (default: the file's, else UTF-8)." },
+    encoding: { type: 'string', description: "Encoding, e.g. windows1252 (default: the file's)." },
     newline: { type: 'string', enum: ['lf', 'crlf'], description: "Line endings (default: the file's)." },
   },
   required: ['file_name', 'content'],
@@ -45,61 +41,96 @@ interface WritePlan {
   readonly existing: FileStat | undefined;
   readonly previousHash: string | undefined;
   readonly bytes: Uint8Array;
-  readonly encoding: TextEncodingName;
+  readonly encoding: EncodingId;
   readonly bom: boolean;
   readonly newline: NewlineStyle;
   /** Undefined when the existing file is not text this call could diff against. */
   readonly change: TextChange | undefined;
 }
 
-/** The existing file as text, when it is text that decodes losslessly (so its encoding, BOM and newlines can be kept). */
-function existingText(path: ConfinedPath, bytes: Uint8Array): { text: string; encoding: TextEncodingName; bom: boolean } | undefined {
+/** What the call replaces: its hash, and its shape and text where it is text (so both can be kept). */
+interface Existing {
+  readonly hash: string;
+  /** Undefined when the file is not text in any encoding the rules pick (binary, or bytes that do not decode). */
+  readonly shape: TextShape | undefined;
+  /** The old text, for the diff; undefined for a file too large to diff or not text. */
+  readonly text: string | undefined;
+  readonly newline: NewlineStyle;
+}
+
+async function readExisting(
+  context: ToolContext,
+  path: ConfinedPath,
+  stat: FileStat,
+  requested: EncodingId | undefined,
+): Promise<Existing> {
+  const { fs } = context.workspace;
+  const file = fileRef(context, path);
+  if (stat.size > context.policy.editInMemoryBytes && fs.readRange) {
+    // Replaced whole, so it need not be decoded: its hash, and its shape and line endings from its start.
+    const hash = incrementalHash(fs);
+    for (let offset = 0; offset < stat.size; offset += CHUNK_BYTES) hash.update(await fs.readRange(path.absolute, offset, CHUNK_BYTES));
+    const head = await fs.readRange(path.absolute, 0, DETECTION_HEAD_BYTES);
+    const { detection } = await detectFileEncoding(file, head, requested);
+    const shape = detection.kind === 'text' ? detection : undefined;
+    const newline = shape && familyOf(shape.encoding) !== 'utf16' ? newlineOfBytes(head) : 'none';
+    return { hash: `sha256:${hash.digest()}`, shape, text: undefined, newline };
+  }
+  const bytes = await fs.readFile(path.absolute);
   try {
-    return decodeForEdit(path.display, bytes);
+    const decoded = await decodeFileText(file, bytes, requested);
+    return { hash: contentHash(bytes), shape: decoded, text: decoded.text, newline: detectNewline(decoded.text) };
   } catch (error) {
-    if (error instanceof ToolError) return undefined;
+    if (error instanceof ToolError) return { hash: contentHash(bytes), shape: undefined, text: undefined, newline: 'none' };
     throw error;
   }
+}
+
+/** The BOM a write gives: `utf8bom` asks for one; UTF-16 always has one (it is how UTF-16 is recognised) unless the file kept none. */
+function bomFor(requested: EncodingId | undefined, encoding: EncodingId, old: TextShape | undefined, contentBom: boolean): boolean {
+  if (requested === 'utf8bom') return true;
+  if (encoding === 'utf8') return contentBom || (old?.encoding === 'utf8' && old.bom);
+  if (encoding === 'utf16le' || encoding === 'utf16be') return old?.encoding === encoding ? old.bom || contentBom : true;
+  return false;
 }
 
 /**
  * Works out the bytes to write. Unless the call names them, the existing file's encoding, BOM and line-ending style
  * are kept: content read with read_file (with or without its BOM character, with either line ending) writes back
- * as the same bytes. A leading U+FEFF in content is the BOM, never a second one.
+ * as the same bytes. A leading U+FEFF in content is the BOM, never a second one. A new file gets the encoding the
+ * host's settings give it (files.encoding for it in the editor, --encoding for the runner; UTF-8 by default).
  */
 async function planWrite(input: Input, path: ConfinedPath, context: ToolContext): Promise<WritePlan> {
   checkHashFormat(input.expected_hash);
+  const requested = requestedEncoding(input.encoding);
   await assertMayWrite(context, path, 'file');
   const { fs } = context.workspace;
   const existing = await fs.stat(path.absolute);
   if (existing && existing.kind !== 'file') {
     throw new ToolError('FILE_NOT_FILE', `Cannot write ${path.display}: it is a ${existing.kind}, not a file.`);
   }
-  const before = existing ? await fs.readFile(path.absolute) : undefined;
-  const previousHash = before ? contentHash(before) : undefined;
-  checkExpectedHash(path.display, previousHash, input.expected_hash);
-  const old = before ? existingText(path, before) : undefined;
+  const old = existing ? await readExisting(context, path, existing, requested) : undefined;
+  checkExpectedHash(path.display, old?.hash, input.expected_hash);
 
   const contentBom = input.content.startsWith('\uFEFF');
   let text = contentBom ? input.content.slice(1) : input.content;
-  const encoding = input.encoding ?? old?.encoding ?? 'utf-8';
-  let bom: boolean;
-  if (encoding === 'latin1') bom = false;
-  else if (encoding === 'utf-8') bom = contentBom || (old?.encoding === 'utf-8' && old.bom);
-  // UTF-16 is only recognisable by its BOM; keep a BOM-less UTF-16 file as it was.
-  else bom = old?.encoding === encoding ? old.bom || contentBom : true;
+  const fallback = (await context.encodings.settingsFor(path.absolute)).default;
+  const chosen = requested ?? old?.shape?.encoding ?? fallback;
+  const encoding: EncodingId = chosen === 'utf8bom' ? 'utf8' : chosen;
+  const bom = bomFor(requested ?? (chosen === 'utf8bom' ? 'utf8bom' : undefined), encoding, old?.shape, contentBom);
 
-  const keep = old ? detectNewline(old.text) : 'none';
+  const keep = old?.newline ?? 'none';
   const wanted = input.newline ?? (keep === 'lf' || keep === 'crlf' ? keep : undefined);
   if (wanted) text = text.replace(/\r?\n/g, wanted === 'crlf' ? '\r\n' : '\n');
 
-  const bytes = encodeLike(path.display, text, encoding, bom);
-  const change = old
-    ? describeChange(path.display, old.text, text)
-    : before
-      ? undefined
-      : describeChange(path.display, '', text, { old: '/dev/null' });
-  return { path, existing, previousHash, bytes, encoding, bom, newline: detectNewline(text), change };
+  const bytes = await encodeFileText(fileRef(context, path), text, { encoding, bom });
+  const change =
+    old?.text !== undefined
+      ? describeChange(path.display, old.text, text)
+      : old
+        ? undefined
+        : describeChange(path.display, '', text, { old: '/dev/null' });
+  return { path, existing, previousHash: old?.hash, bytes, encoding, bom, newline: detectNewline(text), change };
 }
 
 export const writeFile = defineTool({
@@ -123,7 +154,7 @@ export const writeFile = defineTool({
     const undo = undoSentence(context, existing.size);
     const message = plan.change
       ? `${summary}: ${describeLines(plan.change)}. ${undo}\n\n${fencedDiff(plan.change.diff)}`
-      : `${summary}. The current content is not text, so no diff can be shown. ${undo}`;
+      : `${summary}. ${existing.size > context.policy.editInMemoryBytes ? 'The current content is too large to show a diff of' : 'The current content is not text, so no diff can be shown'}. ${undo}`;
     return { invocationMessage: `Writing ${path.display}`, confirmation: { title: `Replace the content of ${path.display}?`, message } };
   },
   async run(input, context, { file_name: path }) {
@@ -146,7 +177,7 @@ export const writeFile = defineTool({
         size_bytes: plan.bytes.length,
         content_hash: contentHash(plan.bytes),
         previous_hash: plan.previousHash ?? null,
-        encoding: plan.encoding,
+        encoding: publicName(plan.encoding),
         bom: plan.bom,
         newline: plan.newline,
         ...(input.dry_run ? (plan.change ? diffForResult(plan.change) : { diff: null, diff_truncated: false }) : {}),

@@ -50,6 +50,8 @@ describe('MCP server: 1,000 random calls', function () {
       };
       for (const [relative, content] of Object.entries(files)) {
         fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+        // A random call may have left a directory (or a link) where the file goes.
+        fs.rmSync(path.join(root, relative), { recursive: true, force: true });
         fs.writeFileSync(path.join(root, relative), content);
       }
       for (const [link, target] of [
