@@ -76,8 +76,16 @@ export function ripgrepArguments(request: ContentSearchRequest, engine: Engine =
 
 interface FileState {
   readonly path: string;
-  readonly lines: Map<number, string>;
+  readonly lines: Map<number, { readonly text: string; readonly bytes: Uint8Array; readonly utf8: boolean }>;
   readonly matches: { line: number; text: string; start: number; end: number }[];
+}
+
+/** A line's bytes without its terminator. */
+function lineBytes(bytes: Buffer): Buffer {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0a) end--;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  return bytes.subarray(0, end);
 }
 
 export class RipgrepSearcher implements ContentSearcher {
@@ -128,19 +136,32 @@ export class RipgrepSearcher implements ContentSearcher {
     let file: FileState | undefined;
     const flush = async (state: FileState): Promise<boolean> => {
       for (const match of state.matches) {
-        const before: string[] = [];
-        const after: string[] = [];
+        const before: { text: string; bytes: Uint8Array; utf8: boolean }[] = [];
+        const after: { text: string; bytes: Uint8Array; utf8: boolean }[] = [];
         for (let line = match.line - request.contextLines; line < match.line; line++) {
-          const text = state.lines.get(line);
-          if (text !== undefined) before.push(text);
+          const known = state.lines.get(line);
+          if (known !== undefined) before.push(known);
         }
         for (let line = match.line + 1; line <= match.line + request.contextLines; line++) {
-          const text = state.lines.get(line);
-          if (text === undefined) break;
-          after.push(text);
+          const known = state.lines.get(line);
+          if (known === undefined) break;
+          after.push(known);
         }
-        if (!(await onMatch({ path: state.path, line: match.line, text: match.text, start: match.start, end: match.end, before, after })))
-          return false;
+        const own = state.lines.get(match.line);
+        const raw =
+          own && (!own.utf8 || before.some((each) => !each.utf8) || after.some((each) => !each.utf8))
+            ? { line: own.bytes, before: before.map((each) => each.bytes), after: after.map((each) => each.bytes) }
+            : undefined;
+        const found = {
+          path: state.path,
+          line: match.line,
+          text: match.text,
+          start: match.start,
+          end: match.end,
+          before: before.map((each) => each.text),
+          after: after.map((each) => each.text),
+        };
+        if (!(await onMatch(raw ? { ...found, raw } : found))) return false;
       }
       return true;
     };
@@ -158,7 +179,8 @@ export class RipgrepSearcher implements ContentSearcher {
         } else if ((event.type === 'match' || event.type === 'context') && file && data.line_number !== undefined) {
           const bytes = bytesOf(data.lines);
           const text = lineText(bytes);
-          file.lines.set(data.line_number, text);
+          // ripgrep sends a line as base64 bytes exactly when they are not UTF-8.
+          file.lines.set(data.line_number, { text, bytes: lineBytes(bytes), utf8: data.lines?.bytes === undefined });
           const first = data.submatches?.[0];
           if (event.type === 'match' && first) {
             // ripgrep counts bytes; the core counts UTF-16 units.

@@ -261,3 +261,62 @@ describe('encodings: the model-shaped sequence on fourteen everyday files, detec
     expectError(await call(strict, 'read_file', { file_name: 'plain.txt', encoding: 'klingon' }), 'INVALID_INPUT');
   });
 });
+
+describe('encodings: search_content tells a line in the encoding read_file reads the file in, with either engine', function () {
+  let base: string;
+  const german = 'Café au lait, naïve façade: "Grüße aus Köln", señor niño.\nZweite Zeile: Äpfel, Öl, Übermut, ß; 5 €.\n';
+  before(function () {
+    base = makeTempDir('agentfs-enc-search-');
+    fs.writeFileSync(path.join(base, 'w1252.txt'), encodeAs(german, 'windows1252', false));
+    fs.writeFileSync(path.join(base, 'utf8.txt'), german);
+    fs.writeFileSync(path.join(base, 'sjis.txt'), encodeAs(corpusLines('shiftjis').join('\n') + '\n', 'shiftjis', false));
+  });
+  after(function () {
+    removeTree(base);
+  });
+
+  const engines = [
+    { name: 'ripgrep', ripgrep: undefined },
+    { name: 'scan', ripgrep: false as const },
+  ];
+  for (const engine of engines) {
+    it(`${engine.name}: guessed files are searched in their encoding, ASCII and other queries alike; never U+FFFD`, async function () {
+      const runner = createNodeSession(base, {}, { ...(engine.ripgrep === false ? { ripgrep: false } : {}) });
+      for (const query of ['aus', 'Köln', '東京都']) {
+        const data = expectOk(await call(runner, 'search_content', { query }));
+        const matches = data.matches as { path: string; text: string }[];
+        // ripgrep runs where its bytes are the file's: ASCII queries; the others are scanned, file by file in its encoding.
+        assert.equal(data.engine, engine.name === 'ripgrep' && query === 'aus' ? 'ripgrep' : 'scan', query);
+        const expected = query === '東京都' ? ['sjis.txt'] : ['utf8.txt', 'w1252.txt'];
+        assert.deepEqual(
+          matches.map((match) => match.path),
+          expected,
+          `${query}: ${JSON.stringify(matches)}`,
+        );
+        for (const match of matches) {
+          assert.equal(match.text.includes('\uFFFD'), false, match.text);
+          assert.ok(match.text.includes(query));
+        }
+      }
+    });
+
+    it(`${engine.name}: without guessing, a file that is not UTF-8 is not searched, as read_file refuses it`, async function () {
+      const strict = createNodeSession(
+        base,
+        {},
+        {
+          encodings: flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding'),
+          ...(engine.ripgrep === false ? { ripgrep: false } : {}),
+        },
+      );
+      for (const query of ['aus', 'Köln']) {
+        const data = expectOk(await call(strict, 'search_content', { query }));
+        assert.deepEqual(
+          (data.matches as { path: string }[]).map((match) => match.path),
+          ['utf8.txt'],
+          query,
+        );
+      }
+    });
+  }
+});

@@ -15,7 +15,9 @@ import type { IgnoreRules } from '../ignore';
 import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../root';
-import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
+import { bomBytes, bomEncoding, decodeExactLocal, LOCAL_CODEC } from '../encoding/codec';
+import { DETECTION_HEAD_BYTES, detectEncoding } from '../encoding/detect';
+import type { EncodingId } from '../encoding/names';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
@@ -26,9 +28,14 @@ const FIRST_READ_BYTES = 16 * 1024;
 
 const utf8Decoder = new TextDecoder('utf-8');
 
-/** A UTF-8 file's text, its BOM left out. */
+/** ASCII (or UTF-8) bytes as text, a leading BOM left out. */
 function utf8Text(bytes: Uint8Array): string {
   return utf8Decoder.decode(bytes);
+}
+
+function isAscii(bytes: Uint8Array): boolean {
+  for (let index = 0; index < bytes.length; index++) if ((bytes[index] ?? 0) >= 0x80) return false;
+  return true;
 }
 /** Later reads of a large file. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -240,6 +247,39 @@ export async function scanContent(
     return whole.subarray(offset, offset + length);
   };
 
+  // A literal in ASCII has the same bytes in every encoding but UTF-16: only then may a file be passed over undecoded.
+  const literalBytes = request.query.literalBytes && isAscii(request.query.literalBytes) ? request.query.literalBytes : undefined;
+
+  /**
+   * The text of `bytes` (a whole file, or a stretch of one that starts and ends on line boundaries) as read_file reads
+   * it: ASCII as is, anything else in the file's encoding by the host's rules, and only exactly; undefined for bytes
+   * that are not text in that encoding, which are not searched (their lines could only be shown with U+FFFD).
+   */
+  const encodings = new Map<string, Promise<EncodingId | undefined>>();
+  const textOf = async (path: string, bytes: Uint8Array, whole: boolean): Promise<string | undefined> => {
+    if (isAscii(bytes)) return utf8Text(bytes);
+    let encoding = encodings.get(path);
+    if (encoding === undefined) {
+      encoding = (async () => {
+        // The same head read_file decides by, so both name the same encoding.
+        const head = whole ? bytes : await read(path, 0, DETECTION_HEAD_BYTES);
+        const detection = detectEncoding(
+          head,
+          await context.encodings.settingsFor(path),
+          undefined,
+          context.encodings.openEncoding?.(path),
+        );
+        return detection.kind === 'text' ? detection.encoding : undefined;
+      })();
+      encodings.set(path, encoding);
+    }
+    const chosen = await encoding;
+    if (chosen === undefined) return undefined;
+    const body = bomEncoding(bytes) === chosen ? bytes.subarray(bomBytes(chosen).length) : bytes;
+    const decoded = decodeExactLocal(body, chosen);
+    return 'text' in decoded ? decoded.text : undefined;
+  };
+
   const searchFileInto = async (path: string, matches: LineMatch[]): Promise<void> => {
     const emit = (match: LineMatch): Promise<boolean> => {
       matches.push(match);
@@ -251,7 +291,7 @@ export async function scanContent(
     const utf16 = bom === 'utf16le' || bom === 'utf16be';
     const more = fs.readRange !== undefined && bytes.length === FIRST_READ_BYTES;
     // A whole small file without the literal holds no match, binary or not: the cheapest test goes first.
-    if (!utf16 && !more && request.query.literalBytes && indexOfBytes(bytes, request.query.literalBytes) === -1) {
+    if (!utf16 && !more && literalBytes && indexOfBytes(bytes, literalBytes) === -1) {
       filesSearched++;
       return;
     }
@@ -274,8 +314,8 @@ export async function scanContent(
       return;
     }
     if (!more) {
-      const text = utf8Text(bytes);
-      if (!request.query.mayMatch(text)) return;
+      const text = await textOf(path, bytes, true);
+      if (text === undefined || !request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
       await scanner.finish();
@@ -284,7 +324,6 @@ export async function scanContent(
     // A large file: chunks cut after their last newline (a UTF-8 sequence never holds a newline byte). The second
     // read is small, since most files that outgrow the first are only a little larger.
     const scanner = new LineScanner(path, request, emit);
-    const { literalBytes } = request.query;
     let offset = 0;
     let carry: Uint8Array = new Uint8Array(0);
     let first = true;
@@ -308,8 +347,10 @@ export async function scanContent(
       if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
         scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
       } else {
-        const text = utf8Text(complete);
-        if (request.query.mayMatch(text) || scanner.waiting) {
+        const text = await textOf(path, complete, false);
+        // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
+        if (text === undefined) scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
+        else if (request.query.mayMatch(text) || scanner.waiting) {
           for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
         } else scanner.skip(text);
       }

@@ -53,6 +53,11 @@ export interface LineMatch {
   readonly end: number;
   readonly before: readonly string[];
   readonly after: readonly string[];
+  /**
+   * The lines' bytes (without terminators), when any of them is not UTF-8: the searcher could only guess their text,
+   * so the core decodes them in the file's own encoding, or drops the match when they are not text in it.
+   */
+  readonly raw?: { readonly line: Uint8Array; readonly before: readonly Uint8Array[]; readonly after: readonly Uint8Array[] };
 }
 
 export type SearchOutcome =

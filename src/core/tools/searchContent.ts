@@ -8,6 +8,7 @@ import { basename, dirname, isWithin, relativeTo } from '../paths';
 import type { ConfinedPath } from '../root';
 import { compileQuery, type CompiledQuery } from '../search/query';
 import { scanContent, type ScanStats } from '../search/scan';
+import { encodedMatches, ripgrepMayRun } from '../search/encodedMatches';
 import type { ContentSearcher, ContentSearchRequest, LineMatch } from '../search/searcher';
 import type { DirEntry } from '../fs';
 import { pageFields, pageFrom } from '../paging';
@@ -474,8 +475,12 @@ export const searchContent = defineTool({
       const files = new FileFilter(context, start, pattern);
       let lastPath: string | undefined;
       let lastFile: Promise<{ display: string; via?: string } | undefined> = Promise.resolve(undefined);
+      const inEncoding = encodedMatches(context, query);
       // Whatever the engine, a result must pass the core's own rules: containment, hidden paths, ignores, pattern.
-      const accept = async (match: LineMatch): Promise<Accepted | undefined> => {
+      const accept = async (found: LineMatch): Promise<Accepted | undefined> => {
+        // Told in the file's own encoding, as read_file tells it, or not at all.
+        const match = await inEncoding(found);
+        if (!match) return undefined;
         if (match.path !== lastPath) {
           lastPath = match.path;
           lastFile = isWithin(start.absolute, match.path)
@@ -488,14 +493,13 @@ export const searchContent = defineTool({
         return { display: file.display, via: file.via, match, root: index };
       };
 
-      const parents = context.contentSearcher ? await parentIgnoreFiles(context, start) : undefined;
+      const ripgrep =
+        context.contentSearcher && (await ripgrepMayRun(context, start.absolute, input.query)) ? context.contentSearcher : undefined;
+      const parents = ripgrep ? await parentIgnoreFiles(context, start) : undefined;
       const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents, need);
-      const searched =
-        context.contentSearcher && request
-          ? await searchWithSearcher(context, context.contentSearcher, start, request, accept, need)
-          : undefined;
-      if (context.contentSearcher && searched) {
-        engine = context.contentSearcher.name;
+      const searched = ripgrep && request ? await searchWithSearcher(context, ripgrep, start, request, accept, need) : undefined;
+      if (ripgrep && searched) {
+        engine = ripgrep.name;
         // ripgrep applies the ignore rules without counting what they skip: unknown, unless nothing was to be skipped.
         if (!input.include_ignored) ignored = null;
       }

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { Session } from '../../../src/core/invoke';
 import { toPcre2, translate } from '../../../src/core/search/query';
 import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { flagEncodingHost } from '../../../src/core/encoding/host';
 import { createNodeSession } from '../../../src/node/session';
 import { call, expectOk, makeTempDir, removeTree } from '../helpers';
 import { writeSearchFixture } from './fixture';
@@ -64,8 +65,11 @@ describe('search_content: ripgrep and the scan agree', function () {
     if (!rg) this.skip();
     base = makeTempDir('agentfs-engines-');
     writeSearchFixture(base);
-    fast = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: rg });
-    scan = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: false });
+    // Files read as UTF-8 unless a BOM says otherwise (the editor's default): where a host may read a file in a legacy
+    // encoding, a query outside ASCII goes to the scan (search/encodedMatches.ts), and ripgrep would not be tested.
+    const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
+    fast = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: rg, encodings: utf8 });
+    scan = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: false, encodings: utf8 });
   });
   after(function () {
     if (base) removeTree(base);
