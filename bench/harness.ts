@@ -97,7 +97,7 @@ interface Target {
   readonly reference?: string;
   readonly limit: number;
   /** A figure the section measured itself (say, the median single call), with its unit; then the rows are not used. */
-  readonly figure?: { readonly value: () => number | undefined; readonly unit: 'ms' | '×' };
+  readonly figure?: { readonly value: () => number | undefined; readonly unit: 'ms' | '×' | 'MiB' };
 }
 
 export function countLines(text: string): number {
@@ -294,7 +294,7 @@ export class Bench {
   }
 
   /** A target on a figure the section computes from its own measurements (e.g. the median of single calls). */
-  figureTarget(label: string, value: () => number | undefined, limit: number, unit: 'ms' | '×'): void {
+  figureTarget(label: string, value: () => number | undefined, limit: number, unit: 'ms' | '×' | 'MiB'): void {
     this.targets.push({ label, workload: '', ours: '', limit, figure: { value, unit } });
   }
 
@@ -359,6 +359,14 @@ export class Bench {
     await this.mcpServer?.close().catch(() => undefined);
   }
 
+  /** The highest peak resident memory of the rows of these workloads whose tool starts with `tool`, in MiB. */
+  peakMiB(workloads: readonly string[], tool: string): number | undefined {
+    const peaks = this.rows
+      .filter((row) => workloads.includes(row.workload) && row.tool.startsWith(tool) && row.memory !== undefined)
+      .map((row) => (row.memory?.peakKiB ?? 0) / 1024);
+    return peaks.length === 0 ? undefined : Math.max(...peaks);
+  }
+
   private medianOf(workload: string, tool: string): number | undefined {
     const row = this.rows.find((each) => each.workload === workload && each.tool.startsWith(tool) && each.times.length > 0);
     return row ? median(row.times) : undefined;
@@ -377,7 +385,9 @@ export class Bench {
     return this.targets.map((target) => {
       if (target.figure) {
         const value = target.figure.value();
-        const shown = (figure: number): string => (target.figure?.unit === 'ms' ? `${figure.toFixed(2)} ms` : `${figure.toFixed(2)}×`);
+        const unit = target.figure.unit;
+        const shown = (figure: number): string =>
+          unit === 'ms' ? `${figure.toFixed(2)} ms` : unit === 'MiB' ? `${figure.toFixed(1)} MiB` : `${figure.toFixed(2)}×`;
         return {
           label: target.label,
           measured: value === undefined ? 'not measured' : shown(value),

@@ -93,6 +93,11 @@ export interface FileSystem {
    */
   readRange?(path: string, offset: number, length: number): Promise<Uint8Array>;
   /**
+   * readRange into a buffer the caller owns (and will reuse): a pass over a large file then allocates nothing per
+   * chunk. Resolves to the number of bytes read. Optional: readRange serves where it is absent.
+   */
+  readInto?(path: string, offset: number, buffer: Uint8Array): Promise<number>;
+  /**
    * Excludes other processes from `paths` and everything below them until released: while another process holds
    * an overlapping path this waits, up to a bound, then fails with FsError 'locked' (its message names the holder).
    * A holder that died is detected and its lock taken over, after its staging files are cleaned up.
@@ -135,4 +140,6 @@ export interface FileWriter {
 export interface IncrementalHash {
   update(bytes: Uint8Array): void;
   digest(): string;
+  /** A hash that goes on from this one's state (where the port can: a streamed edit hashes a shared prefix once). */
+  copy?(): IncrementalHash;
 }

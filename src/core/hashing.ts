@@ -7,6 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import type { FileStat, FileSystem, IncrementalHash } from './fs';
+import { CHUNK_BYTES } from './read/limits';
 
 export function contentHash(bytes: Uint8Array): string {
   return `sha256:${bytesToHex(sha256(bytes))}`;
@@ -40,4 +41,32 @@ export class HashMemo {
   set(path: string, stat: FileStat | undefined, hash: string): void {
     if (stat?.kind === 'file') this.known.set(path, { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, hash });
   }
+}
+
+/**
+ * The hex SHA-256 of a file read in chunks (never whole), through one reused buffer where the port reads into one,
+ * and how many bytes it read. `onChunk` is told after each chunk (a caller's cancellation check).
+ */
+export async function hashFile(
+  fs: FileSystem,
+  path: string,
+  onChunk: () => void = () => undefined,
+): Promise<{ hex: string; size: number }> {
+  const hash = incrementalHash(fs);
+  const scratch = fs.readInto ? new Uint8Array(CHUNK_BYTES) : undefined;
+  let size = 0;
+  for (;;) {
+    const chunk =
+      scratch && fs.readInto
+        ? scratch.subarray(0, await fs.readInto(path, size, scratch))
+        : fs.readRange
+          ? await fs.readRange(path, size, CHUNK_BYTES)
+          : (await fs.readFile(path)).subarray(size);
+    if (chunk.length === 0) break;
+    hash.update(chunk);
+    size += chunk.length;
+    onChunk();
+    if (!fs.readRange && !fs.readInto) break;
+  }
+  return { hex: hash.digest(), size };
 }

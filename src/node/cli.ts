@@ -14,7 +14,7 @@ import { failure, type ImageAttachment, type SuccessEnvelope } from '../core/env
 import { invokeForReply } from '../core/invoke';
 import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
-import { flagEncodings, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
 import { RUNNER_NAMING } from '../core/naming';
@@ -44,6 +44,8 @@ Options:
   --state DIR            keep the history in DIR (default: a folder per root under
                          $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs)
   --no-history           record nothing (and nothing can be undone)
+  --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800); a change that
+                         replaces more is made but cannot be undone
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
                          in it (default utf-8; VS Code's names: windows1252, shiftjis, gbk, …)
   --no-guess-encoding    do not guess the encoding of files without a BOM
@@ -190,6 +192,7 @@ async function main(argv: readonly string[]): Promise<number> {
       stateDirectory: state.directory,
       naming: RUNNER_NAMING,
       encodings: flagEncodings(args, 'runner'),
+      historyLimits: flagHistoryLimits(args),
       ...(state.directory === undefined ? {} : { sharedPolicy: new SharedPolicyFile(state.directory, 'runner') }),
     }),
   );

@@ -10,7 +10,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_VERSION } from '../core/manifest';
 import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
-import { flagEncodings, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
 Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default: the current directory; several
@@ -20,6 +20,7 @@ Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default:
   --state DIR        keep the change history in DIR (the editor's, to share it); default: a folder per root under
                      $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs
   --no-history       record nothing
+  --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800)
   --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
                      (default utf-8; VS Code's encoding names)
   --no-guess-encoding  do not guess the encoding of files without a BOM
@@ -74,6 +75,7 @@ function main(argv: readonly string[]): number | undefined {
     },
     policy: flagPolicy(options, 'MCP server'),
     encodings: flagEncodings(options, 'MCP server'),
+    historyLimits: flagHistoryLimits(options),
     confirm,
     log,
   });

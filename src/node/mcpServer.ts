@@ -60,6 +60,8 @@ export interface McpServerOptions {
   readonly ripgrep?: string | false;
   /** How text is decoded and encoded (the --encoding flags); default: the runner's. */
   readonly encodings?: EncodingHost;
+  /** The history's limits (--history-max-bytes); default: the store's. */
+  readonly historyLimits?: { readonly maxBytes?: number };
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -199,6 +201,7 @@ class RootsState {
       hostKind: 'mcp',
       naming: serverNaming(options.confirm),
       ...(options.encodings ? { encodings: options.encodings } : {}),
+      ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
     });
     this.sessions.set(this.key(options.roots.directories), this.base);
   }
@@ -254,6 +257,7 @@ class RootsState {
         hostKind: 'mcp',
         naming: serverNaming(this.options.confirm),
         ...(this.options.encodings ? { encodings: this.options.encodings } : {}),
+        ...(this.options.historyLimits ? { historyLimits: this.options.historyLimits } : {}),
       });
       this.sessions.set(key, session);
     }

@@ -105,6 +105,10 @@ function announce(path: string): void {
   if (isStagingName(basename(path))) trackStaging(path);
 }
 
+function wrapHash(hash: ReturnType<typeof createHash>): IncrementalHash {
+  return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex'), copy: () => wrapHash(hash.copy()) };
+}
+
 export class NodeFileSystem implements FileSystem {
   readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
 
@@ -253,6 +257,32 @@ export class NodeFileSystem implements FileSystem {
     );
   }
 
+  readInto(path: string, offset: number, buffer: Uint8Array): Promise<number> {
+    const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+    return new Promise((resolve, reject) => {
+      const fail = (error: NodeJS.ErrnoException): void => reject(new FsError(ERRNO_KINDS[error.code ?? ''] ?? 'other', error.message));
+      open(path, flags, (openError, fd) => {
+        if (openError) return fail(openError);
+        let filled = 0;
+        const finish = (error: NodeJS.ErrnoException | null): void =>
+          close(fd, () => {
+            if (error) fail(error);
+            else resolve(filled);
+          });
+        const next = (): void => {
+          if (filled >= buffer.length) return finish(null);
+          read(fd, buffer, filled, buffer.length - filled, offset + filled, (readError, bytesRead) => {
+            if (readError) return finish(readError);
+            if (bytesRead === 0) return finish(null);
+            filled += bytesRead;
+            next();
+          });
+        };
+        next();
+      });
+    });
+  }
+
   writeFile(path: string, content: Uint8Array): Promise<void> {
     announce(path);
     if (content.length <= SYNC_FILE_BYTES) return now(() => fs.writeFileSync(path, content));
@@ -301,8 +331,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   createHash(): IncrementalHash {
-    const hash = createHash('sha256');
-    return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex') };
+    return wrapHash(createHash('sha256'));
   }
 
   createDirectory(path: string): Promise<void> {

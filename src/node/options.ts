@@ -5,6 +5,7 @@
  *   --read-only           refuse every tool that changes files (READ_ONLY_MODE)
  *   --max-read-bytes N    the most file bytes one read returns
  *   --state DIR           keep the history in DIR (never inside a root); --no-history: record nothing
+ *   --history-max-bytes N the most bytes of old content the history keeps (default 50 MiB; the editor's agentFs.history.maxBytes)
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --help (-h), --version (-v)
@@ -23,6 +24,8 @@ export interface HostOptions {
   maxReadBytes: number | undefined;
   /** undefined: the per-user default; null: --no-history. */
   state: string | null | undefined;
+  /** --history-max-bytes; undefined: the default (history/store.ts). */
+  historyMaxBytes: number | undefined;
   /** --encoding; undefined: UTF-8. */
   encoding: EncodingId | undefined;
   /** False with --no-guess-encoding. */
@@ -49,6 +52,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     readOnly: false,
     maxReadBytes: undefined,
     state: undefined,
+    historyMaxBytes: undefined,
     encoding: undefined,
     guessEncoding: true,
     help: false,
@@ -74,6 +78,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     } else if (flag === '--no-guess-encoding') {
       if (inline !== undefined) return `${flag} takes no value`;
       options.guessEncoding = false;
+    } else if (flag === '--history-max-bytes') {
+      const bytes = Number(value());
+      if (!Number.isInteger(bytes) || bytes < 0) return '--history-max-bytes needs a whole number of bytes';
+      options.historyMaxBytes = bytes;
     } else if (flag === '--max-read-bytes') {
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
@@ -145,4 +153,9 @@ export function flagEncodings(options: Pick<HostOptions, 'encoding' | 'guessEnco
     { default: options.encoding ?? 'utf8', guess: options.guessEncoding, candidates: [] },
     `the ${host}'s --encoding flag`,
   );
+}
+
+/** The history's limits a host started with these flags keeps (--history-max-bytes), over the store's defaults. */
+export function flagHistoryLimits(options: Pick<HostOptions, 'historyMaxBytes'>): { maxBytes?: number } {
+  return options.historyMaxBytes === undefined ? {} : { maxBytes: options.historyMaxBytes };
 }

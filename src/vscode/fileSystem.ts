@@ -76,6 +76,7 @@ function fileSystemKey(uri: vscode.Uri): string {
 export class VscodeFileSystem implements FileSystem {
   readonly realPath?: (path: string) => Promise<string | undefined>;
   readonly readRange?: (path: string, offset: number, length: number) => Promise<Uint8Array>;
+  readonly readInto?: (path: string, offset: number, buffer: Uint8Array) => Promise<number>;
   /**
    * On the local disk, the same cross-process locks as the runner and the MCP server (src/node/locks.ts, in the
    * same per-user directory), so the editor's calls and theirs exclude each other on a shared workspace. Elsewhere
@@ -124,6 +125,7 @@ export class VscodeFileSystem implements FileSystem {
       // vscode.workspace.fs reads whole files only; on the local disk the bytes asked for are read alone, so a line
       // range or tail of a huge log never loads the file (readText.ts).
       this.readRange = (path, offset, length) => disk.readRange(this.uri(path).fsPath, offset, length);
+      this.readInto = (path, offset, buffer) => disk.readInto(this.uri(path).fsPath, offset, buffer);
     }
   }
 

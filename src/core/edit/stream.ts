@@ -86,8 +86,10 @@ export interface PassOptions {
   readonly rewrite?: (window: Window) => Promise<Uint8Array>;
   /** Where the new file goes: the bytes before the first window, each rewritten window, the bytes between and after. */
   readonly writer?: FileWriter;
-  /** Fed every byte of the source. */
+  /** Fed every byte of the source, in order, as each is copied or taken into a window. */
   readonly hash?: IncrementalHash;
+  /** Told when the first window opens: until then the output is the source byte for byte. */
+  readonly onFirstWindow?: () => void;
   readonly signals: Pick<CallSignals, 'isCancelled'>;
 }
 
@@ -107,11 +109,15 @@ export async function splicePass(source: ByteSource, specs: readonly WindowSpec[
   let position = 0;
   let previous = -1;
 
+  let windowsOpened = 0;
   const copy = async (bytes: Uint8Array): Promise<void> => {
-    if (bytes.length > 0) await options.writer?.write(bytes);
+    if (bytes.length === 0) return;
+    options.hash?.update(bytes);
+    await options.writer?.write(bytes);
   };
   const take = (bytes: Uint8Array): void => {
     if (!open || bytes.length === 0) return;
+    options.hash?.update(bytes);
     if (open.size + bytes.length > WINDOW_MAX_BYTES) throw windowTooLarge(options.display);
     open.parts.push(bytes.slice());
     open.size += bytes.length;
@@ -136,6 +142,7 @@ export async function splicePass(source: ByteSource, specs: readonly WindowSpec[
     const here = 'firstLine' in next ? next.firstLine <= lineNumber : next.fromOffset <= offset;
     if (!here) return false;
     pending.shift();
+    if (windowsOpened++ === 0) options.onFirstWindow?.();
     open = {
       firstLine: lineNumber,
       start: offset,
@@ -150,7 +157,6 @@ export async function splicePass(source: ByteSource, specs: readonly WindowSpec[
   for (;;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
-    options.hash?.update(chunk);
     let segment = 0;
     for (let index = chunk.indexOf(NEWLINE); index !== -1; index = chunk.indexOf(NEWLINE, index + 1)) {
       if ((index > 0 ? chunk[index - 1] : previous) === CARRIAGE_RETURN) crlf++;
@@ -179,6 +185,7 @@ export async function splicePass(source: ByteSource, specs: readonly WindowSpec[
   // Windows that start past the end: empty, at the end of the file.
   while (pending.length > 0) {
     pending.shift();
+    if (windowsOpened++ === 0) options.onFirstWindow?.();
     open = { firstLine: totalLines + 1, start: position, lastLine: Number.POSITIVE_INFINITY, parts: [], size: 0 };
     await close(position);
   }

@@ -41,13 +41,14 @@ import {
 import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
 import { writeFileAtomic } from '../files';
-import type { FileStat, FileWriter } from '../fs';
+import type { FileStat, FileWriter, IncrementalHash } from '../fs';
 import { contentHash, incrementalHash } from '../hashing';
 import type { LineFrame } from '../lines';
 import { withPathLocks } from '../locks';
 import { toolRef } from '../naming';
 import { assertMayWrite } from '../policy';
 import { humanSize } from '../read/bytes';
+import { CHUNK_BYTES } from '../read/limits';
 import type { ByteSource } from '../read/select';
 import type { ConfinedPath } from '../root';
 import { throwIfCancelled } from '../signals';
@@ -190,14 +191,26 @@ export function inEdit(error: unknown, index: number): unknown {
   );
 }
 
-/** The byte source of a file's body: from `skip` (the BOM) to the size it had when the edit began. */
+/**
+ * The byte source of a file's body: from `skip` (the BOM) to the size it had when the edit began. Where the port
+ * reads into a buffer, pieces of a chunk's size come in one reused buffer: each is used up before the next read
+ * (stream.ts copies what a window keeps), so a pass over a gibibyte allocates one chunk.
+ */
 function bodySource(context: ToolContext, absolute: string, size: number, skip: number): ByteSource {
-  const readRange = context.workspace.fs.readRange?.bind(context.workspace.fs);
+  const { fs } = context.workspace;
+  const readRange = fs.readRange?.bind(fs);
+  const readInto = fs.readInto?.bind(fs);
   if (!readRange) throw new Error('unreachable: streamed edit without readRange');
   const bodySize = size - skip;
+  let scratch: Uint8Array | undefined;
   return {
     size: bodySize,
-    read: (offset, length) => readRange(absolute, skip + offset, Math.max(0, Math.min(length, bodySize - offset))),
+    read: async (offset, length) => {
+      const wanted = Math.max(0, Math.min(length, bodySize - offset));
+      if (!readInto || wanted !== CHUNK_BYTES) return readRange(absolute, skip + offset, wanted);
+      scratch ??= new Uint8Array(CHUNK_BYTES);
+      return scratch.subarray(0, await readInto(absolute, skip + offset, scratch));
+    },
   };
 }
 
@@ -215,26 +228,38 @@ function newlineCounts(text: string): { lf: number; crlf: number } {
   return { lf, crlf };
 }
 
-/** A sink for a pass's output: hashes what goes through, and writes it where there is a writer. */
-function hashingSink(context: ToolContext, prefix: readonly number[], writer: FileWriter | undefined): FileWriter & { digest(): string } {
-  const hash = incrementalHash(context.workspace.fs);
+/**
+ * A sink for a pass's output: hashes what goes through, and writes it where there is a writer. Given the source's
+ * hash, it hashes nothing until the first window opens (`adopt`): up to there the output is the source byte for
+ * byte, so a copy of the source's hash is the output's, and the common head of the file is hashed once.
+ */
+function hashingSink(
+  context: ToolContext,
+  prefix: readonly number[],
+  writer: FileWriter | undefined,
+  source: IncrementalHash | undefined,
+): FileWriter & { adopt(): void; digest(): string } {
   const head = Uint8Array.from(prefix);
-  hash.update(head);
+  let hash: IncrementalHash | undefined = source?.copy ? undefined : incrementalHash(context.workspace.fs);
+  hash?.update(head);
   let started = false;
   return {
+    adopt() {
+      hash ??= source?.copy?.();
+    },
     async write(bytes) {
       if (!started) {
         started = true;
         if (head.length > 0) await writer?.write(head);
       }
-      hash.update(bytes);
+      hash?.update(bytes);
       await writer?.write(bytes);
     },
     async close() {
       if (!started && head.length > 0) await writer?.write(head);
       started = true;
     },
-    digest: () => `sha256:${hash.digest()}`,
+    digest: () => `sha256:${(hash ?? source?.copy?.() ?? incrementalHash()).digest()}`,
   };
 }
 
@@ -313,20 +338,21 @@ export async function streamTextEdit(
       const staging = write ? siblingPath(path.absolute, 'write') : undefined;
       const writer = staging && fs.openWriter ? await fs.openWriter(staging) : undefined;
       if (staging) stagings.push(staging);
-      const sink = hashingSink(context, prefix, writer);
+      const originalHash = index === 0 && known === undefined ? incrementalHash(fs) : undefined;
+      originalHash?.update(Uint8Array.from(prefix));
+      const sink = hashingSink(context, prefix, writer, originalHash);
       const extras: unknown[] = [];
       let oldLines = 0;
       let newLines = 0;
       let lineDelta = 0;
       let windowCounts = { lf: 0, crlf: 0, newLf: 0, newCrlf: 0 };
       const windowChanges: TextChange[] = [];
-      const originalHash = index === 0 && known === undefined ? incrementalHash(fs) : undefined;
-      originalHash?.update(Uint8Array.from(prefix));
       try {
         const summary = await splicePass(source, mergeWindows(specs), {
           display: path.display,
           writer: sink,
           hash: originalHash,
+          onFirstWindow: () => sink.adopt(),
           signals: context,
           rewrite: async (window: Window) => {
             const exact = await decodeExact(window.bytes, shape.encoding, codec);

@@ -3,8 +3,11 @@
  * store links or copies without reading it into memory (store.ts). A leaf, so the state reader and the store share it.
  */
 
-/** Bytes, or a large file by its absolute path (on the disk the store is on) and size. */
-export type StoredContent = Uint8Array | { readonly file: string; readonly size: number };
+/**
+ * Bytes, or a large file by its absolute path (on the disk the store is on), its size and its modification time when
+ * it was hashed (a hard link to it that still shows both is the file that was hashed).
+ */
+export type StoredContent = Uint8Array | { readonly file: string; readonly size: number; readonly mtimeMs?: number };
 
 export function contentSize(content: StoredContent): number {
   return content instanceof Uint8Array ? content.length : content.size;

@@ -4,9 +4,8 @@
  * only, to prove nothing changed since). Symbolic links are described, never followed, inside a tree (walk.ts).
  */
 import type { FileSystem } from '../fs';
-import { contentHash, type HashMemo, incrementalHash } from '../hashing';
+import { contentHash, type HashMemo, hashFile } from '../hashing';
 import { relativeTo } from '../paths';
-import { CHUNK_BYTES } from '../read/limits';
 import { LARGE_CONTENT_BYTES, type StoredContent } from './content';
 import { type CallSignals, throwIfCancelled } from '../signals';
 import { walkTree } from '../walk';
@@ -148,26 +147,19 @@ export class StateReader {
       return { type: 'file', size, ...modePart };
     }
     throwIfCancelled(this.context);
-    const readRange = this.fs.readRange?.bind(this.fs);
-    if (size > LARGE_CONTENT_BYTES && readRange) {
+    if (size > LARGE_CONTENT_BYTES && this.fs.readRange) {
       // Hashed in chunks, never held: the store keeps such a file by reference (history/store.ts).
       const stat = await this.fs.stat(absolute);
       let digest = this.context.hashes?.get(absolute, stat);
       let read = stat?.size ?? size;
       if (digest === undefined) {
-        const hash = incrementalHash(this.fs);
-        for (read = 0; ;) {
-          const chunk = await readRange(absolute, read, CHUNK_BYTES);
-          if (chunk.length === 0) break;
-          hash.update(chunk);
-          read += chunk.length;
-          throwIfCancelled(this.context);
-        }
-        digest = `sha256:${hash.digest()}`;
+        const hashed = await hashFile(this.fs, absolute, () => throwIfCancelled(this.context));
+        digest = `sha256:${hashed.hex}`;
+        read = hashed.size;
         if (read === stat?.size) this.context.hashes?.set(absolute, stat, digest);
       }
       this.bytesRead += read;
-      if (this.keepContent) this.contents.set(digest, { file: absolute, size: read });
+      if (this.keepContent) this.contents.set(digest, { file: absolute, size: read, ...(stat ? { mtimeMs: stat.mtimeMs } : {}) });
       return { type: 'file', size: read, hash: digest, ...modePart };
     }
     const bytes = await this.fs.readFile(absolute);

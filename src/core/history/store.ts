@@ -41,8 +41,7 @@
  */
 import { describeError } from '../errors';
 import type { FileSystem } from '../fs';
-import { contentHash, incrementalHash } from '../hashing';
-import { CHUNK_BYTES } from '../read/limits';
+import { contentHash, hashFile } from '../hashing';
 import { removeQuietly, replaceFile, siblingPath } from '../staging';
 import { contentSize, type StoredContent } from './content';
 import type { PathState } from './state';
@@ -343,15 +342,12 @@ export class HistoryStore {
     const path = `${this.blobsDirectory}/${hex}`;
     const stat = await this.fs.stat(path).catch(() => undefined);
     if (!stat || stat.kind !== 'file') return undefined;
-    const digest = await this.hashFile(path, stat.size).catch(() => undefined);
+    const digest = await this.hashFile(path).catch(() => undefined);
     return digest === hex ? { path, size: stat.size } : undefined;
   }
 
-  private async hashFile(path: string, size: number): Promise<string> {
-    if (!this.fs.readRange) return hexOf(contentHash(await this.fs.readFile(path)));
-    const hash = incrementalHash(this.fs);
-    for (let offset = 0; offset < size; offset += CHUNK_BYTES) hash.update(await this.fs.readRange(path, offset, CHUNK_BYTES));
-    return hash.digest();
+  private async hashFile(path: string): Promise<string> {
+    return (await hashFile(this.fs, path)).hex;
   }
 
   /**
@@ -694,10 +690,12 @@ export class HistoryStore {
           }
         }
         if (!linked) await this.fs.copyFile(content.file, staging, { overwrite: false });
-        // What is kept is what is there now: check it is still the content the hash names.
+        // What is kept is what is there now: still the content the hash names. A link that shows the size and
+        // modification time the file was hashed at is that file (a rename replaces it; nothing writes into it);
+        // a copy is hashed again.
         const stat = await this.fs.stat(staging);
-        if ((await this.hashFile(staging, stat?.size ?? 0)) !== hex)
-          throw new Error(`the file changed while it was being kept (${content.file})`);
+        const same = linked && stat?.size === content.size && content.mtimeMs !== undefined && stat.mtimeMs === content.mtimeMs;
+        if (!same && (await this.hashFile(staging)) !== hex) throw new Error(`the file changed while it was being kept (${content.file})`);
       }
       await this.fs.rename(staging, path, { overwrite: true });
     } catch (error) {
