@@ -77,6 +77,13 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   '.vscode/*.json',
 ];
 
+/**
+ * Where VS Code keeps Agent FS's own state (its history, the policy it publishes) under the user's data folder: hidden
+ * in every host and for every setting, so an agent whose root holds that folder (a home folder) can neither read nor
+ * change what would undo its changes.
+ */
+export const AGENT_FS_STORAGE_PATHS: readonly string[] = ['workspaceStorage/*/agent-fs.agent-fs/**', 'globalStorage/agent-fs.agent-fs/**'];
+
 /** Secrets no tool reads, lists or searches either. */
 export const DEFAULT_HIDDEN_PATHS: readonly string[] = ['.env', '.env.*', '*.pem', '*.key', 'id_rsa*', 'id_ed25519*'];
 

@@ -8,7 +8,7 @@ import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
 import { type HostNaming, RUNNER_NAMING } from '../core/naming';
 import type { Root, Workspace } from '../core/root';
-import { DEFAULT_POLICY, type Policy } from '../core/settings';
+import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../core/settings';
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from './locks';
 import { NodeFileSystem } from './nodeFileSystem';
@@ -113,7 +113,7 @@ export function createNodeSession(
     ...(sharedPolicy ? { editors: { isDirty: (absolute: string) => isDirty(sharedPolicy.current(), absolute) } } : {}),
     policy: () => {
       const merged = { ...DEFAULT_POLICY, ...policy };
-      const own: Policy = reserved.length === 0 ? merged : { ...merged, hiddenPaths: [...merged.hiddenPaths, ...reserved] };
+      const own: Policy = { ...merged, hiddenPaths: [...merged.hiddenPaths, ...reserved, ...AGENT_FS_STORAGE_PATHS] };
       const published = sharedPolicy?.current();
       return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
 import {
   DEFAULT_CONFIRM_EDITS_OVER_LINES,
+  AGENT_FS_STORAGE_PATHS,
   DEFAULT_EDIT_IN_MEMORY_BYTES,
   DEFAULT_HIDDEN_PATHS,
   DEFAULT_MAX_READ_BYTES,
@@ -113,7 +114,8 @@ function computeSettings(scope?: vscode.Uri): Settings {
       // Only the user's own settings may turn confirmations off; a workspace value can only turn them back on.
       confirmDestructive: userConfirm || confirm.workspaceValue === true || confirm.workspaceFolderValue === true,
       protectedPaths: unionOfLayers(layers<unknown>(configuration, 'protectedPaths'), DEFAULT_PROTECTED_PATHS),
-      hiddenPaths: unionOfLayers(layers<unknown>(configuration, 'hiddenPaths'), DEFAULT_HIDDEN_PATHS),
+      // VS Code's own storage of Agent FS (its history) stays out of reach even in a workspace that holds it.
+      hiddenPaths: [...unionOfLayers(layers<unknown>(configuration, 'hiddenPaths'), DEFAULT_HIDDEN_PATHS), ...AGENT_FS_STORAGE_PATHS],
       confirmEditsOverLines: lowestOfLayers(layers<unknown>(configuration, 'confirmEditsOverLines'), DEFAULT_CONFIRM_EDITS_OVER_LINES),
       // A workspace may lower the read cap (less context per call), never raise it.
       maxReadBytes: Math.max(1024, lowestOfLayers(layers<unknown>(configuration, 'maxReadBytes'), DEFAULT_MAX_READ_BYTES)),

@@ -6,9 +6,19 @@ import { invokeOperation } from '../../src/core/invoke';
 import { isHidden, isProtected } from '../../src/core/policy';
 import { DEFAULT_POLICY } from '../../src/core/settings';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../src/node/session';
+import { createNodeSession, toPosixPath } from '../../src/node/session';
 import { sessionOver } from './faultInjection';
-import { assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
+import {
+  assertTree,
+  call,
+  expectError,
+  expectOk,
+  makeTempDir,
+  nodeSession,
+  removeTree,
+  tempWorkspace,
+  type TempWorkspace,
+} from './helpers';
 
 describe('protected and hidden path patterns', function () {
   const cases: readonly (readonly [string, boolean, boolean])[] = [
@@ -183,5 +193,26 @@ describe('FILE_DIRTY_IN_EDITOR', function () {
     expectOk(await invokeOperation('edit_file', { path: 'clean.ts', old_string: 'z', new_string: 'Z' }, session()));
     expectOk(await invokeOperation('copy_file', { source_path: 'open.ts', destination_path: 'copy.ts' }, session()));
     assert.equal(ws.read('clean.ts'), 'Z\n');
+  });
+});
+
+describe("VS Code's storage of Agent FS is out of reach in every host", function () {
+  it('a root that holds the editor history (a home folder) neither lists, reads nor changes it', async function () {
+    const home = makeTempDir('agentfs-home-');
+    try {
+      const storage = path.join(home, '.config', 'Code', 'User', 'workspaceStorage', 'f00d', 'agent-fs.agent-fs');
+      fs.mkdirSync(storage, { recursive: true });
+      fs.writeFileSync(path.join(storage, 'journal'), 'agentfs-history-journal 1 abc\n');
+      fs.writeFileSync(path.join(home, 'notes.txt'), 'n\n');
+      const session = createNodeSession(home, {}, {});
+      const relative = '.config/Code/User/workspaceStorage/f00d/agent-fs.agent-fs/journal';
+      expectError(await call(session, 'read_file', { file_name: relative }), 'SENSITIVE_PATH_REFUSED');
+      expectError(await call(session, 'write_file', { file_name: relative, content: 'x' }), 'SENSITIVE_PATH_REFUSED');
+      const listed = expectOk(await call(session, 'list_files', { include_ignored: true }));
+      assert.deepEqual(listed.files, ['notes.txt']);
+      assert.equal(fs.readFileSync(path.join(storage, 'journal'), 'utf8'), 'agentfs-history-journal 1 abc\n');
+    } finally {
+      removeTree(home);
+    }
   });
 });
