@@ -4,7 +4,7 @@
  * write the same way, and the ports (which leave staging names out of every listing) and the cross-process locks
  * (which clean up after a dead holder, src/node/locks.ts) know every name it makes.
  */
-import type { FileStat, FileSystem, FileWriter } from './fs';
+import type { FileStat, FileSystem } from './fs';
 import { basename, dirname } from './paths';
 
 /**
@@ -35,7 +35,8 @@ export function stagingNameInfo(name: string): { purpose: StagingPurpose; origin
 
 /**
  * Replaces or creates `target` so that a crash or failure at any step leaves either the old bytes or the new ones,
- * never a torn file: the new bytes go to a staging sibling, which is then renamed over the target. The sibling gets
+ * never a torn file: the new bytes (`content`, or a copy the file system makes of the file `copyOf` — a large blob
+ * the history restores, never read into memory) go to a staging sibling, which is then renamed over the target. The sibling gets
  * the permission bits of `existing` (set directly where the port can, else by starting as a copy of the file); on
  * any failure (one `beforeSwap` throws included) it is removed. `exclusive` refuses (FsError 'exists') a target
  * that appeared meanwhile instead of replacing it.
@@ -49,74 +50,24 @@ export function stagingNameInfo(name: string): { purpose: StagingPurpose; origin
 export async function replaceFile(
   fs: FileSystem,
   target: string,
-  content: Uint8Array,
+  content: Uint8Array | { readonly copyOf: string },
   options: { existing?: FileStat; exclusive?: boolean; beforeSwap?: () => void } = {},
 ): Promise<void> {
   const temporary = siblingPath(target, 'write');
   const existing = options.existing?.kind === 'file' ? options.existing : undefined;
+  const fill = (): Promise<void> =>
+    content instanceof Uint8Array ? fs.writeFile(temporary, content) : fs.copyFile(content.copyOf, temporary, { overwrite: false });
   try {
     if (existing?.mode !== undefined && fs.setMode) {
-      await fs.writeFile(temporary, content);
+      await fill();
       await fs.setMode(temporary, existing.mode);
     } else {
       // No way to set modes: a copy of the old file carries its permissions (and costs a read of it).
-      if (existing) await fs.copyFile(target, temporary, { overwrite: false });
-      await fs.writeFile(temporary, content);
+      if (existing && content instanceof Uint8Array) await fs.copyFile(target, temporary, { overwrite: false });
+      await fill();
     }
     options.beforeSwap?.();
     await fs.rename(temporary, target, { overwrite: !options.exclusive });
-  } catch (error) {
-    await removeQuietly(fs, temporary);
-    throw error;
-  }
-}
-
-/**
- * replaceFile for content written piece by piece (`write` feeds the writer; files too large to hold in memory): the
- * same staging sibling, permission bits and swap, and the same guarantee, a crash or a failure at any step (one
- * `write` throws included, which is how an edit refuses halfway through its pass) leaves the old bytes.
- */
-export async function replaceFileStreamed(
-  fs: FileSystem,
-  target: string,
-  write: (writer: FileWriter) => Promise<void>,
-  options: { existing?: FileStat; beforeSwap?: () => void } = {},
-): Promise<void> {
-  if (!fs.openWriter) throw new Error('This file system cannot write a file in pieces.');
-  const temporary = siblingPath(target, 'write');
-  const existing = options.existing?.kind === 'file' ? options.existing : undefined;
-  try {
-    const writer = await fs.openWriter(temporary);
-    try {
-      await write(writer);
-    } finally {
-      await writer.close();
-    }
-    if (existing?.mode !== undefined && fs.setMode) await fs.setMode(temporary, existing.mode);
-    options.beforeSwap?.();
-    await fs.rename(temporary, target, { overwrite: true });
-  } catch (error) {
-    await removeQuietly(fs, temporary);
-    throw error;
-  }
-}
-
-/**
- * replaceFile with the new bytes copied from another file by the file system (a large blob the history restores),
- * never read into memory; the same staging sibling, permission bits and swap.
- */
-export async function replaceFileByCopy(
-  fs: FileSystem,
-  target: string,
-  source: string,
-  options: { existing?: FileStat } = {},
-): Promise<void> {
-  const temporary = siblingPath(target, 'undo');
-  const existing = options.existing?.kind === 'file' ? options.existing : undefined;
-  try {
-    await fs.copyFile(source, temporary, { overwrite: false });
-    if (existing?.mode !== undefined && fs.setMode) await fs.setMode(temporary, existing.mode);
-    await fs.rename(temporary, target, { overwrite: true });
   } catch (error) {
     await removeQuietly(fs, temporary);
     throw error;

@@ -7,7 +7,7 @@
 import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
 import { writeFileAtomic } from '../files';
-import { removeQuietly, replaceFileByCopy, siblingPath } from '../staging';
+import { removeQuietly, replaceFile, siblingPath } from '../staging';
 import { dirname, joinPath } from '../paths';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
 import type { ConfinedPath } from '../root';
@@ -218,7 +218,7 @@ async function applyStep(
       // A file over a file (or nothing): the atomic write keeps a torn file impossible and writes through a link.
       if (after.type === 'missing') await fs.createDirectory(dirname(target.absolute));
       if (content instanceof Uint8Array) await writeFileAtomic(context, target.absolute, content, await fs.stat(target.absolute));
-      else await replaceFileByCopy(fs, target.absolute, content.path, { existing: await fs.stat(target.absolute) });
+      else await replaceFile(fs, target.absolute, { copyOf: content.path }, { existing: await fs.stat(target.absolute) });
       if (before.mode !== undefined && fs.setMode) await fs.setMode(target.absolute, before.mode);
     } else {
       await replaceWithStaged(context, target.absolute, async (staged) => {

@@ -15,9 +15,8 @@ import type { IgnoreRules } from '../ignore';
 import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../root';
-import { bomBytes, bomEncoding, decodeExactLocal, LOCAL_CODEC } from '../encoding/codec';
-import { DETECTION_HEAD_BYTES, detectEncoding } from '../encoding/detect';
-import type { EncodingId } from '../encoding/names';
+import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
+import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
@@ -255,30 +254,10 @@ export async function scanContent(
    * it: ASCII as is, anything else in the file's encoding by the host's rules, and only exactly; undefined for bytes
    * that are not text in that encoding, which are not searched (their lines could only be shown with U+FFFD).
    */
-  const encodings = new Map<string, Promise<EncodingId | undefined>>();
-  const textOf = async (path: string, bytes: Uint8Array, whole: boolean): Promise<string | undefined> => {
-    if (isAscii(bytes)) return utf8Text(bytes);
-    let encoding = encodings.get(path);
-    if (encoding === undefined) {
-      encoding = (async () => {
-        // The same head read_file decides by, so both name the same encoding.
-        const head = whole ? bytes : await read(path, 0, DETECTION_HEAD_BYTES);
-        const detection = detectEncoding(
-          head,
-          await context.encodings.settingsFor(path),
-          undefined,
-          context.encodings.openEncoding?.(path),
-        );
-        return detection.kind === 'text' ? detection.encoding : undefined;
-      })();
-      encodings.set(path, encoding);
-    }
-    const chosen = await encoding;
-    if (chosen === undefined) return undefined;
-    const body = bomEncoding(bytes) === chosen ? bytes.subarray(bomBytes(chosen).length) : bytes;
-    const decoded = decodeExactLocal(body, chosen);
-    return 'text' in decoded ? decoded.text : undefined;
-  };
+  const decoder = new SearchDecoder(context);
+  /** `bytes` of `path` as text: ASCII as is, anything else as read_file decodes it (`first`: they start the file). */
+  const textOf = async (path: string, bytes: Uint8Array, whole: boolean, first: boolean): Promise<string | undefined> =>
+    isAscii(bytes) ? utf8Text(bytes) : decoder.text(path, bytes, first, whole ? bytes : undefined);
 
   const searchFileInto = async (path: string, matches: LineMatch[]): Promise<void> => {
     const emit = (match: LineMatch): Promise<boolean> => {
@@ -314,7 +293,7 @@ export async function scanContent(
       return;
     }
     if (!more) {
-      const text = await textOf(path, bytes, true);
+      const text = await textOf(path, bytes, true, true);
       if (text === undefined || !request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
@@ -327,6 +306,8 @@ export async function scanContent(
     let offset = 0;
     let carry: Uint8Array = new Uint8Array(0);
     let first = true;
+    // The first block of whole lines begins the file (its BOM, if any, is not text).
+    let atFileStart = true;
     for (;;) {
       throwIfCancelled(context);
       const chunk = first ? bytes : await read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
@@ -347,13 +328,14 @@ export async function scanContent(
       if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
         scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
       } else {
-        const text = await textOf(path, complete, false);
+        const text = await textOf(path, complete, false, atFileStart);
         // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
         if (text === undefined) scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
         else if (request.query.mayMatch(text) || scanner.waiting) {
           for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
         } else scanner.skip(text);
       }
+      atFileStart = false;
       if (isEnd) break;
     }
     await scanner.finish();
