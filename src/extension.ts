@@ -14,6 +14,7 @@ import {
   watchHistoryStore,
 } from './vscode/history';
 import { CallLog } from './vscode/log';
+import { watchReportingLanguages } from './vscode/problems';
 import { EditorSession } from './vscode/session';
 import { PolicyPublisher } from './vscode/sharedPolicy';
 import { ToolHost } from './vscode/tools';
@@ -63,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
       dialogs: () => dialogs,
     }),
     watchHistoryStore(historyDirectory(context), activity),
+    watchReportingLanguages(),
     registerConnectCommand({
       session,
       extensionUri: context.extensionUri,

@@ -127,4 +127,6 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.history.maxBytes': DEFAULT_HISTORY_LIMITS.maxBytes,
   'agentFs.maxReadBytes': DEFAULT_MAX_READ_BYTES,
   'agentFs.exclude': DEFAULT_POLICY.exclude,
+  // Read by the editor alone (src/vscode/problems.ts): the runner and the MCP server have no language services.
+  'agentFs.problemsAfterEdits': 'open',
 };

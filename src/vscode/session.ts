@@ -17,6 +17,7 @@ import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
 import { imageRefusal as imageRefusalOf } from './images';
+import { problemsMode } from './problems';
 import { readSettings } from './settings';
 
 /** The ripgrep inside VS Code's installation: looked up once; null when this build has none. */
@@ -83,7 +84,7 @@ export class EditorSession implements Session {
         folders.length > 0 ? readSettings(folders[0]?.uri).baseDirectory : (this.state.get<string>(PICKED_BASE_KEY) ?? ''),
       workspaceFolders: folders.map((folder) => ({ name: folder.name, path: normalizeAbsolute(folder.uri.path) })),
       ...(imageRefusal === undefined ? {} : { imageRefusal }),
-      problemsAfterEdits: false,
+      problemsAfterEdits: problemsMode(folders[0]?.uri) !== 'off',
     };
   }
 

@@ -8,10 +8,11 @@ import type { Envelope, Reply } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, refusalLine, type Session } from '../core/invoke';
 import { EDITOR_NAMING } from '../core/naming';
-import { TOOL_DEFINITIONS } from '../core/tools';
+import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import { imagePart } from './images';
 import type { CallLog } from './log';
+import { DiagnosticsWatch, problemsAfter, problemsMode, watchWrites, type WrittenFile } from './problems';
 
 /** Calls prepared but not yet invoked, remembered until their invoke: whether the chat already showed a refusal. */
 const PENDING_LIMIT = 64;
@@ -88,11 +89,23 @@ export class ToolHost {
     const startedAt = performance.now();
     if (token?.isCancellationRequested) throw new vscode.CancellationError();
     try {
-      const reply = await invokeForReply(operation, input, this.session, () => token?.isCancellationRequested ?? false);
-      const { envelope } = reply;
-      this.log.record(operation, startedAt, envelope);
-      this.onDidInvoke(operation, envelope);
-      return reply;
+      // A call that may change files is watched, so its result can say what problems the change caused.
+      const mode = findTool(operation)?.effect === 'read' ? 'off' : problemsMode(vscode.workspace.workspaceFolders?.[0]?.uri);
+      const watch = mode === 'off' ? undefined : new DiagnosticsWatch();
+      try {
+        const written: WrittenFile[] = [];
+        const session = watch === undefined ? this.session : watchWrites(this.session, (file) => written.push(file));
+        const reply = await invokeForReply(operation, input, session, () => token?.isCancellationRequested ?? false);
+        const { envelope } = reply;
+        this.log.record(operation, startedAt, envelope);
+        this.onDidInvoke(operation, envelope);
+        if (watch === undefined || !envelope.ok || written.length === 0) return reply;
+        const problems = await problemsAfter(written, watch, mode, token);
+        if (problems === undefined) return reply;
+        return { ...reply, envelope: { ...envelope, data: { ...(envelope.data as Record<string, unknown>), problems } } };
+      } finally {
+        watch?.dispose();
+      }
     } catch (error) {
       if (error instanceof CancelledError) {
         this.log.record(operation, startedAt, 'cancelled');

@@ -266,7 +266,7 @@ const STEPS: readonly Step[] = [
   ['delete_directory', () => ({ directory_path: 'docs' })],
 ];
 
-describe('MCP server: images', function () {
+describe('MCP server: images, and no problems after edits', function () {
   this.timeout(60000);
   let tmp = '';
   let base = '';
@@ -301,6 +301,20 @@ describe('MCP server: images', function () {
       assert.equal(refused.result.content.length, 1);
       expectError(refused.envelope, 'INVALID_INPUT');
       assert.equal(expectOk((await served.call('workspace_info', {})).envelope).read_images, true);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('an edit answers no problems report: only the editor has language services to ask, and workspace_info says so', async function () {
+    fs.writeFileSync(path.join(base, 'bad.ts'), 'export const n = 1;\n');
+    const served = await serve(['--root', base, '--no-history']);
+    try {
+      const edited = expectOk(
+        (await served.call('edit_file', { path: 'bad.ts', old_string: '= 1', new_string: ": number = 'x'" })).envelope,
+      );
+      assert.equal('problems' in edited, false);
+      assert.equal(expectOk((await served.call('workspace_info', {})).envelope).problems_after_edits, false);
     } finally {
       await served.close();
     }
