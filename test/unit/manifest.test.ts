@@ -193,20 +193,72 @@ describe('the Agent FS custom agent (contributes.chatAgents) ↔ the definitions
   };
   const agents = raw.contributes?.chatAgents ?? [];
 
-  it('offers every tool, each once, by its qualified name, and nothing else', function () {
-    assert.equal(agents.length, 1, 'one custom agent');
-    const file = path.join(__dirname, '..', '..', '..', nonEmptyString(agents[0]?.path, 'chatAgents[0].path'));
-    const text = fs.readFileSync(file, 'utf8');
-    // The front matter's `tools:` block: one `  - <extension id>/<tool>` line per tool, up to the next key.
-    const block = /^---\n[\s\S]*?^tools:\n((?:[ \t]+- .+\n)+)/m.exec(text);
-    assert.ok(block?.[1], `${path.basename(file)} has no tools: list in its front matter`);
-    const listed = block[1]
+  /** The front matter's list under `key`: one `  - <item>` line each, up to the next key. */
+  function frontMatterList(text: string, key: string): string[] {
+    const block = new RegExp(`^---\\n[\\s\\S]*?^${key}:\\n((?:[ \\t]+- .+\\n)+)`, 'm').exec(text);
+    assert.ok(block?.[1], `the agent has no ${key}: list in its front matter`);
+    return block[1]
       .split('\n')
       .filter((line) => line.trim() !== '')
       .map((line) => line.replace(/^\s+-\s+/, '').trim());
-    const expected = TOOL_DEFINITIONS.map((tool) => `${raw.publisher ?? ''}.${raw.name ?? ''}/${PREFIX}${tool.name}`);
+  }
+
+  function agentText(): string {
+    assert.equal(agents.length, 1, 'one custom agent');
+    return fs.readFileSync(path.join(__dirname, '..', '..', '..', nonEmptyString(agents[0]?.path, 'chatAgents[0].path')), 'utf8');
+  }
+
+  it("offers every Agent FS tool, each once, by its qualified name, and of Copilot's only tools that touch no file", function () {
+    const listed = frontMatterList(agentText(), 'tools');
     assert.equal(new Set(listed).size, listed.length, `a tool listed twice: ${listed.join(', ')}`);
-    // A tool missing here is one the agent can never call; one too many names a tool VS Code cannot find.
-    assert.deepEqual([...listed].sort(), [...expected].sort());
+    const ours = TOOL_DEFINITIONS.map((tool) => `${raw.publisher ?? ''}.${raw.name ?? ''}/${PREFIX}${tool.name}`);
+    // A tool missing here is one the agent can never call.
+    assert.deepEqual(listed.filter((name) => name.includes('/agentfs_')).sort(), [...ours].sort());
+    // VS Code 1.139's names (tool set / tool); the agent-mode tests check what the first request really offers.
+    assert.deepEqual(
+      listed.filter((name) => !name.includes('/agentfs_')),
+      [...COPILOT_TOOLS_KEPT],
+    );
+  });
+
+  it('lets a subagent be itself only: a subagent of another agent would have the built-in file tools back', function () {
+    const name = /^name: (.+)$/m.exec(agentText())?.[1];
+    assert.equal(name, 'Agent FS');
+    assert.deepEqual(frontMatterList(agentText(), 'agents'), [name]);
   });
 });
+
+/**
+ * Copilot's tools the Agent FS agent keeps: everything its default agent offers on VS Code 1.139 except what reads,
+ * lists, searches, creates or edits files (read_file, list_dir, file_search, grep_search, view_image, create_file,
+ * create_directory, replace_string_in_file, insert_edit_into_file, the notebook editors, new workspaces) and
+ * run_vscode_command, which runs any command.
+ */
+const COPILOT_TOOLS_KEPT = [
+  'read/problems',
+  'execute/runInTerminal',
+  'execute/getTerminalOutput',
+  'execute/sendToTerminal',
+  'execute/killTerminal',
+  'read/terminalLastCommand',
+  'read/terminalSelection',
+  'execute/createAndRunTask',
+  'execute/runTask',
+  'read/getTaskOutput',
+  'execute/runTests',
+  'execute/testFailure',
+  'execute/runNotebookCell',
+  'read/readNotebookCellOutput',
+  'usages',
+  'rename',
+  'todo',
+  'agent/runSubagent',
+  'vscode/askQuestions',
+  'vscode/vscodeAPI',
+  'vscode/extensions',
+  'vscode/installExtension',
+  'vscode/memory',
+  'vscode/resolveMemoryFileUri',
+  'web/githubRepo',
+  'web/githubTextSearch',
+] as const;

@@ -27,8 +27,11 @@ export interface ReceivedResult {
   readonly input: Readonly<Record<string, unknown>>;
   /** The text parts' values joined: for an Agent FS tool, the envelope's JSON exactly as the model read it. */
   readonly text: string;
-  /** Each part's class and text (undefined when it had none), and its `isError` flag where VS Code set one. */
-  readonly parts: readonly { readonly kind: string; readonly text?: string; readonly isError?: boolean }[];
+  /**
+   * Each part's class and text (undefined when it had none), the content of one that is not text as JSON, and its
+   * `isError` flag where VS Code set one.
+   */
+  readonly parts: readonly { readonly kind: string; readonly text?: string; readonly content?: string; readonly isError?: boolean }[];
 }
 
 export interface OfferedTool {
@@ -132,6 +135,17 @@ function textOf(part: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * What a part that is not plain text holds, as JSON: Copilot's own tools answer with prompt-tsx parts (a tree whose
+ * text pieces are what the model reads), an image with a data part. Undefined for a text part.
+ */
+function contentOf(part: unknown): string | undefined {
+  if (typeof part !== 'object' || part === null || textOf(part) !== undefined) return undefined;
+  if ('value' in part) return JSON.stringify(part.value);
+  if ('mimeType' in part && typeof part.mimeType === 'string') return JSON.stringify({ mimeType: part.mimeType });
+  return undefined;
+}
+
 function kindOf(part: unknown): string {
   return typeof part === 'object' && part !== null ? part.constructor.name : typeof part;
 }
@@ -209,7 +223,12 @@ class ActiveRun implements ScriptRun {
             .map(textOf)
             .filter((text): text is string => text !== undefined)
             .join(''),
-          parts: part.content.map((each) => ({ kind: kindOf(each), text: textOf(each), isError: isErrorFlag(part) ?? isErrorFlag(each) })),
+          parts: part.content.map((each) => ({
+            kind: kindOf(each),
+            text: textOf(each),
+            content: contentOf(each),
+            isError: isErrorFlag(part) ?? isErrorFlag(each),
+          })),
         });
       }
     }

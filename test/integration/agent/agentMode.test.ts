@@ -44,7 +44,7 @@ const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 /** The first sentence of the refusal of '../outside.txt', which the chat's row shows. */
 const OUTSIDE = `Path is outside the base directory: "../outside.txt" (it climbs above the base directory with '..').`;
 
-/** Copilot's own tools that read or change files: the custom agent must offer none of them. */
+/** Copilot's own tools that read, search, create or change files: the custom agent must offer none of them. */
 const BUILT_IN_FILE_TOOLS = [
   'create_file',
   'create_directory',
@@ -53,18 +53,67 @@ const BUILT_IN_FILE_TOOLS = [
   'insert_edit_into_file',
   'apply_patch',
   'edit_notebook_file',
+  'create_new_jupyter_notebook',
+  'copilot_getNotebookSummary',
+  'create_new_workspace',
+  'setup_tools_createNewWorkspace',
   'read_file',
+  'view_image',
   'list_dir',
   'file_search',
   'grep_search',
-  'run_in_terminal',
+  'semantic_search',
+  'run_vscode_command',
 ];
 
 /**
- * What Copilot 0.67 adds to every agent whatever its tools list says: a query tool over Copilot's own store of past
- * chat sessions (not the workspace's files).
+ * What the custom agent offers besides Agent FS, as the model sees the names: Copilot's tools that touch no file
+ * directly (the terminal, tasks, tests, problems, usages and rename, todos, subagents, questions, extensions, memory,
+ * GitHub search), and what Copilot 0.67 adds to every agent whatever its tools list says: a query tool over
+ * Copilot's own store of past chat sessions (not the workspace's files).
  */
-const ALWAYS_ADDED = ['session_store_sql'];
+const BUILT_IN_KEPT = [
+  'get_errors',
+  'run_in_terminal',
+  'get_terminal_output',
+  'send_to_terminal',
+  'kill_terminal',
+  'terminal_last_command',
+  'terminal_selection',
+  'create_and_run_task',
+  'get_task_output',
+  'testFailure',
+  'run_notebook_cell',
+  'read_notebook_cell_output',
+  'vscode_listCodeUsages',
+  'vscode_renameSymbol',
+  'manage_todo_list',
+  'runSubagent',
+  'vscode_askQuestions',
+  'get_vscode_api',
+  'vscode_searchExtensions_internal',
+  'install_extension',
+  'memory',
+  'resolve_memory_file_uri',
+  'github_repo',
+  'github_text_search',
+  'session_store_sql',
+];
+
+/**
+ * Opens a JavaScript file with a type error and waits until TypeScript's service reports it: the service starts with
+ * the first such editor and takes seconds the first time, longer than a result waits for problems; in a window
+ * where someone works it is long running.
+ */
+async function warmUpTypeScript(): Promise<void> {
+  const file = path.join(workspaceRoot(), 'warm-up.js');
+  fs.writeFileSync(file, '// @ts-check\n/** @type {number} */\nconst cold = "warm";\n');
+  const uri = vscode.Uri.file(file);
+  await vscode.window.showTextDocument(uri, { preview: true, preserveFocus: true });
+  await eventually(() => vscode.languages.getDiagnostics(uri).length > 0, 'TypeScript checks JavaScript', 90_000);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  fs.rmSync(file);
+}
 
 describe('Copilot agent mode with a scripted model', function () {
   this.timeout(240_000);
@@ -535,11 +584,137 @@ describe('Copilot agent mode with a scripted model', function () {
     for (const tool of contributedTools()) assert.ok(offered.includes(tool.name), `${tool.name} is offered`);
     for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
     assert.deepEqual(
-      offered.filter((name) => !name.startsWith(TOOL_PREFIX)),
-      ALWAYS_ADDED,
-      'besides Agent FS, only what Copilot adds to every agent',
+      offered.filter((name) => !name.startsWith(TOOL_PREFIX)).sort(),
+      [...BUILT_IN_KEPT].sort(),
+      "besides Agent FS, Copilot's tools that touch no file",
     );
     reportDefinitions('custom agent "Agent FS"', result.firstTools);
+  });
+
+  it('the "Agent FS" agent codes: an edit\'s result shows the type error it caused, the tests fail in the terminal, get_errors agrees, one edit fixes it and the tests pass; a subagent of another agent is refused', async function () {
+    const F = folderOf('codes');
+    const source = [
+      '// @ts-check',
+      '/**',
+      ' * @param {number} net',
+      ' * @param {number} rate',
+      ' * @returns {number}',
+      ' */',
+      'function gross(net, rate) {',
+      '  return net * (1 + rate);',
+      '}',
+      '',
+      '// VAT: 25 %',
+      'const VAT = 0.25;',
+      '',
+      '/** @param {number[]} nets */',
+      'function total(nets) {',
+      '  return nets.reduce((sum, net) => sum + gross(net, VAT), 0);',
+      '}',
+      '',
+      'module.exports = { gross, total };',
+      '',
+    ].join('\n');
+    const test = [
+      "const test = require('node:test');",
+      "const assert = require('node:assert');",
+      "const { total } = require('../src/price.js');",
+      '',
+      "test('total adds VAT', () => {",
+      '  assert.strictEqual(total([100, 20]), 150);',
+      '});',
+      '',
+    ].join('\n');
+    const price = `${F}/src/price.js`;
+    const terminal = (goal: string): Record<string, unknown> => ({
+      // The terminal stays open between calls, in the folder the last command left it in.
+      command: `cd ${path.join(workspaceRoot(), F)} && node --test`,
+      explanation: 'Runs the tests with Node.js.',
+      goal,
+      mode: 'sync',
+    });
+    // The fix: the rate back to a number, and its comment to what the task asked for, in one call.
+    const fix = { path: price, old_string: "// VAT: 25 %\nconst VAT = '0.20';", new_string: '// VAT: 20 %\nconst VAT = 0.2;' };
+    await warmUpTypeScript();
+    const result = await runScenario(
+      {
+        name: 'codes',
+        mode: 'Agent FS',
+        files: { 'src/price.js': source, 'test/price.test.js': test },
+        steps: [
+          { tool: 'agentfs_read_file', input: () => ({ file_name: price }) },
+          {
+            // The mistake a model makes: the rate as a string, which JavaScript happily multiplies.
+            tool: 'agentfs_edit_file',
+            input: (earlier) => ({
+              path: price,
+              old_string: 'const VAT = 0.25;',
+              new_string: "const VAT = '0.20';",
+              expected_hash: ok(earlier[0]?.envelope).content_hash,
+            }),
+            expect: (_text, envelope) => {
+              const problems = ok(envelope).problems as { new: { path: string; line: number; severity: string; message: string }[] };
+              assert.deepEqual(
+                problems.new.map((each) => [each.path, each.line, each.severity]),
+                [[price, 16, 'error']],
+                JSON.stringify(problems),
+              );
+              assert.match(problems.new[0]?.message ?? '', /is not assignable to parameter of type 'number'/);
+            },
+            // The direct replay runs on files the language service has just seen change behind its back.
+            replayOmits: ['problems'],
+          },
+          {
+            tool: 'run_in_terminal',
+            input: () => terminal('Run the tests'),
+            confirm: { answer: 'Allow', title: `Run bash command within ${path.join(workspaceRoot(), F)}?`, message: ['node --test'] },
+            expect: (_text, _envelope, content) => assert.match(content, /\bfail 1\b/, content),
+          },
+          {
+            tool: 'get_errors',
+            input: () => ({ filePaths: [path.join(workspaceRoot(), price)] }),
+            expect: (_text, _envelope, content) => assert.match(content, /not assignable to parameter of type 'number'/, content),
+          },
+          {
+            tool: 'agentfs_edit_file',
+            input: () => fix,
+            expect: (_text, envelope) => assert.deepEqual(ok(envelope).problems, { new: [], more: 0, resolved: 1 }),
+            replayOmits: ['problems'],
+          },
+          {
+            tool: 'agentfs_edit_file',
+            input: () => ({ path: `${F}/test/price.test.js`, old_string: '150', new_string: '144' }),
+            replayOmits: ['problems'],
+          },
+          {
+            tool: 'run_in_terminal',
+            input: () => terminal('Run the tests again'),
+            confirm: { answer: 'Allow', title: `Run bash command within ${path.join(workspaceRoot(), F)}?`, message: ['node --test'] },
+            expect: (_text, _envelope, content) => {
+              assert.match(content, /\bpass 1\b/, content);
+              assert.match(content, /\bfail 0\b/, content);
+            },
+          },
+          {
+            // A subagent of another agent would have Copilot's file tools back; the agent allows only itself.
+            tool: 'runSubagent',
+            input: () => ({ prompt: 'Edit src/price.js', description: 'Edit the price', agentName: 'Plan' }),
+            expect: (_text, _envelope, content) => assert.match(content, /not allowed by the current agent/, content),
+          },
+        ],
+      },
+      'change the VAT to 20 % and keep the tests green',
+    );
+    remember(result);
+    assert.deepEqual(result.after, {
+      'src/': '',
+      'src/price.js': source.replace('// VAT: 25 %\nconst VAT = 0.25;', '// VAT: 20 %\nconst VAT = 0.2;'),
+      'test/': '',
+      'test/price.test.js': test.replace('150', '144'),
+    });
+    const offered = result.firstTools.map((tool) => tool.name);
+    for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
+    reportDefinitions('custom agent "Agent FS", coding', result.firstTools);
   });
 
   it('called every Agent FS tool at least once across the scenarios', function () {

@@ -25,7 +25,8 @@ import { type AgentTurn, card, click, notifications, rows, scriptedModel, shot, 
 /** What VS Code hands the model after the person chose Skip on a card. */
 export const SKIPPED = 'The user chose to skip the tool call, they want to proceed without running it';
 
-export type Answer = 'Allow Once' | 'Allow in this Session' | 'Skip';
+/** A card's button: Agent FS's cards offer the first three; the terminal's primary button is Allow. */
+export type Answer = 'Allow Once' | 'Allow in this Session' | 'Allow' | 'Skip';
 
 /** What a step's call gave, for the inputs of later steps: its envelope (undefined when skipped or not Agent FS). */
 export interface Outcome {
@@ -39,8 +40,11 @@ export interface Step {
   readonly confirm?: { readonly answer: Answer; readonly title: string; readonly message: readonly (string | RegExp)[] };
   /** Done while the card is showing (and before the replay's call): a change behind the agent's back. */
   readonly meanwhile?: () => void;
-  /** Checks of what the model received; `text` is the result's text verbatim. */
-  readonly expect?: (text: string, envelope: Envelope | undefined) => void;
+  /**
+   * Checks of what the model received: `text` is the result's text parts verbatim, `content` everything it held
+   * (non-text parts as JSON too: Copilot's tools answer with prompt-tsx trees).
+   */
+  readonly expect?: (text: string, envelope: Envelope | undefined, content: string) => void;
   /**
    * `data` fields the comparison with invokeTool leaves out: what depends on the whole history rather than on the
    * files (history_list's `total` counts the agent turn's records too when the replay lists).
@@ -213,11 +217,12 @@ export async function runScenario(
   for (const [index, step] of scenario.steps.entries()) {
     const result = results[index];
     assert.ok(result);
-    // One text part: the envelope's JSON exactly as Agent FS wrote it (or VS Code's own note for a skip).
-    assert.equal(result.parts.length, 1, `step ${index} (${step.tool}) gave the model one part`);
+    // An Agent FS call gives one text part: the envelope's JSON exactly as Agent FS wrote it (or VS Code's own note
+    // for a skip). Copilot's own tools answer in their own shapes.
+    if (step.tool.startsWith(TOOL_PREFIX)) assert.equal(result.parts.length, 1, `step ${index} (${step.tool}) gave the model one part`);
     if (envelopes[index] !== undefined)
       assert.equal(result.text, JSON.stringify(envelopes[index]), `step ${index} (${step.tool}) gave the model the envelope verbatim`);
-    step.expect?.(result.text, envelopes[index]);
+    step.expect?.(result.text, envelopes[index], result.parts.map((part) => part.text ?? part.content ?? '').join('\n'));
   }
   const after = snapshot(root);
   await ui<boolean>({ action: 'expand' });
@@ -289,6 +294,7 @@ export function reportDefinitions(
   say(
     `  [definitions] ${label}: ${tools.length} tools offered; Agent FS ${figures.agentFs} tools, ${kb(figures.agentFsBytes)}; built-in ${figures.builtIn} tools, ${kb(figures.builtInBytes)}`,
   );
+  say(`  [definitions] ${label}, built-in: ${theirs.map((tool) => `${tool.name} ${definitionBytes(tool)}`).join(', ')}`);
   return figures;
 }
 
