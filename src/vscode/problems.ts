@@ -151,12 +151,19 @@ export function watchWrites(session: Session, onWrite: (file: WrittenFile) => vo
   });
 }
 
-/** The FileSystem methods that change a file's content, and which of their arguments name the path changed. */
+/**
+ * Every FileSystem method that puts content at a path, and which of its arguments name that path: what is not here
+ * (delete, createDirectory, setMode) changes no text. Writes to staging names are skipped above; the rename that puts
+ * a staged file in place (a streamed edit's openWriter, a patch's linked copy) names the real target.
+ */
 const WRITE_TARGETS: Readonly<Record<string, readonly number[]>> = {
   writeFile: [0],
   appendFile: [0],
+  overwrite: [0],
+  openWriter: [0],
   rename: [1],
   copyFile: [1],
+  link: [1],
 };
 
 /** The changed files that are text documents (at most FILES_CHECKED), opened, and in `open` mode shown. */
