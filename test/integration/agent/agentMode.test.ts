@@ -633,8 +633,14 @@ describe('Copilot agent mode with a scripted model', function () {
       goal,
       mode: 'sync',
     });
-    // The fix: the rate back to a number, and its comment to what the task asked for, in one call.
-    const fix = { path: price, old_string: "// VAT: 25 %\nconst VAT = '0.20';", new_string: '// VAT: 20 %\nconst VAT = 0.2;' };
+    // The fix: the rate back to a number, and its comment to what the task asked for, in one multi-edit call.
+    const fix = {
+      path: price,
+      edits: [
+        { old_string: '// VAT: 25 %', new_string: '// VAT: 20 %' },
+        { old_string: "const VAT = '0.20';", new_string: 'const VAT = 0.2;' },
+      ],
+    };
     await warmUpTypeScript();
     const result = await runScenario(
       {
@@ -682,7 +688,9 @@ describe('Copilot agent mode with a scripted model', function () {
               // No new problem. That the error is resolved the result says once TypeScript answered within the wait,
               // which a loaded machine can outlast (the single launch's problems spec checks resolved); the test run
               // below shows the fix either way.
-              const problems = ok(envelope).problems as { new: unknown[]; resolved: number };
+              const data = ok(envelope);
+              assert.equal((data.edits as unknown[]).length, 2, 'one call made both edits');
+              const problems = data.problems as { new: unknown[]; resolved: number };
               assert.deepEqual(problems.new, []);
               say(`  [problems] the fix's result: resolved ${problems.resolved}`);
             },
