@@ -232,6 +232,9 @@ export interface ByteMatch {
  * Every place any of `patterns` occurs, overlapping ones included (in a multi-byte legacy encoding a pattern can
  * seem to start inside a character; the windows' own matching on decoded text sorts those out, and no real match
  * may be skipped for a false one). Stops once `limit` matches are found.
+ *
+ * Each chunk is searched where it lies (the source's reused buffer); only the seam with the previous chunk, where a
+ * match may straddle the two, is joined into a small buffer. So a pass allocates nothing of a chunk's size.
  */
 export async function searchBytes(
   source: ByteSource,
@@ -243,39 +246,31 @@ export async function searchBytes(
   const matches: ByteMatch[] = [];
   let position = 0;
   let linesBefore = 0;
+  /** The previous chunk's last `longest - 1` bytes: the most of a match that can lie before this chunk. */
   let carry = new Uint8Array(0);
   for (;;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
-    // The window searched: the end of the previous chunk (a match may straddle the two) and this chunk.
-    const base = position - carry.length;
-    const text = concat([carry, chunk], carry.length + chunk.length);
-    const found: { pattern: number; at: number }[] = [];
-    for (const [index, pattern] of patterns.entries()) {
-      if (pattern.length === 0) continue;
-      for (
-        let at = text.indexOf(pattern[0] ?? 0);
-        at !== -1 && at + pattern.length <= text.length;
-        at = text.indexOf(pattern[0] ?? 0, at + 1)
-      ) {
-        // Matches wholly inside the carry were found in the previous round.
-        if (at + pattern.length <= carry.length) continue;
-        if (equalAt(text, at, pattern)) found.push({ pattern: index, at });
-      }
+    // Matches that begin in the carry and end in this chunk, then those wholly inside it; in order of their start.
+    const seam = concat(
+      [carry, chunk.subarray(0, Math.max(0, longest - 1))],
+      carry.length + Math.min(chunk.length, Math.max(0, longest - 1)),
+    );
+    const straddling = occurrences(seam, patterns, (at, pattern) => at < carry.length && at + pattern.length > carry.length);
+    const inside = occurrences(chunk, patterns, () => true);
+    for (const each of straddling) {
+      const pattern = patterns[each.pattern] ?? new Uint8Array(0);
+      const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
+      matches.push({ pattern: each.pattern, start: position - carry.length + each.at, line, endLine: line + newlinesWithin(pattern) });
+      if (matches.length >= limit) return matches;
     }
-    found.sort((a, b) => a.at - b.at);
     let counted = 0;
-    let line = linesBefore + 1 - countNewlines(carry, 0, carry.length);
-    for (const each of found) {
-      line += countNewlines(text, counted, each.at);
+    let line = linesBefore + 1;
+    for (const each of inside) {
+      line += countNewlines(chunk, counted, each.at);
       counted = each.at;
       const pattern = patterns[each.pattern] ?? new Uint8Array(0);
-      matches.push({
-        pattern: each.pattern,
-        start: base + each.at,
-        line,
-        endLine: line + countNewlines(text, each.at, each.at + Math.max(0, pattern.length - 1)),
-      });
+      matches.push({ pattern: each.pattern, start: position + each.at, line, endLine: line + newlinesWithin(pattern) });
       if (matches.length >= limit) return matches;
     }
     linesBefore += countNewlines(chunk, 0, chunk.length);
@@ -284,6 +279,28 @@ export async function searchBytes(
     throwIfCancelled(signals);
   }
   return matches;
+}
+
+/** Where each pattern occurs wholly inside `bytes` and `keep` agrees, sorted by position. */
+function occurrences(
+  bytes: Uint8Array,
+  patterns: readonly Uint8Array[],
+  keep: (at: number, pattern: Uint8Array) => boolean,
+): { pattern: number; at: number }[] {
+  const found: { pattern: number; at: number }[] = [];
+  for (const [index, pattern] of patterns.entries()) {
+    const first = pattern[0];
+    if (first === undefined) continue;
+    for (let at = bytes.indexOf(first); at !== -1 && at + pattern.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
+      if (keep(at, pattern) && equalAt(bytes, at, pattern)) found.push({ pattern: index, at });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/** The line breaks inside a match: every newline but one that ends it (the match's last line is where it ends). */
+function newlinesWithin(pattern: Uint8Array): number {
+  return countNewlines(pattern, 0, Math.max(0, pattern.length - 1));
 }
 
 function equalAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {

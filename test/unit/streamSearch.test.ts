@@ -1,0 +1,74 @@
+import { strict as assert } from 'node:assert';
+import { CHUNK_BYTES } from '../../src/core/read/limits';
+import { memorySource } from '../../src/core/read/select';
+import { searchBytes } from '../../src/core/edit/stream';
+
+const NEVER_CANCELLED = { isCancelled: () => false };
+
+/** What searchBytes must find, by the obvious means: every start of every pattern in the whole buffer. */
+function everyOccurrence(
+  bytes: Uint8Array,
+  patterns: readonly Uint8Array[],
+): { pattern: number; start: number; line: number; endLine: number }[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const lineAt = (offset: number): number => {
+    let line = 1;
+    for (let index = buffer.indexOf(10); index !== -1 && index < offset; index = buffer.indexOf(10, index + 1)) line++;
+    return line;
+  };
+  const found: { pattern: number; start: number; line: number; endLine: number }[] = [];
+  patterns.forEach((pattern, index) => {
+    for (let at = buffer.indexOf(pattern); at !== -1; at = buffer.indexOf(pattern, at + 1)) {
+      found.push({ pattern: index, start: at, line: lineAt(at), endLine: lineAt(at + pattern.length - 1) });
+    }
+  });
+  return found.sort((a, b) => a.start - b.start || a.pattern - b.pattern);
+}
+
+function sorted<T extends { start: number; pattern: number }>(matches: readonly T[]): T[] {
+  return [...matches].sort((a, b) => a.start - b.start || a.pattern - b.pattern);
+}
+
+describe('searchBytes over a file larger than one chunk', () => {
+  it('finds every occurrence where a chunk boundary cuts it, with its lines, as a search of the whole buffer does', async () => {
+    const size = 3 * CHUNK_BYTES + 5000;
+    const bytes = new Uint8Array(size).fill(0x2e);
+    for (let offset = 97; offset < size; offset += 211) bytes[offset] = 0x0a;
+    const patterns = [Buffer.from('needle\nin a\nhaystack'), Buffer.from('ne'), Buffer.from('k')];
+    // Each boundary cuts the long pattern after a different byte; more copies lie wholly inside the chunks.
+    [1, 7, 19].forEach((cut, index) => bytes.set(patterns[0] ?? [], (index + 1) * CHUNK_BYTES - cut));
+    for (let offset = 1000; offset < size - 100; offset += 99_991) bytes.set(patterns[0] ?? [], offset);
+    const expected = everyOccurrence(bytes, patterns);
+    assert.ok(expected.length > 60, `the fixture holds occurrences (${expected.length})`);
+    const straddling = expected.filter((match) =>
+      [1, 2, 3].some((n) => match.start < n * CHUNK_BYTES && match.start + (patterns[match.pattern]?.length ?? 0) > n * CHUNK_BYTES),
+    );
+    assert.ok(straddling.length >= 3, `some occurrences straddle a chunk boundary (${straddling.length})`);
+
+    const found = await searchBytes(memorySource(bytes), patterns, NEVER_CANCELLED);
+    assert.deepEqual(sorted(found), expected);
+  });
+
+  it('finds an occurrence that straddles a boundary exactly once, whichever byte the boundary falls after', async () => {
+    const pattern = Buffer.from('abcdefgh');
+    for (let cut = 1; cut < pattern.length; cut++) {
+      const bytes = new Uint8Array(2 * CHUNK_BYTES).fill(0x0a);
+      bytes.set(pattern, CHUNK_BYTES - cut);
+      const found = await searchBytes(memorySource(bytes), [pattern], NEVER_CANCELLED);
+      assert.deepEqual(
+        found,
+        [{ pattern: 0, start: CHUNK_BYTES - cut, line: CHUNK_BYTES - cut + 1, endLine: CHUNK_BYTES - cut + 1 }],
+        `cut ${cut}`,
+      );
+    }
+  });
+
+  it('stops at the limit, in order of position', async () => {
+    const bytes = new Uint8Array(2 * CHUNK_BYTES).fill(0x78);
+    const found = await searchBytes(memorySource(bytes), [Buffer.from('xx')], NEVER_CANCELLED, 5);
+    assert.deepEqual(
+      found.map((match) => match.start),
+      [0, 1, 2, 3, 4],
+    );
+  });
+});
