@@ -3,6 +3,7 @@ import type { EncodingHost } from './encoding/host';
 import type { HashMemo } from './hashing';
 import type { HistoryStore } from './history/store';
 import type { HostNaming } from './naming';
+import type { PathIndex } from './pathIndex';
 import type { PathResolver, Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
@@ -45,6 +46,8 @@ export interface ToolContext extends CallSignals {
   readonly editors?: EditorState;
   /** A fast searcher over the local disk (ripgrep), where there is one; search_content falls back to a scan. */
   readonly contentSearcher?: ContentSearcher;
+  /** The host's warm path index, where it keeps one (pathIndex.ts): the listing and search walks read it first. */
+  readonly index?: PathIndex;
   /** Where the tools run, for workspace_info. */
   readonly host?: HostInfo;
   /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */

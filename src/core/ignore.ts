@@ -95,6 +95,29 @@ function parseGitignore(text: string): Gitignore {
 /** [directory, its .gitignore] from the root down to one directory. */
 type GitignoreChain = readonly (readonly [string, Gitignore])[];
 
+/** A listing entry that knows its absolute path (the path index keeps them so). */
+interface PathedEntry extends DirEntry {
+  readonly absolute: string;
+}
+
+/**
+ * What `visibleEntries` found for one listing, by the rules in force: a listing the path index hands out is the same
+ * array for as long as its directory is unchanged, so a walk over the index decides each entry once per set of
+ * rules, not once per call. Pure memoisation: the key holds everything a decision depends on (the root, the options,
+ * the globs, the .gitignore files from the root down, dot files), and a listing's entry goes with its array.
+ */
+const visibleByListing = new WeakMap<
+  readonly DirEntry[],
+  Map<string, { readonly entries: readonly DirEntry[]; readonly ignored: number }>
+>();
+/** Rule sets remembered per listing: more than a session switches between (include_ignored, search or not, dot files). */
+const RULE_SETS_KEPT = 8;
+/** Whether a listing holds a .gitignore file, by listing (the same reasoning). */
+const gitignoreInListing = new WeakMap<readonly DirEntry[], boolean>();
+/** A number per parsed .gitignore, for the memo keys (parsed files are shared by text, so equal texts share one). */
+const gitignoreIds = new WeakMap<Gitignore, number>();
+let nextGitignoreId = 0;
+
 export const GITIGNORE = '.gitignore';
 
 /** The rules for one walk (or one result check) under one root. Built per call; keeps the count of skipped entries. */
@@ -115,6 +138,9 @@ export class IgnoreRules {
   /** The directory whose entries `skips` saw last, and its quick check: a walk checks a directory's entries in a row. */
   private lastParent: string | undefined;
   private lastQuick: RegExp | null = null;
+  /** ruleKey's answers per chain in force, without and with dot files. */
+  private readonly ruleKeys = new Map<GitignoreChain | undefined, string>();
+  private readonly ruleKeysWithDotFiles = new Map<GitignoreChain | undefined, string>();
 
   constructor(
     private readonly context: ToolContext,
@@ -148,7 +174,11 @@ export class IgnoreRules {
   enterDirectory = (directory: string, entries: readonly DirEntry[]): Promise<void> | undefined => {
     if (this.options.includeIgnored || this.chains.has(directory)) return undefined;
     const known = this.chains.get(dirname(directory)) ?? (directory === this.root.path ? [] : undefined);
-    const hasOwn = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
+    let hasOwn = gitignoreInListing.get(entries);
+    if (hasOwn === undefined) {
+      hasOwn = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
+      gitignoreInListing.set(entries, hasOwn);
+    }
     // The common case, a directory without a .gitignore under one already entered, needs no I/O: no promise either.
     if (known && !hasOwn) {
       this.chains.set(directory, known);
@@ -186,6 +216,65 @@ export class IgnoreRules {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The entries of `parent`'s listing a walk shows — `skips` said no to each, and dot files are left out unless
+   * `includeDotFiles` — counting the ignored ones as `skips` does. Its directory's rules must be loaded (as for
+   * `skips`). Memoised by listing and rules (see visibleByListing), so pass the same array for the same listing.
+   */
+  visibleEntries<T extends PathedEntry>(parent: string, entries: readonly T[], includeDotFiles: boolean): readonly T[] {
+    const key = this.ruleKey(this.walkChain ?? this.chains.get(parent), includeDotFiles);
+    let byRules = visibleByListing.get(entries);
+    const known = byRules?.get(key);
+    if (known) {
+      this.ignoredCount += known.ignored;
+      return known.entries as readonly T[];
+    }
+    const before = this.ignoredCount;
+    const kept: T[] = [];
+    for (const entry of entries) {
+      if (!includeDotFiles && entry.name.startsWith('.')) continue;
+      if (this.skips(entry.absolute, entry.name, entry.kind === 'directory' && !entry.isSymlink, parent)) continue;
+      kept.push(entry);
+    }
+    if (!byRules || byRules.size >= RULE_SETS_KEPT) {
+      byRules = new Map();
+      visibleByListing.set(entries, byRules);
+    }
+    byRules.set(key, { entries: kept, ignored: this.ignoredCount - before });
+    return kept;
+  }
+
+  /** Everything a `skips` decision depends on besides the entry, as one string (per chain, computed once a call). */
+  private ruleKey(chain: GitignoreChain | undefined, includeDotFiles: boolean): string {
+    const keys = includeDotFiles ? this.ruleKeysWithDotFiles : this.ruleKeys;
+    let known = keys.get(chain);
+    if (known === undefined) {
+      const chainKey =
+        chain === undefined
+          ? '-'
+          : chain
+              .map(([directory, gitignore]) => {
+                let id = gitignoreIds.get(gitignore);
+                if (id === undefined) {
+                  id = nextGitignoreId++;
+                  gitignoreIds.set(gitignore, id);
+                }
+                return `${directory}\u0001${id}`;
+              })
+              .join('\u0002');
+      known = [
+        includeDotFiles ? 'dot files' : 'no dot files',
+        this.root.path,
+        this.options.includeIgnored ? 'all' : 'rules',
+        this.hidden.globs.join('\u0001'),
+        this.options.includeIgnored ? '' : this.exclude.globs.join('\u0001'),
+        chainKey,
+      ].join('\u0000');
+      keys.set(chain, known);
+    }
+    return known;
   }
 
   private quickCheck(chain: GitignoreChain | undefined): RegExp | null {

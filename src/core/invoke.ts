@@ -9,6 +9,7 @@ import { isFsError } from './fs';
 import { HashMemo } from './hashing';
 import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
+import type { PathIndex } from './pathIndex';
 import { PathResolver, type Workspace } from './root';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
@@ -27,6 +28,8 @@ export interface Session {
   readonly editors?: EditorState;
   /** ripgrep where the workspace is on the local disk (src/node/ripgrep.ts); absent: search_content scans. */
   readonly contentSearcher?: ContentSearcher;
+  /** The warm path index of a long-lived host (the editor, the MCP server); absent: every listing walks the disk. */
+  readonly index?: PathIndex;
   /** What workspace_info reports about the host. */
   readonly host?: HostInfo;
   /** Where mutating calls are recorded for history and undo; absent: nothing is recorded. */
@@ -161,6 +164,7 @@ async function createContext(
     policy,
     editors: session.editors,
     contentSearcher: session.contentSearcher,
+    ...(session.index ? { index: session.index } : {}),
     host: session.host,
     history: session.history,
     naming: namingOf(session),

@@ -1,18 +1,18 @@
 /** The walk the listing and search tools share: walkTree plus the ignore rules (ignore.ts) and dot-file hiding. */
 import { toolRef } from './naming';
 import { ToolError } from './errors';
-import type { EntryKind } from './fs';
+import type { DirEntry, EntryKind } from './fs';
 import { IgnoreRules } from './ignore';
 import { assertMayRead } from './policy';
 import type { ConfinedPath } from './root';
 import type { ToolContext } from './context';
-import { walkTree } from './walk';
+import type { IndexedEntry, IndexSnapshot } from './pathIndex';
+import { reportProgress, throwIfCancelled } from './signals';
+import { walkTree, type WalkEntry } from './walk';
 
 export interface VisibleEntry {
   readonly absolute: string;
   readonly name: string;
-  /** 1 for the start directory's own entries. */
-  readonly depth: number;
   /** The directory the entry is in. */
   readonly parent: string;
   /** Of the link's target for a symbolic link (as in the port). */
@@ -32,14 +32,15 @@ export interface VisibleWalkOptions {
 }
 
 /**
- * Walks `start` calling `visit` for every entry the rules let through (links are reported, never descended).
- * Returns the rules, whose `ignoredCount` says how much was skipped.
+ * Walks `start` calling `visit` for every entry the rules let through (links are reported, never descended), with its
+ * depth (1 for the start directory's own entries). Returns the rules, whose `ignoredCount` says how much was skipped.
+ * The entries may be the path index's own objects, shared between calls: they are read, never changed.
  */
 export async function walkVisible(
   context: ToolContext,
   start: ConfinedPath,
   options: VisibleWalkOptions,
-  visit: (entry: VisibleEntry) => void,
+  visit: (entry: VisibleEntry, depth: number) => void,
 ): Promise<IgnoreRules> {
   const rules = new IgnoreRules(context, start.root, { includeIgnored: options.includeIgnored, search: options.search });
   await rules.prepare(start.absolute);
@@ -49,20 +50,77 @@ export async function walkVisible(
     rules.ignoredCount++;
     return rules;
   }
-  await walkTree(
-    context.workspace.fs,
-    start.absolute,
-    context,
-    (entry) => {
-      if (!options.includeDotFiles && entry.name.startsWith('.')) return false;
-      const isDirectory = entry.kind === 'directory' && !entry.isSymlink;
-      if (rules.skips(entry.absolute, entry.name, isDirectory, entry.parent)) return false;
-      visit(entry);
-      return isDirectory && (options.descend?.(entry) ?? true);
-    },
-    { maxDepth: options.maxDepth, enterDirectory: options.includeIgnored ? undefined : rules.enterDirectory },
-  );
+  const check = (entry: WalkEntry): boolean => {
+    if (!options.includeDotFiles && entry.name.startsWith('.')) return false;
+    const isDirectory = entry.kind === 'directory' && !entry.isSymlink;
+    if (rules.skips(entry.absolute, entry.name, isDirectory, entry.parent)) return false;
+    visit(entry, entry.depth);
+    return isDirectory && (options.descend?.(entry) ?? true);
+  };
+  const walkOptions = { maxDepth: options.maxDepth, enterDirectory: options.includeIgnored ? undefined : rules.enterDirectory };
+  // The same check over the index's listings where it has them: only where the names come from differs.
+  const { index } = context;
+  if (!index) {
+    await walkTree(context.workspace.fs, start.absolute, context, check, walkOptions);
+    return rules;
+  }
+  try {
+    const snapshot = await index.snapshot(start.root.path, start.absolute, context);
+    if (snapshot) await walkHeld(context, snapshot, start, options, rules, visit);
+    else await walkTree(context.workspace.fs, start.absolute, context, check, walkOptions);
+  } finally {
+    index.release();
+  }
   return rules;
+}
+
+/**
+ * walkVisible over an index snapshot (pathIndex.ts): the same entries visited and the same directories entered as
+ * walkTree with `check` would, each listing taken from the snapshot (from the disk where it has none), and each
+ * listing's rule decisions taken from IgnoreRules.visibleEntries, which makes them once per listing and rule set.
+ * Depth first on one stack: with the listings in memory there is nothing to overlap, and a promise per directory
+ * would cost more than visiting its entries.
+ */
+async function walkHeld(
+  context: ToolContext,
+  snapshot: IndexSnapshot,
+  start: ConfinedPath,
+  options: VisibleWalkOptions,
+  rules: IgnoreRules,
+  visit: (entry: VisibleEntry, depth: number) => void,
+): Promise<void> {
+  const { fs } = context.workspace;
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  const paths: string[] = [start.absolute];
+  const depths: number[] = [1];
+  let read = 0;
+  for (let path = paths.pop(), depth = depths.pop(); path !== undefined && depth !== undefined; path = paths.pop(), depth = depths.pop()) {
+    throwIfCancelled(context);
+    const entries = snapshot.list(path) ?? withPaths(path, await fs.readDirectory(path));
+    reportProgress(context, ++read, undefined, 'directories read');
+    const entering = options.includeIgnored ? undefined : rules.enterDirectory(path, entries);
+    if (entering) {
+      await entering;
+      throwIfCancelled(context);
+    }
+    for (const entry of rules.visibleEntries(path, entries, options.includeDotFiles)) {
+      visit(entry, depth);
+      if (entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth && (options.descend?.(entry) ?? true)) {
+        paths.push(entry.absolute);
+        depths.push(depth + 1);
+      }
+    }
+  }
+}
+
+function withPaths(directory: string, entries: readonly DirEntry[]): IndexedEntry[] {
+  return entries.map((entry) => ({
+    name: entry.name,
+    kind: entry.kind,
+    isSymlink: entry.isSymlink,
+    absolute: directory === '/' ? `/${entry.name}` : `${directory}/${entry.name}`,
+    parent: directory,
+  }));
 }
 
 /** Checks that a resolved directory parameter is a directory the tools may show (the listing and search tools). */

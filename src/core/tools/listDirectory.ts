@@ -60,11 +60,11 @@ class ShallowLevels {
 
   constructor(private readonly wanted: number) {}
 
-  add(entry: VisibleEntry): void {
+  add(entry: VisibleEntry, depth: number): void {
     this.count++;
     if (entry.isSymlink) this.links.push(entry);
-    else this.plain[entry.depth] = (this.plain[entry.depth] ?? 0) + 1;
-    if (entry.depth <= this.cutoff) (this.levels[entry.depth] ??= []).push(entry);
+    else this.plain[depth] = (this.plain[depth] ?? 0) + 1;
+    if (depth <= this.cutoff) (this.levels[depth] ??= []).push(entry);
     // Recomputed now and then: levels fill in any order, and the cutoff only ever gets shallower.
     if (++this.sinceCutoff >= 1024) this.lowerCutoff();
   }
@@ -126,9 +126,9 @@ export const listDirectory = defineTool({
       context,
       directory,
       { includeIgnored: input.include_ignored, search: false, includeDotFiles: input.include_hidden, maxDepth },
-      (entry) => {
-        levels.add(entry);
-        if (entry.depth >= maxDepth && entry.kind === 'directory' && !entry.isSymlink) depthLimited = true;
+      (entry, depth) => {
+        levels.add(entry, depth);
+        if (depth >= maxDepth && entry.kind === 'directory' && !entry.isSymlink) depthLimited = true;
       },
     );
     // A link is shown only when it stays inside the base: a listing never points outside it.
