@@ -109,6 +109,34 @@ function wrapHash(hash: ReturnType<typeof createHash>): IncrementalHash {
   return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex'), copy: () => wrapHash(hash.copy()) };
 }
 
+/**
+ * A directory's entries exactly as `NodeFileSystem.readDirectory` gives them (staging files left out, a link with its
+ * target's kind), read synchronously: for the path index (pathIndex.ts), whose reads are each one small system call
+ * and whose callers hold no lock across them.
+ */
+export function readDirectorySync(path: string): DirEntry[] {
+  const result: DirEntry[] = [];
+  for (const entry of fs.readdirSync(path, { withFileTypes: true })) {
+    if (entry.name.includes('.agentfs-') && isStagingName(entry.name)) continue;
+    result.push({
+      name: entry.name,
+      kind: entry.isSymbolicLink() ? linkTargetKind(`${path}/${entry.name}`) : kindOf(entry),
+      isSymlink: entry.isSymbolicLink(),
+    });
+  }
+  return result;
+}
+
+/** The kind of what a link at `path` leads to; 'other' when it dangles or cannot be followed (as readDirectory says). */
+export function linkTargetKind(path: string): EntryKind {
+  try {
+    const target = fs.statSync(path, { throwIfNoEntry: false });
+    return target ? kindOf(target) : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
 export class NodeFileSystem implements FileSystem {
   readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
 

@@ -1,0 +1,603 @@
+/**
+ * The warm path index of a long-lived host (the MCP server; the editor on the local disk): the listing of every
+ * directory below each indexed root, in memory after one background walk, kept current between calls and proven
+ * current at each call. What an index promises the core is in src/core/pathIndex.ts: a listing handed out is the
+ * directory's listing as of the call's start, and a directory it cannot vouch for is not handed out, so the walk
+ * reads that one from the disk. Everything below is how this index keeps that promise.
+ *
+ * Each directory is a node: its raw entries, its identity (device and inode) and its times as they were just before
+ * it was read, and one of two ways of proving, at a call, that the listing is still the directory's:
+ *  - **Watched** (freshness 'events', the MCP server): an inotify watch (Node's fs.watch on that one directory) set
+ *    up before the listing was read, on the inode the read found (checked after the read). Every change to a
+ *    listing — an entry created, deleted, renamed, moved in or out, the directory itself moved or deleted — queues an
+ *    event in the kernel within the very system call that makes it, and any such event marks the node dirty. Before
+ *    answering, a call lets the event loop poll twice (`drain`), so every event queued before the call began has
+ *    been delivered: a watched node that is not dirty then is current. Writes to a file's content leave listings
+ *    as they are ('change' events of entries are not marked).
+ *  - **Verified** (freshness 'verify', the editor, whose watcher's events come late and through other processes;
+ *    and any directory whose watch could not be set up): the directory is statted when a walk reaches it, and its
+ *    listing is handed out only when device, inode, modification and change times are as recorded and were recorded
+ *    more than RACY_MS after the directory last changed. A directory's times change with every entry added, removed
+ *    or renamed; the last clause is git's "racy" rule, since a change in the same clock tick as the read would leave
+ *    the times as they were.
+ * A dirty or changed node is read again on the spot; one that is gone or is now another directory is not handed
+ * out. Links: a link's target can change kind without any event in the link's directory, so the kinds of links are
+ * resolved again whenever a listing holding links is handed out.
+ *
+ * What can make events go missing, and what the index does about it:
+ *  - The kernel's queue overflowing (more than max_queued_events unread, say a checkout while the process was busy).
+ *    libuv drops the overflow notice, so the index counts instead: a queue that overflowed was full, and everything
+ *    queued is delivered in one read, so a burst of at least half the queue's capacity between two turns of the event
+ *    loop means events may have been lost, and every node is marked dirty.
+ *  - A watch that cannot be set up (the per-user limit, MAX_WATCHES, permissions) or reports an error: that
+ *    directory is verified instead.
+ *  - A mount or unmount inside a root, which sends no event: /proc/self/mountinfo is compared at each call, and a
+ *    change below a root marks all its nodes dirty; a root that is now another directory is indexed anew.
+ *  - File systems that change without telling this machine, or cache times (NFS, SMB, FUSE, 9p, …): not indexed. Only
+ *    the local Linux file system types of LOCAL_FILE_SYSTEMS are; elsewhere (other platforms) calls walk.
+ * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and MAX_WATCHES watches
+ * per process. Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
+ * no call is walking, so it never slows a call down beyond one slice.
+ */
+import * as fs from 'node:fs';
+import { basename, dirname, isWithin } from '../core/paths';
+import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '../core/pathIndex';
+import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
+
+/** How long after a directory's last change its times prove nothing (2 s covers FAT's and HFS+'s coarse clocks). */
+export const RACY_MS = 2000;
+/** Background work holds the event loop this long at most, then lets calls in. */
+const SLICE_MS = 8;
+/** Paths a root may hold: about 10× the 100,000-file benchmark tree (docs/benchmarks.md has the memory per path). */
+export const DEFAULT_MAX_PATHS = 1_000_000;
+/** Watches this process sets up at most, leaving most of the per-user inotify limit to the editor and others. */
+export const MAX_WATCHES = 65_536;
+/** Roots indexed at once (an MCP server whose client changes its roots keeps the last few). */
+const MAX_ROOTS = 4;
+/** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
+const MAX_INLINE_READS = 20_000;
+
+/** statfs types (linux/magic.h) of file systems only this machine changes, whose inotify events are complete. */
+const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0x01021994, // tmpfs
+  0x858458f6, // ramfs
+  0x794c7630, // overlayfs
+  0x2fc12fc1, // zfs
+  0xf2f52010, // f2fs
+  0xca451a4e, // bcachefs
+  0x3153464a, // jfs
+  0x52654973, // reiserfs
+  0x4d44, // vfat, msdos
+  0x7366746e, // ntfs3
+  0x73717368, // squashfs
+]);
+
+/** A watch on one directory (fs.watch, or a test's stand-in). */
+export interface DirectoryWatch {
+  close(): void;
+}
+
+/**
+ * Sets up a watch on `path`, calling `onEvent` for each event ('rename': an entry or the directory itself came,
+ * went or moved; 'change': content or attributes) with the entry's name where the system gives it. Throws when the
+ * watch cannot be set up.
+ */
+export type WatchFactory = (
+  path: string,
+  onEvent: (type: string, name: string | null) => void,
+  onError: (error: Error) => void,
+) => DirectoryWatch;
+
+const fsWatch: WatchFactory = (path, onEvent, onError) => {
+  // Not persistent: a watch must not keep a host alive that has nothing else to do.
+  const watcher = fs.watch(path, { persistent: false }, (type, name) => onEvent(type, typeof name === 'string' ? name : null));
+  watcher.on('error', onError);
+  return watcher;
+};
+
+export interface NodePathIndexOptions {
+  /** How nodes are proven current (see the header); default 'events' where inotify is (Linux). */
+  readonly freshness?: 'events' | 'verify';
+  readonly maxPaths?: number;
+  /** Replaces fs.watch (tests drop, delay or fail events through it). */
+  readonly watch?: WatchFactory;
+  /** Events in one burst that mean the kernel's queue may have overflowed; default half of max_queued_events. */
+  readonly burstLimit?: number;
+  /** RACY_MS, lowered by tests so that a verified node can be trusted within a test's time. */
+  readonly racyMs?: number;
+}
+
+interface DirNode {
+  readonly path: string;
+  entries: IndexedEntry[];
+  /** How many entries are links (their kinds are resolved again whenever the listing is handed out). */
+  links: number;
+  dev: number;
+  ino: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  /** Recorded within RACY_MS of its last change (or while it changed): its times cannot prove it unchanged. */
+  racy: boolean;
+  /** An event came since the listing was read. */
+  dirty: boolean;
+  watch: DirectoryWatch | undefined;
+}
+
+/** Counters the tests and the bench read: where listings came from. */
+export interface PathIndexStats {
+  /** Snapshots handed to calls. */
+  snapshots: number;
+  /** Listings handed out as held. */
+  served: number;
+  /** Listings read again during a call (dirty, changed or racy). */
+  reread: number;
+  /** Directories a snapshot did not vouch for (the walk read them from the disk). */
+  declined: number;
+  /** Bursts that may have overflowed the kernel's queue. */
+  overflows: number;
+}
+
+class RootIndex {
+  readonly nodes = new Map<string, DirNode>();
+  state: 'pending' | 'building' | 'ready' | 'off' = 'pending';
+  reason: string | undefined;
+  paths = 0;
+  dev = 0;
+  ino = 0;
+  /** The mounts below the root, as /proc/self/mountinfo last listed them. */
+  mounts = '';
+  /** Directories to add or bring up to date in the background, in order. */
+  readonly queue = new Set<string>();
+  readonly waiters: (() => void)[] = [];
+  lastUsed = 0;
+
+  constructor(readonly path: string) {}
+}
+
+function now(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function lstat(path: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+function childPath(directory: string, name: string): string {
+  return directory === '/' ? `/${name}` : `${directory}/${name}`;
+}
+
+function isDirectoryEntry(entry: IndexedEntry): boolean {
+  return entry.kind === 'directory' && !entry.isSymlink;
+}
+
+/** Decodes mountinfo's octal escapes ("\040" for a space). */
+function unescapeMount(text: string): string {
+  return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+}
+
+function queueCapacity(): number {
+  try {
+    const value = parseInt(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
+    return Number.isFinite(value) && value > 0 ? value : 16_384;
+  } catch {
+    return 16_384;
+  }
+}
+
+export class NodePathIndex implements PathIndex {
+  readonly freshness: 'events' | 'verify';
+  readonly stats: PathIndexStats = { snapshots: 0, served: 0, reread: 0, declined: 0, overflows: 0 };
+  private readonly roots = new Map<string, RootIndex>();
+  private readonly maxPaths: number;
+  private readonly watchFactory: WatchFactory;
+  private readonly burstLimit: number;
+  private readonly racyMs: number;
+  private readonly supported: string | undefined;
+  /** Calls between their snapshot and the end of their walk: background work waits while there are any. */
+  private walking = 0;
+  private watches = 0;
+  private burst = 0;
+  private scheduled = false;
+  private closed = false;
+  private readonly localDevices = new Map<number, boolean>();
+
+  constructor(options: NodePathIndexOptions = {}) {
+    this.freshness = options.freshness ?? 'events';
+    this.maxPaths = options.maxPaths ?? DEFAULT_MAX_PATHS;
+    this.watchFactory = options.watch ?? fsWatch;
+    this.burstLimit = options.burstLimit ?? Math.floor(queueCapacity() / 2);
+    this.racyMs = options.racyMs ?? RACY_MS;
+    this.supported = process.platform === 'linux' ? undefined : `the index runs on Linux only; on ${process.platform} every call walks`;
+  }
+
+  async snapshot(rootPath: string): Promise<IndexSnapshot | undefined> {
+    this.walking++;
+    const root = this.rootFor(rootPath);
+    if (root?.state !== 'ready') return undefined;
+    root.lastUsed = Date.now();
+    if (this.freshness === 'events') await this.drain();
+    if (root.state !== 'ready' || !this.checkRoot(root)) return undefined;
+    this.stats.snapshots++;
+    let inline = 0;
+    return {
+      list: (path) => {
+        const node = root.nodes.get(path);
+        if (node && (this.isCurrent(node) || (inline++ < MAX_INLINE_READS && this.reread(root, node)))) {
+          this.stats.served++;
+          return node.links === 0 ? node.entries : node.entries.map((entry) => (entry.isSymlink ? { ...entry, kind: linkTargetKind(entry.absolute) } : entry));
+        }
+        this.stats.declined++;
+        // Not held (new, unreadable, or gone and back): the walk reads it; the background adds it for next time.
+        root.queue.add(path);
+        return undefined;
+      },
+    };
+  }
+
+  release(): void {
+    this.walking = Math.max(0, this.walking - 1);
+    if (this.walking === 0) this.schedule();
+  }
+
+  /**
+   * A change the host heard of from elsewhere (the editor's file watcher): the directories concerned are brought up
+   * to date in the background. Only a head start: every node is still proven current when a call lists it.
+   */
+  hint(path: string): void {
+    for (const root of this.roots.values()) {
+      if (root.state !== 'ready' || !isWithin(root.path, path)) continue;
+      for (const each of [path, dirname(path)]) {
+        const node = root.nodes.get(each);
+        if (node) {
+          node.dirty = true;
+          root.queue.add(each);
+        }
+      }
+    }
+    this.schedule();
+  }
+
+  /** Starts indexing `rootPath` (if it is not yet) and resolves once it answers, or is off. */
+  whenReady(rootPath: string): Promise<void> {
+    const root = this.rootFor(rootPath);
+    this.schedule();
+    if (!root || root.state === 'ready' || root.state === 'off') return Promise.resolve();
+    return new Promise((resolve) => root.waiters.push(resolve));
+  }
+
+  report(): PathIndexReport {
+    const roots = [...this.roots.values()];
+    const paths = roots.reduce((sum, root) => sum + root.paths, 0);
+    const directories = roots.reduce((sum, root) => sum + root.nodes.size, 0);
+    if (this.supported) return { state: 'off', reason: this.supported, paths: 0, directories: 0 };
+    const off = roots.find((root) => root.state === 'off');
+    const state = roots.some((root) => root.state === 'ready') ? 'ready' : roots.length > 0 && !off ? 'building' : 'off';
+    return {
+      state,
+      ...(state === 'off' ? { reason: off?.reason ?? 'no listing has been asked for yet' } : {}),
+      paths,
+      directories,
+      freshness: this.freshness,
+    };
+  }
+
+  /** Stops every watch and forgets everything (a host shutting down, a test ending). */
+  close(): void {
+    this.closed = true;
+    for (const root of this.roots.values()) this.drop(root);
+    this.roots.clear();
+  }
+
+  /** The index for a call under `rootPath`: a ready one holding it, else its own (started when the call is over). */
+  private rootFor(rootPath: string): RootIndex | undefined {
+    if (this.supported || this.closed) return undefined;
+    for (const root of this.roots.values()) if (root.state === 'ready' && isWithin(root.path, rootPath)) return root;
+    let root = this.roots.get(rootPath);
+    if (!root) {
+      root = new RootIndex(rootPath);
+      this.roots.set(rootPath, root);
+      this.start(root);
+      if (this.roots.size > MAX_ROOTS) {
+        const oldest = [...this.roots.values()].filter((each) => each !== root).sort((a, b) => a.lastUsed - b.lastUsed)[0];
+        if (oldest) {
+          this.drop(oldest);
+          this.roots.delete(oldest.path);
+        }
+      }
+    }
+    return root;
+  }
+
+  private start(root: RootIndex): void {
+    const stat = lstat(root.path);
+    if (!stat?.isDirectory()) return this.off(root, `${root.path} is not a directory`);
+    if (!this.isLocal(stat.dev, root.path)) return this.off(root, `${root.path} is on a file system that may change without this machine seeing it`);
+    root.dev = stat.dev;
+    root.ino = stat.ino;
+    root.mounts = this.mountsBelow(root.path);
+    root.state = 'building';
+    root.queue.add(root.path);
+  }
+
+  private off(root: RootIndex, reason: string): void {
+    this.drop(root);
+    root.state = 'off';
+    root.reason = reason;
+    for (const wake of root.waiters.splice(0)) wake();
+  }
+
+  private drop(root: RootIndex): void {
+    for (const node of root.nodes.values()) this.unwatch(node);
+    root.nodes.clear();
+    root.queue.clear();
+    root.paths = 0;
+  }
+
+  /** Two turns of the event loop, so every inotify event queued before now has been delivered; then the burst check. */
+  private async drain(): Promise<void> {
+    await now();
+    await now();
+    if (this.burst >= this.burstLimit) this.overflowed();
+  }
+
+  private countEvent(): void {
+    if (this.burst++ === 0) {
+      setImmediate(() => {
+        if (this.burst >= this.burstLimit) this.overflowed();
+        this.burst = 0;
+      });
+    }
+  }
+
+  /** Events may have been lost: nothing held can be trusted until it is read again. */
+  private overflowed(): void {
+    this.stats.overflows++;
+    for (const root of this.roots.values()) for (const node of root.nodes.values()) this.markDirty(root, node);
+    this.burst = 0;
+  }
+
+  private markDirty(root: RootIndex, node: DirNode): void {
+    node.dirty = true;
+    root.queue.add(node.path);
+  }
+
+  /** The root is still the directory indexed, with the same mounts below it; false when it had to be reset. */
+  private checkRoot(root: RootIndex): boolean {
+    const stat = lstat(root.path);
+    if (!stat?.isDirectory() || stat.ino !== root.ino || stat.dev !== root.dev) {
+      this.drop(root);
+      this.start(root);
+      return false;
+    }
+    const mounts = this.mountsBelow(root.path);
+    if (mounts !== root.mounts) {
+      root.mounts = mounts;
+      for (const node of root.nodes.values()) this.markDirty(root, node);
+    }
+    return true;
+  }
+
+  private mountsBelow(path: string): string {
+    try {
+      return fs
+        .readFileSync('/proc/self/mountinfo', 'utf8')
+        .split('\n')
+        .filter((line) => {
+          const point = line.split(' ')[4];
+          return point !== undefined && isWithin(path, unescapeMount(point)) && unescapeMount(point) !== path;
+        })
+        .join('\n');
+    } catch {
+      return '';
+    }
+  }
+
+  private isLocal(dev: number, path: string): boolean {
+    let known = this.localDevices.get(dev);
+    if (known === undefined) {
+      try {
+        known = LOCAL_FILE_SYSTEMS.has(fs.statfsSync(path).type);
+      } catch {
+        known = false;
+      }
+      this.localDevices.set(dev, known);
+    }
+    return known;
+  }
+
+  private isCurrent(node: DirNode): boolean {
+    if (node.dirty) return false;
+    if (node.watch && this.freshness === 'events') return true;
+    if (node.racy) return false;
+    const stat = lstat(node.path);
+    return (
+      stat !== undefined &&
+      stat.isDirectory() &&
+      stat.ino === node.ino &&
+      stat.dev === node.dev &&
+      stat.mtimeMs === node.mtimeMs &&
+      stat.ctimeMs === node.ctimeMs
+    );
+  }
+
+  /**
+   * Reads `path` into a node: the watch first (events), then the listing, then a check that the directory read is the
+   * one watched. Undefined when it is not a readable directory on a local file system, or changed identity meanwhile.
+   */
+  private read(root: RootIndex, path: string, watch: DirectoryWatch | undefined): Omit<DirNode, 'path'> | undefined {
+    const before = lstat(path);
+    if (!before?.isDirectory() || !this.isLocal(before.dev, path)) return undefined;
+    let own: DirectoryWatch | undefined;
+    if (!watch && this.freshness === 'events' && this.watches < MAX_WATCHES) {
+      try {
+        own = this.watchFactory(
+          path,
+          (type, name) => this.onEvent(root, path, own, type, name),
+          () => this.onWatchError(root, path, own),
+        );
+        this.watches++;
+      } catch {
+        // Past the per-user limit, or not allowed: this directory is verified instead.
+      }
+    }
+    let listed;
+    try {
+      listed = readDirectorySync(path);
+    } catch {
+      this.closeWatch(own);
+      return undefined;
+    }
+    const after = lstat(path);
+    if (!after || after.ino !== before.ino || after.dev !== before.dev) {
+      this.closeWatch(own);
+      return undefined;
+    }
+    const readAt = Date.now();
+    let links = 0;
+    const entries = listed.map((entry) => {
+      if (entry.isSymlink) links++;
+      return { name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute: childPath(path, entry.name), parent: path };
+    });
+    const changedMeanwhile = after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs;
+    return {
+      entries,
+      links,
+      dev: before.dev,
+      ino: before.ino,
+      mtimeMs: before.mtimeMs,
+      ctimeMs: before.ctimeMs,
+      racy: changedMeanwhile || readAt - before.mtimeMs < this.racyMs || readAt - before.ctimeMs < this.racyMs,
+      dirty: false,
+      watch: watch ?? own,
+    };
+  }
+
+  private onEvent(root: RootIndex, path: string, watch: DirectoryWatch | undefined, type: string, name: string | null): void {
+    this.countEvent();
+    // A file written to or touched: its directory's listing is the same. The directory's own attributes do count
+    // (permissions decide whether it can be listed at all).
+    if (type === 'change' && name !== null && name !== basename(path)) return;
+    const node = root.nodes.get(path);
+    if (node && node.watch === watch) {
+      this.markDirty(root, node);
+      this.schedule();
+    }
+  }
+
+  private onWatchError(root: RootIndex, path: string, watch: DirectoryWatch | undefined): void {
+    const node = root.nodes.get(path);
+    this.closeWatch(watch);
+    if (node && node.watch === watch) {
+      // Verified from now on, and read again first: whatever the watch missed before it failed shows then.
+      node.watch = undefined;
+      this.markDirty(root, node);
+      this.schedule();
+    }
+  }
+
+  private closeWatch(watch: DirectoryWatch | undefined): void {
+    if (!watch) return;
+    this.watches--;
+    try {
+      watch.close();
+    } catch {
+      // Already gone with its directory.
+    }
+  }
+
+  private unwatch(node: DirNode): void {
+    this.closeWatch(node.watch);
+    node.watch = undefined;
+  }
+
+  /** Brings a node up to date in place; false when its directory is gone or another now (the node is dropped). */
+  private reread(root: RootIndex, node: DirNode): boolean {
+    this.stats.reread++;
+    const fresh = this.read(root, node.path, node.watch);
+    if (!fresh || fresh.ino !== node.ino || fresh.dev !== node.dev) {
+      this.remove(root, node.path);
+      root.queue.add(node.path);
+      return false;
+    }
+    const before = new Set(node.entries.filter(isDirectoryEntry).map((entry) => entry.name));
+    root.paths += fresh.entries.length - node.entries.length;
+    Object.assign(node, fresh);
+    // Subdirectories that went: dropped; ones that came: added in the background (the walk reads them meanwhile).
+    const after = new Set<string>();
+    for (const entry of node.entries) {
+      if (!isDirectoryEntry(entry)) continue;
+      after.add(entry.name);
+      if (!before.has(entry.name) || !root.nodes.has(entry.absolute)) root.queue.add(entry.absolute);
+    }
+    for (const name of before) if (!after.has(name)) this.remove(root, childPath(node.path, name));
+    if (root.paths > this.maxPaths) this.tooLarge(root);
+    return root.state === 'ready' || root.state === 'building';
+  }
+
+  /** Drops the node at `path` and every node below it. */
+  private remove(root: RootIndex, path: string): void {
+    const node = root.nodes.get(path);
+    if (!node) return;
+    root.nodes.delete(path);
+    root.paths -= node.entries.length;
+    this.unwatch(node);
+    for (const entry of node.entries) if (isDirectoryEntry(entry)) this.remove(root, entry.absolute);
+  }
+
+  private tooLarge(root: RootIndex): void {
+    this.off(root, `${root.path} holds more than ${this.maxPaths} paths; calls walk it`);
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.walking > 0 || this.closed) return;
+    if (![...this.roots.values()].some((root) => root.queue.size > 0)) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.work();
+    });
+  }
+
+  /** One slice of background work: the first walk of a root, then whatever changed, a directory at a time. */
+  private work(): void {
+    const until = performance.now() + SLICE_MS;
+    for (const root of this.roots.values()) {
+      while (this.walking === 0 && !this.closed && performance.now() < until) {
+        const path = root.queue.values().next().value;
+        if (path === undefined) break;
+        root.queue.delete(path);
+        this.visit(root, path);
+      }
+      if (root.state === 'building' && root.queue.size === 0) {
+        root.state = 'ready';
+        for (const wake of root.waiters.splice(0)) wake();
+      }
+    }
+    this.schedule();
+  }
+
+  /** Adds the directory at `path` (and queues its subdirectories), or brings it up to date if it is held and not current. */
+  private visit(root: RootIndex, path: string): void {
+    if (root.state !== 'building' && root.state !== 'ready') return;
+    if (!isWithin(root.path, path)) return;
+    const held = root.nodes.get(path);
+    if (held) {
+      if (!this.isCurrent(held)) this.reread(root, held);
+      return;
+    }
+    // A path queued for a directory that went since reads as nothing (read() wants a directory, not a link to one).
+    const fresh = this.read(root, path, undefined);
+    if (!fresh) return;
+    root.nodes.set(path, { path, ...fresh });
+    root.paths += fresh.entries.length;
+    for (const entry of fresh.entries) if (isDirectoryEntry(entry) && !root.nodes.has(entry.absolute)) root.queue.add(entry.absolute);
+    if (root.paths > this.maxPaths) this.tooLarge(root);
+  }
+}

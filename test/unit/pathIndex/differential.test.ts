@@ -1,0 +1,118 @@
+/**
+ * The path index against a fresh walk: a workspace (a git repository the test makes) changes at random — files and
+ * directories created, deleted, renamed inside and across ignored folders, directories replaced by namesakes,
+ * .gitignore files rewritten, links made and retargeted, bursts of files, another process's changes, git checkouts,
+ * Agent FS's own writes — and after every change the finding tools are called at once, through a session with the
+ * index and one without, and the two answers must be the same, byte for byte (errors included). The index's freshness
+ * is tried the ways it runs and the ways its watches can fail: inotify events, verification only (the editor's way),
+ * a kernel queue that overflows, watches that cannot be set up or die. Each run also shows that the index really
+ * answered (most listings served from memory), so the comparison is not two walks.
+ */
+import * as assert from 'node:assert/strict';
+import { invokeOperation, type Session } from '../../../src/core/invoke';
+import { NodePathIndex, type NodePathIndexOptions } from '../../../src/node/pathIndex';
+import { createNodeSession } from '../../../src/node/session';
+import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
+import { writeTree } from '../../shared/tree';
+import { makeTempDir, removeTree } from '../helpers';
+import { failingWatch, type Losses, overflowingWatch, realWatch } from './watches';
+
+const STEPS = Number(process.env.AGENTFS_INDEX_STEPS ?? 60);
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+interface Run {
+  readonly name: string;
+  readonly seed: number;
+  readonly options: (losses: Losses) => NodePathIndexOptions;
+  readonly check?: (losses: Losses, index: NodePathIndex) => void;
+}
+
+const RUNS: readonly Run[] = [
+  { name: 'inotify events, drained before each answer', seed: 1, options: () => ({ watch: realWatch }) },
+  { name: 'inotify events, another seed', seed: 2, options: () => ({ watch: realWatch }) },
+  {
+    name: "verification only, no events at all (the editor's way)",
+    seed: 3,
+    // A short racy window, so that directories left alone for a few steps are trusted on their times alone.
+    options: () => ({ freshness: 'verify', racyMs: 40 }),
+  },
+  {
+    name: 'a kernel queue of 6 events that overflows, losing the rest',
+    seed: 4,
+    options: (losses) => ({ watch: overflowingWatch(6, losses), burstLimit: 3 }),
+    check: (losses, index) => {
+      assert.ok(losses.dropped > 0, 'events were dropped');
+      assert.ok(index.stats.overflows > 0, 'the index saw the overflows');
+    },
+  },
+  {
+    name: 'watches that cannot be set up (every 3rd) or die with an error (every 5th)',
+    seed: 5,
+    options: (losses) => ({ watch: failingWatch(3, 5, losses), racyMs: 40 }),
+    check: (losses) => {
+      assert.ok(losses.failedWatches > 0, 'some watches could not be set up');
+      assert.ok(losses.erroredWatches > 0, 'some watches died');
+    },
+  },
+];
+
+async function envelopeText(session: Session, operation: string, input: unknown): Promise<string> {
+  return JSON.stringify(await invokeOperation(operation, input, session));
+}
+
+describe('path index: every answer is a fresh walk’s', function () {
+  this.timeout(240_000);
+
+  for (const run of RUNS) {
+    it(`${run.name} (seed ${run.seed}, ${STEPS} changes)`, async () => {
+      const root = makeTempDir('agentfs-index-');
+      const losses: Losses = { dropped: 0, failedWatches: 0, erroredWatches: 0 };
+      const index = new NodePathIndex(run.options(losses));
+      try {
+        const chooser = new Chooser(seeded(run.seed));
+        writeTree(root, baseTree(chooser));
+        makeRepository(root, chooser);
+        const indexed = createNodeSession(root, {}, { ripgrep: false, index });
+        const walking = createNodeSession(root, {}, { ripgrep: false });
+        await index.whenReady(root);
+        await sleep(60);
+        const history: string[] = [];
+        let compared = 0;
+        for (let step = 0; step < STEPS; step++) {
+          const change = randomChange(root, chooser, (operation, input) => invokeOperation(operation, input, indexed));
+          history.push(change.what);
+          await change.apply();
+          // Mostly at once (the window between a change and its notification), sometimes after the background's turn.
+          if (chooser.chance(0.2)) await sleep(chooser.int(60));
+          for (let query = 0, queries = 1 + chooser.int(3); query < queries; query++) {
+            const { operation, input } = randomQuery(root, chooser);
+            const fromIndex = await envelopeText(indexed, operation, input);
+            const fromWalk = await envelopeText(walking, operation, input);
+            compared++;
+            if (fromIndex !== fromWalk) {
+              assert.fail(
+                [
+                  `seed ${run.seed}, step ${step}: ${operation} ${JSON.stringify(input)} answered differently with the index`,
+                  `last changes: ${history.slice(-5).join(' | ')}`,
+                  `indexed: ${fromIndex.slice(0, 1500)}`,
+                  `walked:  ${fromWalk.slice(0, 1500)}`,
+                ].join('\n'),
+              );
+            }
+          }
+        }
+        assert.ok(compared >= STEPS, 'every step was followed by a comparison');
+        // Most listings came from memory: the answers compared were the index's, not a second walk's.
+        assert.ok(index.stats.snapshots >= compared / 2, `snapshots ${index.stats.snapshots} for ${compared} comparisons`);
+        assert.ok(index.stats.served > index.stats.declined, `served ${index.stats.served}, declined ${index.stats.declined}`);
+        run.check?.(losses, index);
+      } finally {
+        index.close();
+        removeTree(root);
+      }
+    });
+  }
+});
