@@ -49,6 +49,7 @@ Options:
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
                          in it (default utf-8; VS Code's names: windows1252, shiftjis, gbk, …)
   --no-guess-encoding    do not guess the encoding of files without a BOM
+  --no-index             accepted as the MCP server takes it; the runner, one process per call, always walks
   --version              print the version
   --help                 this text`;
 

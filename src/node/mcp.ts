@@ -1,7 +1,7 @@
 /**
  * The MCP server over stdio (dist/mcp.js, bin agent-fs-mcp). Interface (client configurations depend on it):
  *
- *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
+ *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
  *
  * stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON, or not a
  * JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
@@ -10,9 +10,10 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_VERSION } from '../core/manifest';
 import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
+import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
-const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--confirm elicit|never|require]
+const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
 Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default: the current directory; several
 --root: a multi-root workspace). A client's roots narrow DIR; they never widen it.
   --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
@@ -24,6 +25,8 @@ Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default:
   --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
                      (default utf-8; VS Code's encoding names)
   --no-guess-encoding  do not guess the encoding of files without a BOM
+  --no-index         keep no index of the roots' paths in memory: every listing and search walks the disk
+                     (the index answers the same, faster, once built after the first call; Linux only)
   --confirm MODE     elicit (default): ask the person through the client before deleting or replacing anything,
                      where the client can ask, else leave it to the client's own approval; never: do not ask;
                      require: refuse such calls (CONFIRMATION_DECLINED) when the client cannot ask
@@ -67,6 +70,8 @@ function main(argv: readonly string[]): number | undefined {
     return 2;
   }
 
+  // One index for every set of roots the client may switch between; watches die with the process.
+  const index = options.index ? new NodePathIndex() : undefined;
   const server = createMcpServer({
     roots: {
       directories,
@@ -78,6 +83,7 @@ function main(argv: readonly string[]): number | undefined {
     historyLimits: flagHistoryLimits(options),
     confirm,
     log,
+    ...(index ? { index } : {}),
   });
   const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
   transport.onerror = (error) => {
@@ -93,7 +99,7 @@ function main(argv: readonly string[]): number | undefined {
   server.connect(transport).then(
     () =>
       log(
-        `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}`,
+        `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`,
       ),
     (error: unknown) => {
       log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
@@ -101,7 +107,10 @@ function main(argv: readonly string[]): number | undefined {
     },
   );
   // The client closing stdin ends the session; calls in flight finish, then the process exits by itself.
-  process.stdin.on('end', () => void server.close());
+  process.stdin.on('end', () => {
+    index?.close();
+    void server.close();
+  });
   return undefined;
 }
 

@@ -37,6 +37,7 @@ import type { HistoryStore } from '../core/history/store';
 import { EXTENSION_VERSION } from '../core/manifest';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
 import type { Policy } from '../core/settings';
+import type { PathIndex } from '../core/pathIndex';
 import type { Progress } from '../core/signals';
 import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
@@ -62,6 +63,8 @@ export interface McpServerOptions {
   readonly encodings?: EncodingHost;
   /** The history's limits (--history-max-bytes); default: the store's. */
   readonly historyLimits?: { readonly maxBytes?: number };
+  /** The path index every session of this server shares (pathIndex.ts); absent (--no-index): every listing walks. */
+  readonly index?: PathIndex;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -202,6 +205,7 @@ class RootsState {
       naming: serverNaming(options.confirm),
       ...(options.encodings ? { encodings: options.encodings } : {}),
       ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
+      ...(options.index ? { index: options.index } : {}),
     });
     this.sessions.set(this.key(options.roots.directories), this.base);
   }
@@ -258,6 +262,7 @@ class RootsState {
         naming: serverNaming(this.options.confirm),
         ...(this.options.encodings ? { encodings: this.options.encodings } : {}),
         ...(this.options.historyLimits ? { historyLimits: this.options.historyLimits } : {}),
+        ...(this.options.index ? { index: this.options.index } : {}),
       });
       this.sessions.set(key, session);
     }

@@ -8,6 +8,7 @@
  *   --history-max-bytes N the most bytes of old content the history keeps (default 50 MiB; the editor's agentFs.history.maxBytes)
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
+ *   --no-index            keep no path index: every listing walks the disk (the MCP server; the runner always walks)
  *   --help (-h), --version (-v)
  */
 import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
@@ -30,6 +31,8 @@ export interface HostOptions {
   encoding: EncodingId | undefined;
   /** False with --no-guess-encoding. */
   guessEncoding: boolean;
+  /** False with --no-index: a long-lived host keeps no path index (pathIndex.ts). */
+  index: boolean;
   help: boolean;
   version: boolean;
 }
@@ -55,6 +58,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     historyMaxBytes: undefined,
     encoding: undefined,
     guessEncoding: true,
+    index: true,
     help: false,
     version: false,
   };
@@ -75,9 +79,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       const encoding = encodingNamed(name);
       if (encoding === undefined) return `--encoding needs an encoding VS Code knows (for example ${someEncodingNames()}), not "${name}"`;
       options.encoding = encoding;
-    } else if (flag === '--no-guess-encoding') {
+    } else if (flag === '--no-guess-encoding' || flag === '--no-index') {
       if (inline !== undefined) return `${flag} takes no value`;
-      options.guessEncoding = false;
+      if (flag === '--no-index') options.index = false;
+      else options.guessEncoding = false;
     } else if (flag === '--history-max-bytes') {
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 0) return '--history-max-bytes needs a whole number of bytes';

@@ -6,6 +6,7 @@ import { ToolError } from '../core/errors';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
 import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
+import type { PathIndex } from '../core/pathIndex';
 import { type HostNaming, RUNNER_NAMING } from '../core/naming';
 import type { Root, Workspace } from '../core/root';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../core/settings';
@@ -54,6 +55,11 @@ export interface NodeSessionOptions {
    * roots and the policy and names the files with unsaved changes. Absent: the flags alone.
    */
   readonly sharedPolicy?: SharedPolicyFile;
+  /**
+   * The warm path index the listing and search tools read (pathIndex.ts), shared by every session of a long-lived
+   * host. Absent: every call walks the disk, as the runner (one process per call) always does.
+   */
+  readonly index?: PathIndex;
 }
 
 /**
@@ -101,6 +107,7 @@ export function createNodeSession(
   return {
     ...(history ? { history } : {}),
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
+    ...(options.index ? { index: options.index } : {}),
     encodings: options.encodings ?? RUNNER_ENCODINGS,
     host: {
       kind: options.hostKind ?? 'runner',
