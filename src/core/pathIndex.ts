@@ -45,6 +45,13 @@ export interface PathIndexReport {
   /** Paths held (files, directories, links and others), over every root it indexes. */
   readonly paths: number;
   readonly directories: number;
+  /**
+   * The memory it holds, estimated from what it holds (entries, their strings, directory records, watches); the
+   * bench measures the real figure per 100,000 paths (docs/benchmarks.md), which this estimate is kept close to.
+   */
+  readonly bytes: number;
+  /** Walks answered from it so far (one per call, a few for a search with several starts); the rest read the disk. */
+  readonly answered: number;
   /** How the host learns of changes: 'events' (drained before each answer) or 'verify' (each directory checked). */
   readonly freshness?: 'events' | 'verify';
 }

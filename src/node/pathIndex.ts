@@ -57,6 +57,22 @@ const MAX_ROOTS = 4;
 /** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
 const MAX_INLINE_READS = 20_000;
 
+/**
+ * What the report's memory estimate counts, in bytes (64-bit V8, no pointer compression): an entry object with its
+ * slot in the listing and its absolute path (joined strings, about two cons cells), a directory record with its map
+ * entry, and a watch (the JS FSWatcher and libuv's handle; the kernel's inotify memory is not the process's). The
+ * bench measures the heap the index really takes per 100,000 paths (docs/benchmarks.md); these follow it.
+ */
+const ENTRY_BYTES = 64 + 8 + 64;
+const DIRECTORY_BYTES = 160;
+const WATCH_BYTES = 480;
+
+/** A string's heap size: a 16-byte header and its characters, one byte each unless any needs two, to 8 bytes. */
+function stringBytes(text: string): number {
+  const wide = /[^\u0000-\u00ff]/.test(text);
+  return (16 + text.length * (wide ? 2 : 1) + 7) & ~7;
+}
+
 /** statfs types (linux/magic.h) of file systems only this machine changes, whose inotify events are complete. */
 const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
   0xef53, // ext2/3/4
@@ -231,7 +247,9 @@ export class NodePathIndex implements PathIndex {
         const node = root.nodes.get(path);
         if (node && (this.isCurrent(node) || (inline++ < MAX_INLINE_READS && this.reread(root, node)))) {
           this.stats.served++;
-          return node.links === 0 ? node.entries : node.entries.map((entry) => (entry.isSymlink ? { ...entry, kind: linkTargetKind(entry.absolute) } : entry));
+          return node.links === 0
+            ? node.entries
+            : node.entries.map((entry) => (entry.isSymlink ? { ...entry, kind: linkTargetKind(entry.absolute) } : entry));
         }
         this.stats.declined++;
         // Not held (new, unreadable, or gone and back): the walk reads it; the background adds it for next time.
@@ -276,7 +294,7 @@ export class NodePathIndex implements PathIndex {
     const roots = [...this.roots.values()];
     const paths = roots.reduce((sum, root) => sum + root.paths, 0);
     const directories = roots.reduce((sum, root) => sum + root.nodes.size, 0);
-    if (this.supported) return { state: 'off', reason: this.supported, paths: 0, directories: 0 };
+    if (this.supported) return { state: 'off', reason: this.supported, paths: 0, directories: 0, bytes: 0, answered: 0 };
     const off = roots.find((root) => root.state === 'off');
     const state = roots.some((root) => root.state === 'ready') ? 'ready' : roots.length > 0 && !off ? 'building' : 'off';
     return {
@@ -284,8 +302,22 @@ export class NodePathIndex implements PathIndex {
       ...(state === 'off' ? { reason: off?.reason ?? 'no listing has been asked for yet' } : {}),
       paths,
       directories,
+      bytes: this.estimatedBytes(roots),
+      answered: this.stats.snapshots,
       freshness: this.freshness,
     };
+  }
+
+  /** The memory the listings hold, by ENTRY_BYTES and the rest (one pass over every entry: for reports, not calls). */
+  private estimatedBytes(roots: readonly RootIndex[]): number {
+    let bytes = 0;
+    for (const root of roots) {
+      for (const node of root.nodes.values()) {
+        bytes += DIRECTORY_BYTES + (node.watch ? WATCH_BYTES : 0);
+        for (const entry of node.entries) bytes += ENTRY_BYTES + stringBytes(entry.name);
+      }
+    }
+    return bytes;
   }
 
   /** Stops every watch and forgets everything (a host shutting down, a test ending). */
@@ -318,7 +350,8 @@ export class NodePathIndex implements PathIndex {
   private start(root: RootIndex): void {
     const stat = lstat(root.path);
     if (!stat?.isDirectory()) return this.off(root, `${root.path} is not a directory`);
-    if (!this.isLocal(stat.dev, root.path)) return this.off(root, `${root.path} is on a file system that may change without this machine seeing it`);
+    if (!this.isLocal(stat.dev, root.path))
+      return this.off(root, `${root.path} is on a file system that may change without this machine seeing it`);
     root.dev = stat.dev;
     root.ino = stat.ino;
     root.mounts = this.mountsBelow(root.path);

@@ -1,4 +1,5 @@
 import { EXTENSION_VERSION } from '../manifest';
+import type { PathIndex } from '../pathIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -15,6 +16,21 @@ const inputSchema = {
   properties: {},
   additionalProperties: false,
 } as const satisfies InputSchema;
+
+/** The warm path index of a long-lived host, as the person reading workspace_info needs it; null where calls walk. */
+function pathIndexInfo(index: PathIndex | undefined) {
+  if (!index) return null;
+  const report = index.report();
+  return {
+    state: report.state,
+    reason: report.reason ?? null,
+    paths: report.paths,
+    directories: report.directories,
+    estimated_bytes: report.bytes,
+    walks_answered: report.answered,
+    freshness: report.freshness ?? null,
+  };
+}
 
 export const workspaceInfo = defineTool({
   name: 'workspace_info',
@@ -67,6 +83,7 @@ export const workspaceInfo = defineTool({
       // What this host adds to results: images from read_file, and problems after edits (the editor's language services).
       read_images: host !== undefined && host.imageRefusal === undefined,
       problems_after_edits: host?.problemsAfterEdits ?? false,
+      path_index: pathIndexInfo(context.index),
       extension_version: EXTENSION_VERSION,
     });
   },

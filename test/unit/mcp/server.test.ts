@@ -380,11 +380,19 @@ describe('MCP server: the same envelopes as the runner', function () {
     }
     assertTree(snapshot(base), runnerDisk, 'the disk after the MCP calls is the disk after the runner calls');
 
-    // workspace_info names its host; that is the one field that must differ.
-    const hostOf = (envelope: Envelope | undefined): unknown => (envelope?.ok ? (envelope.data as { host?: unknown }).host : undefined);
-    assert.equal(hostOf(byRunner[0]), 'runner');
-    assert.equal(hostOf(byServer[0]), 'mcp');
-    for (const envelope of [byRunner[0], byServer[0]]) if (envelope?.ok) delete (envelope.data as { host?: unknown }).host;
+    // workspace_info names its host and its path index (the server keeps one, the runner walks every call): the
+    // fields that must differ.
+    type HostFields = { host?: unknown; path_index?: { state?: unknown } | null };
+    const hostOf = (envelope: Envelope | undefined): HostFields => (envelope?.ok ? (envelope.data as HostFields) : {});
+    assert.equal(hostOf(byRunner[0]).host, 'runner');
+    assert.equal(hostOf(byServer[0]).host, 'mcp');
+    assert.equal(hostOf(byRunner[0]).path_index, null);
+    assert.ok(hostOf(byServer[0]).path_index?.state !== undefined, 'the server reports its path index');
+    for (const envelope of [byRunner[0], byServer[0]]) {
+      if (!envelope?.ok) continue;
+      delete (envelope.data as HostFields).host;
+      delete (envelope.data as HostFields).path_index;
+    }
 
     const [runner, server] = [normalise(byRunner), normalise(byServer)];
     for (const [index, [operation]] of STEPS.entries()) assert.deepEqual(server[index], runner[index], `step ${index}: ${operation}`);

@@ -26,7 +26,11 @@ interface Setup {
   readonly walking: Session;
 }
 
-async function withIndex(tree: Record<string, string>, options: NodePathIndexOptions, body: (setup: Setup) => Promise<void>): Promise<void> {
+async function withIndex(
+  tree: Record<string, string>,
+  options: NodePathIndexOptions,
+  body: (setup: Setup) => Promise<void>,
+): Promise<void> {
   const root = makeTempDir('agentfs-index-');
   const index = new NodePathIndex(options);
   try {
@@ -73,7 +77,9 @@ describe('path index: freshness', function () {
           const script = [
             "const fs = require('fs');",
             `fs.writeFileSync(${JSON.stringify(path.join(setup.root, 'a', name))}, 'x');`,
-            round > 0 ? `fs.renameSync(${JSON.stringify(path.join(setup.root, 'a', `made-${round - 1}.txt`))}, ${JSON.stringify(path.join(setup.root, 'b', `moved-${round - 1}.txt`))});` : '',
+            round > 0
+              ? `fs.renameSync(${JSON.stringify(path.join(setup.root, 'a', `made-${round - 1}.txt`))}, ${JSON.stringify(path.join(setup.root, 'b', `moved-${round - 1}.txt`))});`
+              : '',
           ].join('\n');
           assert.equal(spawnSync(process.execPath, ['-e', script]).status, 0);
           const files = listed(await same(setup, 'list_files', { recursive: true }));
@@ -195,7 +201,10 @@ describe('path index: freshness', function () {
       assert.equal(index.stats.snapshots, 0, 'the first call walked');
       assert.equal(index.report().state, 'building');
       await index.whenReady(root);
-      assert.deepEqual(index.report(), { state: 'ready', paths: 5, directories: 3, freshness: 'events' });
+      const { bytes, ...report } = index.report();
+      assert.deepEqual(report, { state: 'ready', paths: 5, directories: 3, answered: 0, freshness: 'events' });
+      // Three directory records with their watches and five entries: a few kilobytes, never nothing.
+      assert.ok(bytes > 3 * 160 && bytes < 16_384, `estimated ${bytes} bytes`);
       const second = await invokeOperation('search_files', { pattern: '**/*.ts' }, session);
       assert.deepEqual(second, first);
       assert.equal(index.stats.snapshots, 1);
