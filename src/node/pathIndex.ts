@@ -320,6 +320,16 @@ export class NodePathIndex implements PathIndex {
     return bytes;
   }
 
+  /**
+   * Watches open, and watches held by directory records: equal whenever no read is under way (a watch is never
+   * left open without its record, so the per-process bound holds; the tests check it after churn).
+   */
+  watchCounts(): { open: number; held: number } {
+    let held = 0;
+    for (const root of this.roots.values()) for (const node of root.nodes.values()) if (node.watch) held++;
+    return { open: this.watches, held };
+  }
+
   /** Stops every watch and forgets everything (a host shutting down, a test ending). */
   close(): void {
     this.closed = true;
@@ -555,6 +565,8 @@ export class NodePathIndex implements PathIndex {
     this.stats.reread++;
     const fresh = this.read(root, node.path, node.watch);
     if (!fresh || fresh.ino !== node.ino || fresh.dev !== node.dev) {
+      // A watch read() set up for the directory now there (a node that had none) goes with the node it was for.
+      if (fresh && fresh.watch !== node.watch) this.closeWatch(fresh.watch);
       this.remove(root, node.path);
       root.queue.add(node.path);
       return false;

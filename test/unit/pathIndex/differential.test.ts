@@ -109,6 +109,8 @@ describe('path index: every answer is a fresh walk’s', function () {
         assert.ok(index.stats.snapshots >= compared / 2, `snapshots ${index.stats.snapshots} for ${compared} comparisons`);
         assert.ok(index.stats.served > index.stats.declined, `served ${index.stats.served}, declined ${index.stats.declined}`);
         run.check?.(losses, index);
+        const watches = index.watchCounts();
+        assert.equal(watches.open, watches.held, 'every open watch belongs to a directory the index holds');
       } finally {
         index.close();
         removeTree(root);
