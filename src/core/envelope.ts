@@ -40,9 +40,9 @@ export interface Reply {
  * What a tool's `run` returns when its reply carries an image: the envelope's `data` and the image, which stays out
  * of the JSON (its bytes would cost a text-reading model a third more than the file, as base64, for nothing).
  */
-export class WithImage {
+export class WithImage<Data = unknown> {
   constructor(
-    readonly data: unknown,
+    readonly data: Data,
     readonly image: ImageAttachment,
   ) {}
 }

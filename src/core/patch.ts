@@ -61,7 +61,7 @@ export interface PatchFilePlan extends PatchTarget {
   readonly previousHash: string | null;
   readonly contentHash: string | null;
   /** For a file patched by streaming: the edit that writes it (`before` and `after` are then undefined). */
-  readonly streamed?: TextEditKind<readonly HunkPlacement[]>;
+  readonly streamed?: TextEditKind<readonly HunkPlacement[], PatchFields>;
 }
 
 function failed(message: string, details: Record<string, unknown>): ToolError {
@@ -235,7 +235,12 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
 }
 
 /** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
-function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[]> {
+/** What a patch's one kind answers: where each hunk went. */
+interface PatchFields {
+  readonly hunks: readonly HunkPlacement[];
+}
+
+function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[], PatchFields> {
   return {
     verb: 'Patching',
     windows: () =>
@@ -319,7 +324,7 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
         before: undefined,
         after: undefined,
         change: outcome.change,
-        hunks: (outcome.fields.hunks as readonly HunkPlacement[] | undefined) ?? [],
+        hunks: 'hunks' in outcome.fields ? outcome.fields.hunks : [],
         previousHash: outcome.previousHash,
         contentHash: outcome.contentHash,
         streamed,
@@ -453,7 +458,7 @@ async function restore(
 }
 
 /** What a result reports per file. */
-export function describePlan(plan: PatchFilePlan): Record<string, unknown> {
+export function describePlan(plan: PatchFilePlan) {
   return {
     path: plan.path.display,
     action: plan.action,

@@ -10,8 +10,10 @@
  */
 import { type Cap, checkDeclaredCaps } from './caps';
 import type { ToolContext } from './context';
+import type { WithImage } from './envelope';
 import { type ErrorCode, ToolError } from './errors';
-import type { ConfinedPath, PathResolver, PathSlot } from './root';
+import { object, pipelineCodes, RECORDED_FIELDS, type ResultOf, type ResultSchema, type StrayFields } from './results';
+import { type ConfinedPath, OUTSIDE_CODE, type PathResolver, type PathSlot } from './root';
 import type { Flatten, InputOf, InputSchema, PresentOf } from './schema';
 import { inputValidator } from './validation';
 
@@ -63,7 +65,20 @@ export type PathsOf<Schema extends InputSchema, Paths> = Flatten<{
  * (`contributes.languageModelTools`, generated from this by esbuild.mjs), the history's path list, the views' icons,
  * the runner's help and the MCP tool list are all derived from it.
  */
-export interface ToolDefinition<Schema extends InputSchema = InputSchema, Paths extends PathParameters<Schema> = PathParameters<Schema>> {
+/** What `run` may return: the result its output schema describes, or that result beside an image (read_file). */
+export type RunResult<Output extends ResultSchema> = ResultOf<Output> | WithImage<ResultOf<Output>>;
+
+/** A definition whose `run` returns a field its output schema lacks gets a required property naming it: a type error. */
+export type NoStrayFields<Returned, Output extends ResultSchema> = [StrayFields<Returned, ResultOf<Output>>] extends [never]
+  ? unknown
+  : { readonly 'result fields the outputSchema lacks': StrayFields<Returned, ResultOf<Output>> };
+
+export interface ToolDefinition<
+  Schema extends InputSchema = InputSchema,
+  Paths extends PathParameters<Schema> = PathParameters<Schema>,
+  Output extends ResultSchema = ResultSchema,
+  Returned extends RunResult<Output> = RunResult<Output>,
+> {
   /** The bare operation name, as in the envelope; registered as `agentfs_<name>` in the editor. */
   readonly name: string;
   /** Title Case, shown to people (the manifest's displayName, MCP's title). */
@@ -99,6 +114,17 @@ export interface ToolDefinition<Schema extends InputSchema = InputSchema, Paths 
    * tests run every case through every one of them.
    */
   readonly pathParameters: Paths & { readonly [Name in Exclude<keyof Paths, keyof Schema['properties']>]: never };
+  /**
+   * The envelope's `data` on success (results.ts): `run` returns exactly this shape, and the tests validate every
+   * result against it. The pipeline adds the recorded-call fields (RECORDED_FIELDS) to the result of a tool that
+   * changes files; the schema the tool publishes (`Tool.outputSchema`) has them.
+   */
+  readonly outputSchema: Output;
+  /**
+   * The codes the tool itself answers, besides those the pipeline answers for every tool of its kind (pipelineCodes
+   * in results.ts: the schema, the workspace, the caps, the path parameters, trust, read-only, its failureCode).
+   */
+  readonly errors: readonly ErrorCode[];
   /** Caps on parameters (caps.ts), checked in this order before anything else the tool checks. */
   readonly caps?: { readonly [Name in keyof Schema['properties']]?: Cap };
   /**
@@ -109,7 +135,7 @@ export interface ToolDefinition<Schema extends InputSchema = InputSchema, Paths 
   /** No side effects; may stat to say exactly what would be lost. */
   prepare(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<Preparation>;
   /** Returns the envelope's `data`, or throws a ToolError. */
-  run(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<unknown>;
+  run(this: void, input: InputOf<Schema>, context: ToolContext, paths: PathsOf<Schema, Paths>): Promise<Returned>;
   /**
    * The paths a mutating call may change, as `run` finds them, so history can record their before and after states
    * (history/record.ts). Omit it when `pathParameters` name exactly those paths.
@@ -142,13 +168,20 @@ export interface AcceptedInput {
 export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects' | 'checkInput' | 'pathParameters' | 'caps'> {
   readonly pathParameters: Readonly<Record<string, PathSlot>>;
   readonly caps: Readonly<Record<string, Cap>>;
+  /** The envelope's `data` on success, with the recorded-call fields for a tool that changes files. */
+  readonly outputSchema: ResultSchema;
+  /** Every code a call of this tool can answer: its own and the pipeline's. */
+  readonly errors: readonly ErrorCode[];
   /** Validates `input` against the schema (INVALID_INPUT naming the field). */
   accept(input: unknown): AcceptedInput;
 }
 
-export function defineTool<const Schema extends InputSchema, const Paths extends PathParameters<Schema>>(
-  definition: ToolDefinition<Schema, Paths>,
-): Tool {
+export function defineTool<
+  const Schema extends InputSchema,
+  const Paths extends PathParameters<Schema>,
+  const Output extends ResultSchema,
+  Returned extends RunResult<Output>,
+>(definition: ToolDefinition<Schema, Paths, Output, Returned> & NoStrayFields<Returned, Output>): Tool {
   return bindTool(definition, inputValidator(definition.name, definition.inputSchema));
 }
 
@@ -160,6 +193,15 @@ interface ToolBody<Input, Paths> extends Omit<ToolDefinition, 'prepare' | 'run' 
   prepare(this: void, input: Input, context: ToolContext, paths: Paths): Promise<Preparation>;
   run(this: void, input: Input, context: ToolContext, paths: Paths): Promise<unknown>;
   affects?(this: void, input: Input, context: ToolContext, paths: Paths): Promise<readonly ConfinedPath[]>;
+}
+
+/** The schema a tool publishes: its own, plus what the pipeline adds to the result of a tool that changes files. */
+function publishedSchema(definition: { readonly effect: 'read' | 'write'; readonly outputSchema: ResultSchema }): ResultSchema {
+  const { outputSchema } = definition;
+  if (definition.effect === 'read') return outputSchema;
+  if (!('properties' in outputSchema)) throw new Error('A tool that changes files answers one shape: an object with its fields.');
+  const withRecord = object({ ...outputSchema.properties, ...RECORDED_FIELDS });
+  return outputSchema.description === undefined ? withRecord : { ...withRecord, description: outputSchema.description };
 }
 
 function definedEntries<Value>(record: { readonly [name: string]: Value | undefined }): Record<string, Value> {
@@ -202,13 +244,17 @@ function bindTool<Input extends Readonly<Record<string, unknown>>, Paths>(
   definition: ToolBody<Input, Paths>,
   validate: (raw: unknown) => Input,
 ): Tool {
-  const { prepare, run, affects, checkInput, pathParameters, caps, ...rest } = definition;
+  const { prepare, run, affects, checkInput, pathParameters, caps, errors, ...rest } = definition;
   const slots = definedEntries(pathParameters);
   const declaredCaps = definedEntries(caps ?? {});
+  const pathCodes = Object.values(slots).flatMap((slot): ErrorCode[] => [OUTSIDE_CODE[slot], 'SYMLINK_OUTSIDE_BASE']);
+  const pipeline = pipelineCodes({ ...definition, pathCodes, capped: Object.keys(declaredCaps).length > 0 });
   return {
     ...rest,
     pathParameters: slots,
     caps: declaredCaps,
+    outputSchema: publishedSchema(definition),
+    errors: [...new Set([...pipeline, ...errors])],
     accept(raw) {
       const input = validate(raw);
       return {

@@ -13,6 +13,7 @@ import type { JsonSchema } from '../../src/core/schema';
 import type { AgentFsApi } from '../../src/extension';
 import { sampleInput } from '../shared/schemaSamples';
 import { writeTree } from '../shared/tree';
+import { checkEnvelope } from '../shared/results';
 
 export const EXTENSION_ID = 'agent-fs.agent-fs';
 export const TOOL_PREFIX = 'agentfs_';
@@ -53,6 +54,7 @@ export async function callTool(operation: string, input: object, token?: vscode.
   assert.ok(text !== undefined, 'the part is a text part');
   const envelope = JSON.parse(text) as Envelope;
   assert.equal(envelope.operation, operation, 'operation in the envelope is the bare operation name');
+  checkEnvelope(envelope);
   return envelope;
 }
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
 import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 import { FIXTURES, IMAGES } from './imageFixtures';
+import { checkEnvelope } from '../shared/results';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -68,7 +69,9 @@ describe('runner: node dist/cli.js', function () {
   function envelopeOf(result: Run): Envelope {
     assert.ok(result.stdout.endsWith('\n'), `stdout does not end with a newline: ${result.stdout.slice(-200)}`);
     assert.equal(result.stdout.trimEnd().split('\n').length, 1, 'more than one line on stdout');
-    return JSON.parse(result.stdout) as Envelope;
+    const envelope = JSON.parse(result.stdout) as Envelope;
+    checkEnvelope(envelope);
+    return envelope;
   }
 
   it('exit 0 with the ok envelope; --root and the current directory as default root', async function () {

@@ -10,6 +10,7 @@ import { RUNNER_NAMING } from '../../src/core/naming';
 import { PathResolver } from '../../src/core/root';
 import type { ToolContext } from '../../src/core/context';
 import type { InputOf, InputSchema } from '../../src/core/schema';
+import { arrayOf, INTEGER, nullable, object, oneOf, optional, type ResultOf, STRING } from '../../src/core/results';
 import { defineTool } from '../../src/core/tool';
 import { tempWorkspace } from './helpers';
 
@@ -49,8 +50,69 @@ defineTool({
   inputSchema,
   // @ts-expect-error a path parameter must be a parameter of the schema.
   pathParameters: { file_name: 'file' },
+  outputSchema: object({}),
+  errors: [],
   prepare: () => Promise.resolve({ invocationMessage: '' }),
   run: () => Promise.resolve({}),
+});
+
+/** The result the probe below declares: the shape its run() must return. */
+const outputSchema = object({
+  path: STRING,
+  absolute: STRING,
+  total: INTEGER,
+  mode: nullable(oneOf('fast', 'careful')),
+  entries: arrayOf(object({ name: STRING, size: optional(INTEGER) })),
+});
+
+// The result type comes from the output schema the same way: required fields present, optional ones optional.
+const result: ResultOf<typeof outputSchema> = { path: 'a', absolute: '/a', total: 1, mode: null, entries: [{ name: 'n' }] };
+// @ts-expect-error a nullable enum field takes its values and null only.
+const wrongMode: ResultOf<typeof outputSchema> = { path: 'a', absolute: '/a', total: 1, mode: 'slow', entries: [] };
+
+/**
+ * A run() that returns a field its schema lacks does not compile either. TypeScript checks no excess property of an
+ * object a function returns (it infers the function's type first, then compares), so defineTool infers what run()
+ * returns and intersects the definition with NoStrayFields (tool.ts): for a stray field, at any depth, that adds a
+ * required property named "result fields the outputSchema lacks" whose type names the field ("stray",
+ * "entries.color"), which the definition lacks — the error the directive below expects.
+ */
+// @ts-expect-error run() returns `stray`, which the output schema does not have.
+defineTool({
+  name: 'stray',
+  title: 'Stray',
+  userDescription: 'A test tool.',
+  modelDescription: 'A tool whose result has a field its output schema lacks.',
+  icon: 'beaker',
+  tags: [],
+  effect: 'read',
+  idempotent: true,
+  failureCode: 'READ_FAILED',
+  inputSchema,
+  pathParameters: {},
+  outputSchema,
+  errors: [],
+  prepare: () => Promise.resolve({ invocationMessage: '' }),
+  run: () => Promise.resolve({ path: 'a', absolute: '/a', total: 1, mode: null, entries: [], stray: true }),
+});
+
+// @ts-expect-error run() returns `entries.color`: nested objects are closed too.
+defineTool({
+  name: 'nested-stray',
+  title: 'Nested Stray',
+  userDescription: 'A test tool.',
+  modelDescription: 'A tool whose result has a nested field its output schema lacks.',
+  icon: 'beaker',
+  tags: [],
+  effect: 'read',
+  idempotent: true,
+  failureCode: 'READ_FAILED',
+  inputSchema,
+  pathParameters: {},
+  outputSchema,
+  errors: [],
+  prepare: () => Promise.resolve({ invocationMessage: '' }),
+  run: () => Promise.resolve({ path: 'a', absolute: '/a', total: 1, mode: null, entries: [{ name: 'n', color: 'red' }] }),
 });
 
 const probe = defineTool({
@@ -65,6 +127,8 @@ const probe = defineTool({
   failureCode: 'READ_FAILED',
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema,
+  errors: [],
   prepare(input, _context, paths) {
     // @ts-expect-error a parameter the schema does not have.
     void input.file_name;
@@ -78,13 +142,13 @@ const probe = defineTool({
   },
   run(input, _context, { path }) {
     const total: number = input.count + (input.names?.length ?? 0);
-    return Promise.resolve({ path: path.display, absolute: path.absolute, total, mode: input.mode ?? null });
+    return Promise.resolve({ path: path.display, absolute: path.absolute, total, mode: input.mode ?? null, entries: [] });
   },
 });
 
 describe('tool definitions: the input type comes from the schema', function () {
   it('accept() validates against that schema, fills defaults in; bind() resolves the paths; run() sees both typed', async function () {
-    void [present, withoutDefault, wrongEnum, wrongType];
+    void [present, withoutDefault, wrongEnum, wrongType, result, wrongMode];
     const ws = tempWorkspace();
     try {
       const workspace = await ws.session.workspace();
@@ -101,7 +165,13 @@ describe('tool definitions: the input type comes from the schema', function () {
       const call = await accepted.bind(context);
       assert.equal(call.affects(context), undefined);
       assert.deepEqual(await call.prepare(context), { invocationMessage: 'Probing x' });
-      assert.deepEqual(await call.run(context), { path: 'x', absolute: `${workspace.roots[0]?.path ?? ''}/x`, total: 5, mode: null });
+      assert.deepEqual(await call.run(context), {
+        path: 'x',
+        absolute: `${workspace.roots[0]?.path ?? ''}/x`,
+        total: 5,
+        mode: null,
+        entries: [],
+      });
       // bind() confines the path before the tool sees it: outside the base, the tool never runs.
       await assert.rejects(
         probe.accept({ path: '../x' }).bind(context),

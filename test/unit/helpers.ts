@@ -12,6 +12,7 @@ import { invokeOperation, type Session } from '../../src/core/invoke';
 import type { Policy } from '../../src/core/settings';
 import { createNodeSession } from '../../src/node/session';
 import { type Entry, snapshot, type Snapshot, writeTree } from '../shared/tree';
+import { checkEnvelope } from '../shared/results';
 
 /** A fresh directory under the OS temp dir, given by its real path (so /tmp links do not blur containment). */
 export function makeTempDir(prefix = 'agentfs-unit-'): string {
@@ -75,12 +76,16 @@ export function nodeSession(root: string, policy: Partial<Policy> = {}): Session
   return createNodeSession(root, policy);
 }
 
-export function call(session: Session, operation: string, input: unknown): Promise<Envelope> {
-  return invokeOperation(operation, input, session);
+/** A call through the pipeline, its envelope checked against the tool's schema (test/shared/results.ts). */
+export async function call(session: Session, operation: string, input: unknown): Promise<Envelope> {
+  const envelope = await invokeOperation(operation, input, session);
+  checkEnvelope(envelope);
+  return envelope;
 }
 
 /** Asserts a success envelope for `operation` and returns its data as a record. */
 export function expectOk(envelope: Envelope, operation?: string): Record<string, unknown> {
+  checkEnvelope(envelope);
   if (!envelope.ok) assert.fail(`expected ok, got ${envelope.error.code}: ${envelope.error.message}`);
   const ok: SuccessEnvelope = envelope;
   if (operation !== undefined) assert.equal(ok.operation, operation);
@@ -91,6 +96,7 @@ export function expectOk(envelope: Envelope, operation?: string): Record<string,
 
 /** Asserts a failure envelope with `code` and a non-empty message; returns the error. */
 export function expectError(envelope: Envelope, code: string, operation?: string): FailureEnvelope['error'] {
+  checkEnvelope(envelope);
   if (envelope.ok) assert.fail(`expected ${code}, got ok: ${JSON.stringify(envelope.data).slice(0, 500)}`);
   assert.equal(envelope.error.code, code, `expected ${code}, got ${envelope.error.code}: ${envelope.error.message}`);
   if (operation !== undefined) assert.equal(envelope.operation, operation);

@@ -13,7 +13,14 @@ import { lastLinesStart, searchBytes, searchLineKeys, type WindowSpec } from './
 import type { TextEditKind } from './textEdit';
 
 /** Lines start..end become `content`'s lines (replace_lines); no content removes them (delete_lines). */
-export function lineRangeKind(start: number, end: number, content: string, verb: string): TextEditKind<null> {
+/** What replace_lines and delete_lines answer besides the edit fields. */
+export interface LineRangeFields {
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly total_lines: number;
+}
+
+export function lineRangeKind(start: number, end: number, content: string, verb: string): TextEditKind<null, LineRangeFields> {
   return {
     verb,
     windows: () => Promise.resolve([{ firstLine: Math.max(1, start - 1), lastLine: Math.max(start, end) + 1 }]),
@@ -23,7 +30,14 @@ export function lineRangeKind(start: number, end: number, content: string, verb:
 }
 
 /** `content`'s lines before or after a line, or at the end (insert_lines). */
-export function insertKind(position: InsertPosition, line: number | undefined, content: string): TextEditKind<null> {
+/** What insert_lines answers besides the edit fields. */
+export interface InsertFields {
+  readonly position: InsertPosition;
+  readonly line: number | null;
+  readonly total_lines: number;
+}
+
+export function insertKind(position: InsertPosition, line: number | undefined, content: string): TextEditKind<null, InsertFields> {
   const where = position === 'end' ? 'at the end of' : `${position} line ${line ?? '?'} of`;
   return {
     verb: `Inserting lines ${where}`,
@@ -57,7 +71,15 @@ export interface MatchEdit {
 const MAX_LARGE_MATCHES = 10_000;
 
 /** old_string → new_string, once unless replace_all or expected_match_count (edit_file, and each of its `edits`). */
-export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<MatchExtra> {
+/** What edit_file answers for one edit besides the edit fields. */
+export interface MatchFields {
+  readonly stage: MatchStage;
+  readonly match_count: number;
+  readonly replaced: number;
+  readonly lines: readonly number[];
+}
+
+export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<MatchExtra, MatchFields> {
   const { old_string: oldString, new_string: newString } = edit;
   if (oldString === newString) {
     throw new ToolError('INVALID_INPUT', 'old_string and new_string are the same, so the edit would change nothing.', {

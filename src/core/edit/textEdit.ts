@@ -78,7 +78,26 @@ export interface LargeText {
 }
 
 /** What makes one text-edit tool (or one of edit_file's edits) what it is. */
-export interface TextEditKind<Extra> {
+/** What every text-edit tool's result has, besides its kinds' own fields (results.ts: EDIT_FIELDS declares them). */
+export interface TextEditResult {
+  readonly path: string;
+  readonly dry_run: boolean;
+  readonly changed: boolean;
+  readonly lines_added: number;
+  readonly lines_removed: number;
+  readonly previous_hash: string;
+  readonly content_hash: string;
+  readonly encoding: string;
+  readonly bom: boolean;
+  readonly newline: NewlineStyle;
+  readonly diff?: string | null;
+  readonly diff_truncated?: boolean;
+}
+
+/** A kind's own result fields (its `finish`); each tool's kinds name theirs, which its outputSchema then declares. */
+export type KindFields = Readonly<Record<string, unknown>>;
+
+export interface TextEditKind<Extra, Fields = KindFields> {
   /** The progress line before the path: "Editing", "Replacing lines 3-4 of". */
   readonly verb: string;
   /** The windows of a large file the edit reads and rewrites. May search the file; may refuse early (NO_MATCH). */
@@ -89,7 +108,7 @@ export interface TextEditKind<Extra> {
    * The result's own fields from every window's extra (one for a whole file), checking what only all of them can;
    * `totalLines` is the file's line count after the edit.
    */
-  finish(extras: readonly Extra[], file: { readonly totalLines: number; readonly display: string }): Record<string, unknown>;
+  finish(extras: readonly Extra[], file: { readonly totalLines: number; readonly display: string }): Fields;
 }
 
 export interface EditOptions {
@@ -105,7 +124,7 @@ export function editOptionsOf(input: { encoding?: string; expected_hash?: string
 }
 
 /** What an edit comes to, before anything is written. */
-export interface EditOutcome {
+export interface EditOutcome<Fields = KindFields> {
   readonly stat: FileStat;
   readonly shape: TextShape;
   readonly previousHash: string;
@@ -114,7 +133,7 @@ export interface EditOutcome {
   readonly change: TextChange;
   readonly newline: NewlineStyle;
   readonly totalLines: number;
-  readonly fields: Record<string, unknown>;
+  readonly fields: Fields | { readonly edits: readonly Fields[] };
 }
 
 async function statEditable(context: ToolContext, path: ConfinedPath): Promise<FileStat> {
@@ -125,25 +144,26 @@ async function statEditable(context: ToolContext, path: ConfinedPath): Promise<F
   return stat;
 }
 
-function combine(kinds: readonly TextEditKind<unknown>[], fields: readonly Record<string, unknown>[]): Record<string, unknown> {
+function combine<Fields>(fields: readonly Fields[]): Fields | { readonly edits: readonly Fields[] } {
   // One kind (every tool but a multi-edit edit_file): its fields are the result's; several: edit_file says how.
-  return kinds.length === 1 ? (fields[0] ?? {}) : { edits: fields };
+  const [only] = fields;
+  return fields.length === 1 && only !== undefined ? only : { edits: fields };
 }
 
 /** The whole edit of a file read into memory: decode, rewrite with every kind in turn, encode. */
-async function editInMemory(
+async function editInMemory<Fields>(
   context: ToolContext,
   path: ConfinedPath,
   stat: FileStat,
   options: EditOptions,
-  kinds: readonly TextEditKind<unknown>[],
-): Promise<EditOutcome & { readonly bytes: Uint8Array }> {
+  kinds: readonly TextEditKind<unknown, Fields>[],
+): Promise<EditOutcome<Fields> & { readonly bytes: Uint8Array }> {
   const before = await context.workspace.fs.readFile(path.absolute);
   const previousHash = contentHash(before);
   checkExpectedHash(path.display, previousHash, options.expectedHash);
   const decoded = await decodeFileText(fileRef(context, path), before, options.encoding);
   let text = decoded.text;
-  const fields: Record<string, unknown>[] = [];
+  const fields: Fields[] = [];
   for (const [index, kind] of kinds.entries()) {
     const result = rewriteOrSay(kind, { text, display: path.display }, kinds.length > 1 ? index : undefined);
     try {
@@ -164,13 +184,17 @@ async function editInMemory(
     change: describeChange(path.display, decoded.text, text),
     newline: detectNewline(text),
     totalLines,
-    fields: combine(kinds, fields),
+    fields: combine(fields),
     bytes,
   };
 }
 
 /** Runs a kind's rewrite, naming the edit (`edits[2]: …`) in a refusal when there are several. */
-function rewriteOrSay<Extra>(kind: TextEditKind<Extra>, text: EditText, index: number | undefined): { text: string; extra: Extra } {
+function rewriteOrSay<Extra>(
+  kind: TextEditKind<Extra, unknown>,
+  text: EditText,
+  index: number | undefined,
+): { text: string; extra: Extra } {
   try {
     return kind.rewrite(text);
   } catch (error) {
@@ -267,14 +291,14 @@ function hashingSink(
  * The whole edit of a file too large for memory, streamed. Without `write` (a dry run, a confirmation, a patch's
  * check) nothing is written; with it, the result is swapped in at the path before this returns.
  */
-export async function streamTextEdit(
+export async function streamTextEdit<Fields>(
   context: ToolContext,
   path: ConfinedPath,
   stat: FileStat,
   options: EditOptions,
-  kinds: readonly TextEditKind<unknown>[],
+  kinds: readonly TextEditKind<unknown, Fields>[],
   write: boolean,
-): Promise<EditOutcome> {
+): Promise<EditOutcome<Fields>> {
   const { fs } = context.workspace;
   const file = fileRef(context, path);
   const readRange = fs.readRange?.bind(fs);
@@ -308,7 +332,7 @@ export async function streamTextEdit(
   let finalHash = '';
   let totalLines = 0;
   let counts = { lf: 0, crlf: 0 };
-  const fields: Record<string, unknown>[] = [];
+  const fields: Fields[] = [];
   const diffs: TextChange[] = [];
   let changed = false;
   try {
@@ -436,7 +460,7 @@ export async function streamTextEdit(
     change: diffs.length === 1 && diffs[0] ? diffs[0] : joinChanges(path.display, diffs),
     newline: styleOf(counts.lf, counts.crlf),
     totalLines,
-    fields: combine(kinds, fields),
+    fields: combine(fields),
   };
 }
 
@@ -455,8 +479,8 @@ async function planEdit(
   context: ToolContext,
   path: ConfinedPath,
   options: EditOptions,
-  kinds: readonly TextEditKind<unknown>[],
-): Promise<EditOutcome> {
+  kinds: readonly TextEditKind<unknown, unknown>[],
+): Promise<EditOutcome<unknown>> {
   const stat = await statEditable(context, path);
   if (stat.size <= context.policy.editInMemoryBytes) return editInMemory(context, path, stat, options, kinds);
   return streamTextEdit(context, path, stat, options, kinds, false);
@@ -467,7 +491,7 @@ export async function prepareTextEdit(
   context: ToolContext,
   path: ConfinedPath,
   options: EditOptions,
-  kinds: readonly TextEditKind<unknown>[],
+  kinds: readonly TextEditKind<unknown, unknown>[],
 ): Promise<Preparation> {
   const verb = kinds.length === 1 && kinds[0] ? kinds[0].verb : `Making ${kinds.length} edits to`;
   const invocationMessage = `${options.dryRun ? 'Previewing an edit of' : verb} ${path.display}`;
@@ -487,15 +511,27 @@ export async function prepareTextEdit(
  * The whole edit under the path's lock: plan, then (unless a dry run) write. Returns the fields every text-edit
  * tool's result has, with the kinds' own fields after `changed`.
  */
-export async function runTextEdit(
+export function runTextEdit<Fields extends object>(
   context: ToolContext,
   path: ConfinedPath,
   options: EditOptions,
-  kinds: readonly TextEditKind<unknown>[],
-): Promise<Record<string, unknown>> {
+  kinds: readonly [TextEditKind<unknown, Fields>],
+): Promise<TextEditResult & Fields>;
+export function runTextEdit<Fields extends object>(
+  context: ToolContext,
+  path: ConfinedPath,
+  options: EditOptions,
+  kinds: readonly TextEditKind<unknown, Fields>[],
+): Promise<TextEditResult & (Fields | { readonly edits: readonly Fields[] })>;
+export async function runTextEdit<Fields extends object>(
+  context: ToolContext,
+  path: ConfinedPath,
+  options: EditOptions,
+  kinds: readonly TextEditKind<unknown, Fields>[],
+): Promise<TextEditResult & (Fields | { readonly edits: readonly Fields[] })> {
   return withPathLocks([path.absolute], async () => {
     const stat = await statEditable(context, path);
-    let outcome: EditOutcome;
+    let outcome: EditOutcome<Fields>;
     if (stat.size <= context.policy.editInMemoryBytes) {
       const planned = await editInMemory(context, path, stat, options, kinds);
       throwIfCancelled(context);

@@ -33,12 +33,7 @@ interface ImageRequest {
  * announce none of the four formats. Refuses line options (INVALID_INPUT), a host that cannot pass images and a
  * damaged header (BINARY_CONTENT_REFUSED), and images above IMAGE_MAX_BYTES (LIMIT_EXCEEDED).
  */
-export async function readImage(
-  context: ToolContext,
-  path: ConfinedPath,
-  size: number,
-  input: ImageRequest,
-): Promise<WithImage | undefined> {
+export async function readImage(context: ToolContext, path: ConfinedPath, size: number, input: ImageRequest) {
   const { fs } = context.workspace;
   // Without ranged reads the text read already read the file whole (it refuses larger ones first): so does this.
   const whole = fs.readRange ? undefined : await fs.readFile(path.absolute);

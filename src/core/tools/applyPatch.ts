@@ -1,3 +1,5 @@
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../results';
+import { HASH } from './fields';
 import { shown, sizeText, undoSentence } from '../consequences';
 import { describeLines, fencedDiff } from '../editing';
 import { withPathLocks } from '../locks';
@@ -29,6 +31,34 @@ export const applyPatch = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: {},
+  outputSchema: object({
+    dry_run: BOOLEAN,
+    applied: BOOLEAN,
+    files_changed: INTEGER,
+    lines_added: INTEGER,
+    lines_removed: INTEGER,
+    files: arrayOf(
+      object({
+        path: STRING,
+        action: oneOf('modify', 'create', 'delete'),
+        hunks: arrayOf(object({ header: STRING, line: INTEGER, offset: described('How far the hunk moved from its line.', INTEGER) })),
+        lines_added: INTEGER,
+        lines_removed: INTEGER,
+        previous_hash: nullable(HASH),
+        content_hash: nullable(HASH),
+      }),
+    ),
+  }),
+  errors: [
+    'PATCH_FAILED',
+    'LIMIT_EXCEEDED',
+    'FILE_PATH_OUTSIDE_BASE',
+    'SYMLINK_OUTSIDE_BASE',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+    'BINARY_CONTENT_REFUSED',
+    'INVALID_INPUT',
+  ],
   caps: { patch: { cap: PATCH_MAX_BYTES, advice: 'Split it into several patches.' } },
   async prepare(input, context) {
     const targets = await parsePatchTargets(context, input.patch);

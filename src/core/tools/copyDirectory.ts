@@ -1,3 +1,5 @@
+import { BOOLEAN, described, INTEGER, object } from '../results';
+import { TRANSFER_FIELDS } from './fields';
 import { where } from '../naming';
 import { missingDirectories } from '../files';
 import { removeQuietly, siblingPath } from '../staging';
@@ -32,6 +34,26 @@ export const copyDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
+  outputSchema: object({
+    ...TRANSFER_FIELDS,
+    copied: BOOLEAN,
+    files: INTEGER,
+    directories: INTEGER,
+    skipped_symlinks: described('Links inside the tree, skipped (never followed).', INTEGER),
+  }),
+  errors: [
+    'SOURCE_EQUALS_DESTINATION',
+    'DESTINATION_INSIDE_SOURCE',
+    'SOURCE_FILE_NOT_FOUND',
+    'SOURCE_NOT_FILE',
+    'SOURCE_DIRECTORY_NOT_FOUND',
+    'SOURCE_NOT_DIRECTORY',
+    'DESTINATION_IS_DIRECTORY',
+    'DESTINATION_EXISTS',
+    'DESTINATION_NOT_DIRECTORY',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+  ],
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'directory', 'copy');
     const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;

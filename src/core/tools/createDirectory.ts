@@ -1,3 +1,5 @@
+import { BOOLEAN, described, object } from '../results';
+import { DIRECTORY_NAMES } from './fields';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, namePair } from '../files';
 import { assertMayWrite } from '../policy';
@@ -27,6 +29,8 @@ export const createDirectory = defineTool({
   additive: true,
   inputSchema,
   pathParameters: { directory_name: 'directory' },
+  outputSchema: object({ ...DIRECTORY_NAMES, created: described('False when it already existed.', BOOLEAN) }),
+  errors: ['DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR'],
   prepare(_input, _context, { directory_name: path }) {
     return Promise.resolve({ invocationMessage: `Creating directory ${path.display}` });
   },

@@ -1,3 +1,5 @@
+import { BOOLEAN, INTEGER, object, STRING } from '../results';
+import { DRY_RUN_DIFF, ENCODING_NAME, HASH, NEWLINE } from './fields';
 import { toolRef } from '../naming';
 import { describeChange, diffForResult } from '../editing';
 import { encodeFileText, fileRef, requestedEncoding } from '../encoding/fileText';
@@ -78,6 +80,19 @@ export const createFile = defineTool({
   additive: true,
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema: object({
+    path: STRING,
+    created: BOOLEAN,
+    dry_run: BOOLEAN,
+    size_bytes: INTEGER,
+    total_lines: INTEGER,
+    content_hash: HASH,
+    encoding: ENCODING_NAME,
+    bom: BOOLEAN,
+    newline: NEWLINE,
+    ...DRY_RUN_DIFF,
+  }),
+  errors: ['ALREADY_EXISTS', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'DIRECTORY_NOT_DIRECTORY'],
   async prepare(input, context, paths) {
     const path = await checkFree(paths.path, context);
     return { invocationMessage: `${input.dry_run ? 'Previewing the creation of' : 'Creating'} ${path.display}` };

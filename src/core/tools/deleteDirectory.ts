@@ -1,3 +1,5 @@
+import { BOOLEAN, object } from '../results';
+import { DIRECTORY_NAMES } from './fields';
 import { toolRef, where } from '../naming';
 import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
@@ -67,6 +69,8 @@ export const deleteDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { directory_path: 'directory' },
+  outputSchema: object({ ...DIRECTORY_NAMES, deleted: BOOLEAN, recursive: BOOLEAN }),
+  errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'DIRECTORY_NOT_EMPTY', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR'],
   async prepare(input, context, { directory_path }) {
     const { path, stat, childCount } = await checkTarget(input, directory_path, context);
     const invocationMessage = `Deleting directory ${path.display}`;

@@ -1,3 +1,5 @@
+import { BOOLEAN, object } from '../results';
+import { FILE_NAMES } from './fields';
 import { toolRef, where } from '../naming';
 import { shown, sizeText, trashSentence, undoSentence } from '../consequences';
 import { ToolError } from '../errors';
@@ -47,6 +49,8 @@ export const deleteFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
+  outputSchema: object({ ...FILE_NAMES, deleted: BOOLEAN }),
+  errors: ['FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'CONTENT_CONFLICT'],
   checkInput(input) {
     checkHashFormat(input.expected_hash);
   },

@@ -1,4 +1,6 @@
-import { lineRangeKind } from '../edit/kinds';
+import { INTEGER, object } from '../results';
+import { EDIT_FIELDS } from './fields';
+import { type LineRangeFields, lineRangeKind } from '../edit/kinds';
 import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -18,7 +20,7 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-function kinds(input: InputOf<typeof inputSchema>): TextEditKind<null>[] {
+function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
   return [lineRangeKind(input.start_line, input.end_line, '', `Deleting lines ${input.start_line}-${input.end_line} of`)];
 }
 
@@ -34,6 +36,16 @@ export const deleteLines = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema: object({ ...EDIT_FIELDS, start_line: INTEGER, end_line: INTEGER, total_lines: INTEGER }),
+  errors: [
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'LIMIT_EXCEEDED',
+    'CONTENT_CONFLICT',
+    'BINARY_CONTENT_REFUSED',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+  ],
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },

@@ -1,3 +1,5 @@
+import { INTEGER, object, STRING } from '../results';
+import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { compareCodePoints, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
 import { dirname } from '../paths';
@@ -44,6 +46,17 @@ export const directoryTree = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  outputSchema: object({
+    path: STRING,
+    max_depth: INTEGER,
+    tree: STRING,
+    directories: INTEGER,
+    files: INTEGER,
+    entries_shown: INTEGER,
+    ...PAGE,
+    ignored_count: IGNORED_COUNT,
+  }),
+  errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   prepare(_input, _context, { path }) {
     return Promise.resolve({ invocationMessage: `Drawing the tree of ${path.display}` });
   },

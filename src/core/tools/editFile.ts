@@ -1,10 +1,20 @@
-import { type MatchEdit, matchKind } from '../edit/kinds';
+import { arrayOf, described, INTEGER, object, oneOf, optional } from '../results';
+import { EDIT_FIELDS } from './fields';
+import { type MatchEdit, type MatchFields, matchKind } from '../edit/kinds';
 import { editOptionsOf, inEdit, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import { ToolError } from '../errors';
 import type { InputOf, InputSchema } from '../schema';
 import type { ToolContext } from '../context';
 import { defineTool } from '../tool';
 import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
+
+/** What one edit answers: for a single one beside the edit fields, for `edits` in its entry. */
+const MATCH_FIELDS = {
+  stage: oneOf('exact', 'whitespace'),
+  match_count: INTEGER,
+  replaced: INTEGER,
+  lines: described('The 1-based line of each match.', arrayOf(INTEGER)),
+} as const;
 
 /** More edits than this in one call is refused: past it, a patch (apply_patch) or a rewrite says it better. */
 export const EDITS_CAP = 100;
@@ -58,9 +68,9 @@ function editsOf(items: readonly unknown[]): MatchEdit[] {
 }
 
 /** The edits a call asks for: one pair, or the `edits` list (never both, never neither). */
-function kinds(input: Input, context: ToolContext): TextEditKind<unknown>[] {
+function kinds(input: Input, context: ToolContext): TextEditKind<unknown, MatchFields>[] {
   const limit = context.policy.editInMemoryBytes;
-  const kindAt = (edit: MatchEdit, index: number | undefined): TextEditKind<unknown> => {
+  const kindAt = (edit: MatchEdit, index: number | undefined): TextEditKind<unknown, MatchFields> => {
     try {
       return matchKind(edit, limit);
     } catch (error) {
@@ -112,6 +122,26 @@ export const editFile = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema: object({
+    ...EDIT_FIELDS,
+    // One edit: its fields beside the edit fields; several (edits): each one's in its entry.
+    stage: optional(MATCH_FIELDS.stage),
+    match_count: optional(MATCH_FIELDS.match_count),
+    replaced: optional(MATCH_FIELDS.replaced),
+    lines: optional(MATCH_FIELDS.lines),
+    edits: optional(described('With edits: what each edit did, in order.', arrayOf(object(MATCH_FIELDS)))),
+  }),
+  errors: [
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'LIMIT_EXCEEDED',
+    'CONTENT_CONFLICT',
+    'BINARY_CONTENT_REFUSED',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+    'NO_MATCH',
+    'MULTIPLE_MATCHES',
+  ],
   caps: { edits: { cap: EDITS_CAP, advice: 'Split them over several calls, or make a patch.' } },
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input, context));

@@ -1,3 +1,5 @@
+import { BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { ENCODING_NAME, HASH, NEWLINE } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
@@ -38,6 +40,26 @@ export const fileInfo = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
+  outputSchema: object({
+    name: STRING,
+    relative_path: STRING,
+    type: oneOf('file', 'directory', 'other'),
+    is_symlink: BOOLEAN,
+    size_bytes: INTEGER,
+    size_human: STRING,
+    modified: nullable(STRING),
+    created: nullable(STRING),
+    extension: STRING,
+    readonly: BOOLEAN,
+    is_text: optional(BOOLEAN),
+    content_hash: optional(nullable(HASH)),
+    encoding: optional(nullable(ENCODING_NAME)),
+    bom: optional(nullable(BOOLEAN)),
+    newline: optional(nullable(NEWLINE)),
+    line_count: optional(nullable(INTEGER)),
+    note: optional(STRING),
+  }),
+  errors: ['FILE_NOT_FOUND', 'SENSITIVE_PATH_REFUSED'],
   prepare(_input, _context, { path }) {
     return Promise.resolve({ invocationMessage: `Inspecting ${path.display}` });
   },

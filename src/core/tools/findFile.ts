@@ -1,3 +1,5 @@
+import { arrayOf, INTEGER, NUMBER, object, oneOf, STRING } from '../results';
+import { FILE_NAMES, IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { FileNameSearch } from '../fuzzy';
@@ -47,6 +49,16 @@ export const findFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: {},
+  outputSchema: object({
+    query: STRING,
+    match_type: oneOf('exact', 'lax', 'none'),
+    count: INTEGER,
+    matches: arrayOf(object({ ...FILE_NAMES, score: NUMBER })),
+    ...PAGE,
+    total: INTEGER,
+    ignored_count: IGNORED_COUNT,
+  }),
+  errors: [],
   caps: { max_results: { cap: FIND_FILE_CAP, advice: `Ask for at most ${FIND_FILE_CAP}, or use a more specific name.` } },
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });

@@ -1,4 +1,6 @@
-import { diffOf, fileChanges } from '../history/changes';
+import { arrayOf, BOOLEAN, described, object, oneOf, OPEN_OBJECT, optional, STRING } from '../results';
+import { OPERATION_FIELDS, SIDE_STATE } from './fields';
+import { type ChangeDiff, diffOf, fileChanges } from '../history/changes';
 import { describeState } from '../history/state';
 import { requireHistory, requireRecord, undoneBy } from '../history/undo';
 import type { InputSchema } from '../schema';
@@ -30,6 +32,25 @@ export const historyGet = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: {},
+  outputSchema: object({
+    ...OPERATION_FIELDS,
+    input: described('The call as recorded: paths, flags and numbers; other text as its length.', OPEN_OBJECT),
+    affected: arrayOf(object({ path: STRING, before: STRING, after: STRING })),
+    changes: arrayOf(
+      object({
+        path: STRING,
+        change: oneOf('added', 'deleted', 'modified', 'type_changed'),
+        before: SIDE_STATE,
+        after: SIDE_STATE,
+        is_binary: BOOLEAN,
+        content_recorded: BOOLEAN,
+        diff: optional(STRING),
+        diff_omitted: optional(STRING),
+      }),
+    ),
+    truncated: described('Some diffs were left out (diff_omitted says why).', BOOLEAN),
+  }),
+  errors: ['HISTORY_UNAVAILABLE', 'OPERATION_NOT_FOUND'],
   prepare(input) {
     return Promise.resolve({ invocationMessage: `Showing recorded operation ${input.operation_id}` });
   },
@@ -42,7 +63,7 @@ export const historyGet = defineTool({
     const changes = [];
     for (const change of fileChanges(record)) {
       const diff = await diffOf(store, record, change);
-      let shown: Record<string, unknown> = { ...diff };
+      let shown: ChangeDiff = diff;
       if (diff.diff !== undefined) {
         if (diff.diff.length > budget) {
           truncated = true;

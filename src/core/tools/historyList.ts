@@ -1,3 +1,5 @@
+import { arrayOf, INTEGER, object } from '../results';
+import { OPERATION_FIELDS, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../history/undo';
@@ -19,7 +21,7 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 /** How history_list and the editor's views describe one record. */
-export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>): Record<string, unknown> {
+export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>) {
   const undoneByOperation = undone.get(record.id);
   return {
     operation_id: record.id,
@@ -47,6 +49,8 @@ export const historyList = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
+  outputSchema: object({ count: INTEGER, total: INTEGER, ...PAGE, operations: arrayOf(object(OPERATION_FIELDS)) }),
+  errors: ['HISTORY_UNAVAILABLE'],
   caps: { limit: { cap: HISTORY_LIST_CAP, advice: `Ask for at most ${HISTORY_LIST_CAP}, or narrow the list with path.` } },
   checkInput(_input, context) {
     requireHistory(context);

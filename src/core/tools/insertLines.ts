@@ -1,4 +1,6 @@
-import { insertKind } from '../edit/kinds';
+import { INTEGER, nullable, object, oneOf } from '../results';
+import { EDIT_FIELDS } from './fields';
+import { type InsertFields, insertKind } from '../edit/kinds';
 import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -19,7 +21,7 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-function kinds(input: InputOf<typeof inputSchema>): TextEditKind<null>[] {
+function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, InsertFields>] {
   return [insertKind(input.position, input.line, input.content)];
 }
 
@@ -35,6 +37,16 @@ export const insertLines = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema: object({ ...EDIT_FIELDS, position: oneOf('before', 'after', 'end'), line: nullable(INTEGER), total_lines: INTEGER }),
+  errors: [
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'LIMIT_EXCEEDED',
+    'CONTENT_CONFLICT',
+    'BINARY_CONTENT_REFUSED',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+  ],
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },

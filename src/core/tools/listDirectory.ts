@@ -1,3 +1,5 @@
+import { arrayOf, BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { compareCodePoints, entryType, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
 import type { InputSchema } from '../schema';
@@ -104,6 +106,24 @@ export const listDirectory = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  outputSchema: object({
+    path: STRING,
+    recursive: BOOLEAN,
+    count: INTEGER,
+    total: INTEGER,
+    ...PAGE,
+    depth_limited: BOOLEAN,
+    ignored_count: IGNORED_COUNT,
+    entries: arrayOf(
+      object({
+        relative_path: STRING,
+        type: oneOf('file', 'directory', 'symlink', 'other'),
+        size: optional(nullable(INTEGER)),
+        target_type: optional(oneOf('file', 'directory', 'other')),
+      }),
+    ),
+  }),
+  errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: {
     max_entries: {
       cap: LIST_DIRECTORY_CAP,

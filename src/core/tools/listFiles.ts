@@ -1,3 +1,5 @@
+import { arrayOf, BOOLEAN, INTEGER, object, STRING } from '../results';
+import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -34,6 +36,15 @@ export const listFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  outputSchema: object({
+    count: INTEGER,
+    recursive: BOOLEAN,
+    files: arrayOf(STRING),
+    ...PAGE,
+    total: INTEGER,
+    ignored_count: IGNORED_COUNT,
+  }),
+  errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: { max_results: { cap: LIST_FILES_CAP, advice: `Ask for at most ${LIST_FILES_CAP}, or list a narrower path.` } },
   prepare(_input, _context, { path }) {
     return Promise.resolve({ invocationMessage: `Listing files in ${path.display}` });

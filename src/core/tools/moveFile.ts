@@ -1,3 +1,5 @@
+import { BOOLEAN, object } from '../results';
+import { TRANSFER_FIELDS } from './fields';
 import { toolRef, where } from '../naming';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -28,6 +30,20 @@ export const moveFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
+  outputSchema: object({ ...TRANSFER_FIELDS, moved: BOOLEAN }),
+  errors: [
+    'SOURCE_EQUALS_DESTINATION',
+    'DESTINATION_INSIDE_SOURCE',
+    'SOURCE_FILE_NOT_FOUND',
+    'SOURCE_NOT_FILE',
+    'SOURCE_DIRECTORY_NOT_FOUND',
+    'SOURCE_NOT_DIRECTORY',
+    'DESTINATION_IS_DIRECTORY',
+    'DESTINATION_EXISTS',
+    'DESTINATION_NOT_DIRECTORY',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+  ],
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'move');
     const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;

@@ -1,6 +1,8 @@
 import { assertMayRead } from '../policy';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
+import type { FileStat } from '../fs';
+import { BOOLEAN, object, oneOf, STRING } from '../results';
 import { pathParameter } from './parameters';
 
 const inputSchema = {
@@ -11,6 +13,11 @@ const inputSchema = {
   required: ['path'],
   additionalProperties: false,
 } as const satisfies InputSchema;
+
+function pathTypeOf(stat: FileStat | undefined): 'file' | 'directory' | 'other' | 'missing' {
+  if (!stat) return 'missing';
+  return stat.kind === 'file' || stat.kind === 'directory' ? stat.kind : 'other';
+}
 
 export const pathExists = defineTool({
   name: 'path_exists',
@@ -24,6 +31,12 @@ export const pathExists = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'path' },
+  outputSchema: object({
+    path: STRING,
+    exists: BOOLEAN,
+    path_type: oneOf('file', 'directory', 'other', 'missing'),
+  }),
+  errors: ['SENSITIVE_PATH_REFUSED'],
   prepare(_input, _context, { path }) {
     return Promise.resolve({ invocationMessage: `Checking ${path.display}` });
   },
@@ -31,7 +44,10 @@ export const pathExists = defineTool({
     // Even whether a secret exists is kept from the tools (agentFs.hiddenPaths).
     await assertMayRead(context, path);
     const stat = await context.workspace.fs.stat(path.absolute);
-    const pathType = stat?.kind === 'file' ? 'file' : stat?.kind === 'directory' ? 'directory' : stat ? 'other' : 'missing';
-    return { path: path.display, exists: stat !== undefined, path_type: pathType };
+    return {
+      path: path.display,
+      exists: stat !== undefined,
+      path_type: pathTypeOf(stat),
+    };
   },
 });

@@ -1,3 +1,5 @@
+import { described, INTEGER, object, oneOf, optional, STRING, variants } from '../results';
+import { FILE_NAMES, HASH, LINE_READ } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
@@ -57,6 +59,24 @@ export const readFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
+  outputSchema: variants(
+    object({ ...FILE_NAMES, ...LINE_READ }),
+    object(
+      {
+        ...FILE_NAMES,
+        mime_type: oneOf('image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+        width: INTEGER,
+        height: INTEGER,
+        size_bytes: INTEGER,
+        content_hash: HASH,
+        base64: optional(
+          described('The image bytes, from the runner (it prints JSON only); other hosts pass the image beside the envelope.', STRING),
+        ),
+      },
+      'An image: its bytes go beside the envelope, as the host passes images.',
+    ),
+  ),
+  errors: ['FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
   checkInput(input, context) {
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
   },

@@ -1,9 +1,11 @@
+import { anyOf, arrayOf, BOOLEAN, described, INTEGER, literal, nullable, object, oneOf, optional, STRING } from '../results';
+import { ENCODING_NAME, NEWLINE, SHARABLE_READ } from './fields';
 import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { namePair } from '../files';
 import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
-import { readLines } from '../read/lines';
+import { type LineRead, readLines } from '../read/lines';
 import { type LineParameters, lineRequest } from '../read/request';
 import type { LineRequest } from '../read/select';
 import { limitExceeded } from '../caps';
@@ -42,25 +44,40 @@ function lineRequestOf(input: LineParameters & { readonly paths: readonly string
  */
 export const SHARED_FIELDS = ['encoding', 'bom', 'newline', 'truncation_reason'] as const;
 
-type Entry =
-  | { readonly path: string; readonly ok: true; readonly data: Record<string, unknown> }
-  | { readonly path: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+/** One file read: its names and the read fields. */
+type ReadData = { readonly file_name: string; readonly relative_path: string } & LineRead;
+type SharedField = (typeof SHARED_FIELDS)[number];
+type Shared = Partial<Pick<ReadData, SharedField>>;
+
+type Failed = { readonly path: string; readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+type Entry = { readonly path: string; readonly ok: true; readonly data: ReadData } | Failed;
+type SharedEntry = { readonly path: string; readonly ok: true; readonly data: Omit<ReadData, SharedField> & Shared } | Failed;
+
+/** The value every file read has for `field`, or undefined when they differ (or fewer than two files were read). */
+function agreed<Field extends SharedField>(read: readonly ReadData[], field: Field): Pick<ReadData, Field> | undefined {
+  const [first] = read;
+  if (!first || read.length < 2 || !read.every((data) => data[field] === first[field])) return undefined;
+  // A computed key types as an index signature; the object holds exactly `field`, with its value.
+  return { [field]: first[field] } as Pick<ReadData, Field>;
+}
 
 /** Moves the SHARED_FIELDS every read file agrees on into one object; with fewer than two files read, nothing moves. */
-function shareFields(files: readonly Entry[]): { shared: Record<string, unknown>; files: Entry[] } {
+function shareFields(files: readonly Entry[]): { shared: Shared; files: SharedEntry[] } {
   const read = files.flatMap((file) => (file.ok ? [file.data] : []));
-  const shared: Record<string, unknown> = {};
-  if (read.length < 2) return { shared, files: [...files] };
-  for (const field of SHARED_FIELDS) {
-    const value = read[0]?.[field];
-    if (read.every((data) => field in data && data[field] === value)) shared[field] = value;
-  }
+  const shared: Shared = {
+    ...agreed(read, 'encoding'),
+    ...agreed(read, 'bom'),
+    ...agreed(read, 'newline'),
+    ...agreed(read, 'truncation_reason'),
+  };
   return {
     shared,
-    files: files.map((file) => {
+    files: files.map((file): SharedEntry => {
       if (!file.ok) return file;
-      const data = Object.fromEntries(Object.entries(file.data).filter(([field]) => !(field in shared)));
-      return { ...file, data };
+      const { encoding, bom, newline, truncation_reason, ...data } = file.data;
+      const own: Shared = { encoding, bom, newline, truncation_reason };
+      for (const field of SHARED_FIELDS) if (field in shared) delete own[field];
+      return { ...file, data: { ...data, ...own } };
     }),
   };
 }
@@ -91,6 +108,28 @@ export const readManyFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { paths: 'file' },
+  outputSchema: object({
+    count: INTEGER,
+    succeeded: INTEGER,
+    failed: INTEGER,
+    max_bytes_per_file: INTEGER,
+    shared: described(
+      'Data fields every file read has alike, left out of its entry.',
+      object({
+        encoding: optional(ENCODING_NAME),
+        bom: optional(BOOLEAN),
+        newline: optional(NEWLINE),
+        truncation_reason: optional(nullable(oneOf('max_bytes', 'line_too_long'))),
+      }),
+    ),
+    files: arrayOf(
+      anyOf(
+        object({ path: STRING, ok: literal(true), data: object(SHARABLE_READ) }),
+        object({ path: STRING, ok: literal(false), error: object({ code: STRING, message: STRING }) }),
+      ),
+    ),
+  }),
+  errors: ['FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED'],
   caps: { paths: { cap: READ_MANY_FILES_CAP, advice: 'Split them over several calls.' } },
   checkInput(input, context) {
     lineRequestOf(input, context);

@@ -1,5 +1,7 @@
+import { INTEGER, object } from '../results';
+import { EDIT_FIELDS } from './fields';
 import { toolRef } from '../naming';
-import { lineRangeKind } from '../edit/kinds';
+import { type LineRangeFields, lineRangeKind } from '../edit/kinds';
 import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -20,7 +22,7 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
-function kinds(input: InputOf<typeof inputSchema>): TextEditKind<null>[] {
+function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
   return [lineRangeKind(input.start_line, input.end_line, input.content, `Replacing lines ${input.start_line}-${input.end_line} of`)];
 }
 
@@ -36,6 +38,16 @@ export const replaceLines = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: { path: 'file' },
+  outputSchema: object({ ...EDIT_FIELDS, start_line: INTEGER, end_line: INTEGER, total_lines: INTEGER }),
+  errors: [
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'LIMIT_EXCEEDED',
+    'CONTENT_CONFLICT',
+    'BINARY_CONTENT_REFUSED',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+  ],
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },

@@ -1,3 +1,5 @@
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, optional, STRING } from '../results';
+import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { Minimatch } from 'minimatch';
 import { ToolError } from '../errors';
@@ -422,6 +424,31 @@ export const searchContent = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  outputSchema: object({
+    query: STRING,
+    is_regex: BOOLEAN,
+    case_sensitive: BOOLEAN,
+    path: optional(nullable(STRING)),
+    file_pattern: optional(STRING),
+    count: INTEGER,
+    ...PAGE,
+    total: optional(described('Given when every file was searched.', INTEGER)),
+    engine: STRING,
+    ignored_count: IGNORED_COUNT,
+    matches: arrayOf(
+      object({
+        path: STRING,
+        line: INTEGER,
+        column: described('In characters (code points), 1-based.', INTEGER),
+        text: STRING,
+        text_truncated: optional(BOOLEAN),
+        via: optional(described('The .pdf.txt the match was found in, for a .pdf.', STRING)),
+        before: optional(arrayOf(STRING)),
+        after: optional(arrayOf(STRING)),
+      }),
+    ),
+  }),
+  errors: ['INVALID_PATTERN', 'DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: {
     max_results: {
       cap: SEARCH_CONTENT_CAP,
@@ -524,19 +551,17 @@ export const searchContent = defineTool({
     const page = pageFrom(all.slice(offset, offset + input.max_results), offset, all.length);
     const matches = page.items.map(({ display, via, match }) => {
       const text = window(match.text, match.start);
-      const entry: Record<string, unknown> = {
+      return {
         path: display,
         line: match.line,
         column: codePoints(match.text.slice(0, match.start)) + 1,
         text: text.text,
+        ...(text.truncated ? { text_truncated: true } : {}),
+        ...(via === undefined ? {} : { via }),
+        ...(input.context_lines > 0
+          ? { before: match.before.map((line) => window(line, 0).text), after: match.after.map((line) => window(line, 0).text) }
+          : {}),
       };
-      if (text.truncated) entry.text_truncated = true;
-      if (via !== undefined) entry.via = via;
-      if (input.context_lines > 0) {
-        entry.before = match.before.map((line) => window(line, 0).text);
-        entry.after = match.after.map((line) => window(line, 0).text);
-      }
-      return entry;
     });
     return {
       query: input.query,

@@ -1,3 +1,5 @@
+import { arrayOf, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { compileSearchGlob, searchNameRegex } from '../glob';
 import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
@@ -34,6 +36,16 @@ export const searchFiles = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { path: 'directory' },
+  outputSchema: object({
+    pattern: STRING,
+    path: optional(nullable(STRING)),
+    count: INTEGER,
+    total: INTEGER,
+    ...PAGE,
+    ignored_count: IGNORED_COUNT,
+    matches: arrayOf(object({ relative_path: STRING, type: oneOf('file', 'directory', 'symlink', 'other') })),
+  }),
+  errors: ['INVALID_PATTERN', 'DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: { max_results: { cap: SEARCH_FILES_CAP, advice: `Ask for at most ${SEARCH_FILES_CAP}, or use a narrower pattern or path.` } },
   checkInput(input) {
     compileSearchGlob(input.pattern, 'pattern');

@@ -1,3 +1,5 @@
+import { arrayOf, described, object, STRING } from '../results';
+import { UNDO_FIELDS } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
@@ -43,6 +45,22 @@ export const undoLast = defineTool({
   idempotent: false,
   inputSchema,
   pathParameters: {},
+  outputSchema: object({
+    ...UNDO_FIELDS,
+    history_skipped: described(
+      'Newer operations passed over because they cannot be undone.',
+      arrayOf(object({ operation_id: STRING, summary: STRING, reason: STRING })),
+    ),
+  }),
+  errors: [
+    'HISTORY_UNAVAILABLE',
+    'OPERATION_NOT_FOUND',
+    'UNDO_CONFLICT',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+    'PATH_OUTSIDE_BASE',
+    'SYMLINK_OUTSIDE_BASE',
+  ],
   async prepare(_input, context) {
     return describeUndo((await undoLastTarget(requireHistory(context))).target);
   },

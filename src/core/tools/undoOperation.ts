@@ -1,3 +1,5 @@
+import { object } from '../results';
+import { UNDO_FIELDS } from './fields';
 import { where } from '../naming';
 import { shown, sizeText, timeAgo } from '../consequences';
 import type { PathState } from '../history/state';
@@ -142,6 +144,16 @@ export const undoOperation = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: {},
+  outputSchema: object(UNDO_FIELDS),
+  errors: [
+    'HISTORY_UNAVAILABLE',
+    'OPERATION_NOT_FOUND',
+    'UNDO_CONFLICT',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+    'PATH_OUTSIDE_BASE',
+    'SYMLINK_OUTSIDE_BASE',
+  ],
   async prepare(input, context) {
     return describeUndo(await requireRecord(requireHistory(context), input.operation_id));
   },

@@ -1,3 +1,5 @@
+import { ROOT } from './fields';
+import { arrayOf, BOOLEAN, INTEGER, nullable, object, STRING } from '../results';
 import { EXTENSION_VERSION } from '../manifest';
 import type { PathIndex } from '../pathIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
@@ -45,6 +47,40 @@ export const workspaceInfo = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: {},
+  outputSchema: object({
+    base_directory: nullable(STRING),
+    base_directory_as_given: nullable(STRING),
+    roots: arrayOf(ROOT),
+    workspace_folders: arrayOf(ROOT),
+    multi_root: BOOLEAN,
+    read_only: BOOLEAN,
+    trusted: BOOLEAN,
+    limits: object({
+      max_read_bytes: INTEGER,
+      whole_read_bytes: INTEGER,
+      unranged_read_cap_bytes: nullable(INTEGER),
+      read_many_files_max_paths: INTEGER,
+      list_files_max_results: INTEGER,
+      list_directory_max_entries: INTEGER,
+      directory_tree_max_entries: INTEGER,
+      find_file_max_results: INTEGER,
+      search_files_max_results: INTEGER,
+      search_content_max_results: INTEGER,
+      search_content_max_context_lines: INTEGER,
+    }),
+    exclude: arrayOf(STRING),
+    search_exclude: arrayOf(STRING),
+    hidden_paths: arrayOf(STRING),
+    protected_paths: arrayOf(STRING),
+    ranged_reads: BOOLEAN,
+    content_search_engine: STRING,
+    host: nullable(STRING),
+    host_version: nullable(STRING),
+    read_images: BOOLEAN,
+    problems_after_edits: BOOLEAN,
+    extension_version: STRING,
+  }),
+  errors: [],
   prepare() {
     return Promise.resolve({ invocationMessage: 'Describing the workspace' });
   },

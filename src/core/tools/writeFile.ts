@@ -1,3 +1,5 @@
+import { BOOLEAN, INTEGER, nullable, object, optional } from '../results';
+import { DRY_RUN_DIFF, ENCODING_NAME, FILE_NAMES, HASH, NEWLINE } from './fields';
 import { toolRef, where } from '../naming';
 import { shown, sizeText, undoSentence } from '../consequences';
 import { checkExpectedHash, checkHashFormat, describeChange, describeLines, diffForResult, fencedDiff, type TextChange } from '../editing';
@@ -145,6 +147,22 @@ export const writeFile = defineTool({
   idempotent: true,
   inputSchema,
   pathParameters: { file_name: 'file' },
+  outputSchema: object({
+    ...FILE_NAMES,
+    created: BOOLEAN,
+    updated: BOOLEAN,
+    dry_run: BOOLEAN,
+    would_create: optional(BOOLEAN),
+    would_update: optional(BOOLEAN),
+    size_bytes: INTEGER,
+    content_hash: HASH,
+    previous_hash: nullable(HASH),
+    encoding: ENCODING_NAME,
+    bom: BOOLEAN,
+    newline: NEWLINE,
+    ...DRY_RUN_DIFF,
+  }),
+  errors: ['FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'CONTENT_CONFLICT', 'DIRECTORY_NOT_DIRECTORY'],
   async prepare(input, context, { file_name: path }) {
     const plan = await planWrite(input, path, context);
     const { existing } = plan;

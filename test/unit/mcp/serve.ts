@@ -20,6 +20,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
 import { makeTempDir } from '../helpers';
+import { checkEnvelope } from '../../shared/results';
 
 export const REPO = path.join(__dirname, '..', '..', '..', '..');
 export const SERVER = path.join(REPO, 'dist', 'mcp.js');
@@ -80,6 +81,7 @@ export function envelopeOf(result: CallToolResult): Envelope {
   const fromText = JSON.parse(item.text) as Envelope;
   assert.deepEqual(result.structuredContent, fromText, 'structuredContent is the envelope of the text item');
   assert.equal(result.isError, !fromText.ok, 'isError is true exactly when ok is false');
+  checkEnvelope(fromText);
   return fromText;
 }
 
