@@ -225,7 +225,13 @@ export function pipelineCodes(tool: {
     ...(tool.capped ? (['LIMIT_EXCEEDED'] as const) : []),
     ...tool.pathCodes,
     ...(tool.effect === 'write'
-      ? (['WORKSPACE_UNTRUSTED', 'READ_ONLY_MODE', 'CONFIRMATION_DECLINED', 'CROSS_DEVICE_MOVE_UNSUPPORTED'] as const)
+      ? ([
+          'WORKSPACE_UNTRUSTED',
+          'READ_ONLY_MODE',
+          'CONFIRMATION_DECLINED',
+          'CROSS_DEVICE_MOVE_UNSUPPORTED',
+          'HISTORY_WRITE_FAILED',
+        ] as const)
       : []),
   ];
 }

@@ -5,6 +5,7 @@
  *
  * Not recorded: read tools, `dry_run` calls, failed calls, and calls that changed nothing.
  */
+import { toolRef } from '../naming';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { dirname, isWithin } from '../paths';
 import { withProcessLocks } from '../locks';
@@ -291,7 +292,7 @@ function undoneOperationOf(data: unknown): string | undefined {
 function historyRefusal(tool: Tool, context: ToolContext, history: HistoryStore, why: string): ToolError {
   return new ToolError(
     'HISTORY_WRITE_FAILED',
-    `${tool.name} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.knobs.history}).`,
+    `${toolRef(tool.name)} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.knobs.history}).`,
     { history_directory: history.directory },
   );
 }

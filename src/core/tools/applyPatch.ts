@@ -50,6 +50,7 @@ export const applyPatch = defineTool({
     ),
   }),
   errors: [
+    'ENCODING_MISMATCH',
     'PATCH_FAILED',
     'LIMIT_EXCEEDED',
     'FILE_PATH_OUTSIDE_BASE',

@@ -38,6 +38,7 @@ export const deleteLines = defineTool({
   pathParameters: { path: 'file' },
   outputSchema: object({ ...EDIT_FIELDS, start_line: INTEGER, end_line: INTEGER, total_lines: INTEGER }),
   errors: [
+    'ENCODING_MISMATCH',
     'FILE_NOT_FOUND',
     'FILE_NOT_FILE',
     'LIMIT_EXCEEDED',

@@ -132,6 +132,7 @@ export const editFile = defineTool({
     edits: optional(described('With edits: what each edit did, in order.', arrayOf(object(MATCH_FIELDS)))),
   }),
   errors: [
+    'ENCODING_MISMATCH',
     'FILE_NOT_FOUND',
     'FILE_NOT_FILE',
     'LIMIT_EXCEEDED',

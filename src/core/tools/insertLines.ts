@@ -39,6 +39,7 @@ export const insertLines = defineTool({
   pathParameters: { path: 'file' },
   outputSchema: object({ ...EDIT_FIELDS, position: oneOf('before', 'after', 'end'), line: nullable(INTEGER), total_lines: INTEGER }),
   errors: [
+    'ENCODING_MISMATCH',
     'FILE_NOT_FOUND',
     'FILE_NOT_FILE',
     'LIMIT_EXCEEDED',

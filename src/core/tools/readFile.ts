@@ -76,7 +76,7 @@ export const readFile = defineTool({
       'An image: its bytes go beside the envelope, as the host passes images.',
     ),
   ),
-  errors: ['FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
+  errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
   checkInput(input, context) {
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
   },

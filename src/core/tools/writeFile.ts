@@ -162,7 +162,14 @@ export const writeFile = defineTool({
     newline: NEWLINE,
     ...DRY_RUN_DIFF,
   }),
-  errors: ['FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'CONTENT_CONFLICT', 'DIRECTORY_NOT_DIRECTORY'],
+  errors: [
+    'ENCODING_MISMATCH',
+    'FILE_NOT_FILE',
+    'SENSITIVE_PATH_REFUSED',
+    'FILE_DIRTY_IN_EDITOR',
+    'CONTENT_CONFLICT',
+    'DIRECTORY_NOT_DIRECTORY',
+  ],
   async prepare(input, context, { file_name: path }) {
     const plan = await planWrite(input, path, context);
     const { existing } = plan;
