@@ -15,6 +15,12 @@ import type { Flatten } from './schema';
 /** Marks a field that may be left out; a symbol, so JSON (and ajv, which reads string keys) never sees it. */
 export const OPTIONAL: unique symbol = Symbol('optional');
 
+/** Marks a field that only some hosts add to a result (the editor's `problems`, the runner's `base64`). */
+export const HOSTS: unique symbol = Symbol('hosts');
+
+/** Where a call runs: the editor's tools, the runner (`dist/cli.js`), the MCP server. */
+export type ResultHost = 'editor' | 'runner' | 'mcp';
+
 /** The JSON Schema keywords a result field uses. */
 export interface FieldSchema {
   readonly type?: FieldType | readonly FieldType[];
@@ -26,6 +32,7 @@ export interface FieldSchema {
   readonly additionalProperties?: boolean;
   readonly anyOf?: readonly FieldSchema[];
   readonly [OPTIONAL]?: true;
+  readonly [HOSTS]?: readonly ResultHost[];
 }
 
 type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'null' | 'array' | 'object';
@@ -102,6 +109,14 @@ export function literal<const Value extends string | number | boolean>(value: Va
 
 export function optional<const Field extends FieldSchema>(field: Field): Field & { readonly [OPTIONAL]: true } {
   return { ...field, [OPTIONAL]: true };
+}
+
+/** A field only `hosts` add to a result, after the call (so optional): other hosts' schemas leave it out. */
+export function onlyIn<const Field extends FieldSchema>(
+  hosts: readonly ResultHost[],
+  field: Field,
+): Field & { readonly [OPTIONAL]: true; readonly [HOSTS]: readonly ResultHost[] } {
+  return { ...field, [OPTIONAL]: true, [HOSTS]: hosts };
 }
 
 export function described<const Field extends FieldSchema>(description: string, field: Field): Field & { readonly description: string } {
@@ -206,6 +221,40 @@ export const RECORDED_FIELDS = {
   history_warning: optional(described('Why the change was not recorded, when recording failed.', STRING)),
 } as const;
 
+/** One problem (an error or warning of a language service) in a file the call changed. */
+const PROBLEM = object({
+  path: STRING,
+  line: described('1-based.', INTEGER),
+  severity: oneOf('error', 'warning'),
+  message: STRING,
+  source: nullable(STRING),
+});
+
+/**
+ * What the editor adds to the result of a call that changed text files (src/vscode/problems.ts): the errors and
+ * warnings the change introduced in them, and how many it resolved.
+ */
+export const HOST_FIELDS = {
+  problems: onlyIn(
+    ['editor'],
+    described(
+      'Editor only: problems the change introduced in the files it changed (at most 10 listed, `more` counted) and how many it resolved.',
+      object({ new: arrayOf(PROBLEM), more: INTEGER, resolved: INTEGER }),
+    ),
+  ),
+} as const;
+
+/** `schema` as `host` answers it: without the fields only other hosts add. */
+export function schemaForHost(schema: ResultSchema, host: ResultHost): ResultSchema {
+  const inHost = (shape: ObjectSchema): ObjectSchema => {
+    const kept = Object.entries(shape.properties).filter(([, field]) => field[HOSTS] === undefined || field[HOSTS].includes(host));
+    if (kept.length === Object.keys(shape.properties).length) return shape;
+    const properties = Object.fromEntries(kept);
+    return { ...shape, properties, required: shape.required.filter((name) => name in properties) };
+  };
+  return 'anyOf' in schema ? { ...schema, anyOf: schema.anyOf.map(inHost) } : inHost(schema);
+}
+
 /**
  * The codes the pipeline itself can answer for a tool, before or around its own checks (invoke.ts, tool.ts): the
  * schema, the workspace, the shared policy, trust and read-only mode, the caps, the path parameters, an I/O failure.
@@ -237,17 +286,18 @@ export function pipelineCodes(tool: {
 }
 
 /**
- * The whole envelope a call of the tool answers with, as JSON Schema: `data` as its outputSchema says on success, a
- * code from its `errors` on failure. What an MCP server can publish as a tool's `outputSchema` (its structuredContent
- * is the envelope), and what the tests validate every envelope against.
+ * The whole envelope a call of the tool answers with, as JSON Schema: `data` as its outputSchema says on success
+ * (as `host` answers it; every host's fields when none is named), a code from its `errors` on failure. What the MCP
+ * server publishes as a tool's `outputSchema` (its structuredContent is the envelope), and what the tests validate
+ * every envelope against.
  */
-export function envelopeSchema(tool: {
-  readonly name: string;
-  readonly outputSchema: ResultSchema;
-  readonly errors: readonly ErrorCode[];
-}) {
+export function envelopeSchema(
+  tool: { readonly name: string; readonly outputSchema: ResultSchema; readonly errors: readonly ErrorCode[] },
+  host?: ResultHost,
+) {
+  const data = host === undefined ? tool.outputSchema : schemaForHost(tool.outputSchema, host);
   return variants(
-    object({ ok: literal(true), operation: literal(tool.name), data: tool.outputSchema }),
+    object({ ok: literal(true), operation: literal(tool.name), data }),
     object({
       ok: literal(false),
       operation: literal(tool.name),

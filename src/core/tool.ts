@@ -12,7 +12,7 @@ import { type Cap, checkDeclaredCaps } from './caps';
 import type { ToolContext } from './context';
 import type { WithImage } from './envelope';
 import { type ErrorCode, ToolError } from './errors';
-import { object, pipelineCodes, RECORDED_FIELDS, type ResultOf, type ResultSchema, type StrayFields } from './results';
+import { HOST_FIELDS, object, pipelineCodes, RECORDED_FIELDS, type ResultOf, type ResultSchema, type StrayFields } from './results';
 import { type ConfinedPath, OUTSIDE_CODE, type PathResolver, type PathSlot } from './root';
 import type { Flatten, InputOf, InputSchema, PresentOf } from './schema';
 import { inputValidator } from './validation';
@@ -117,7 +117,8 @@ export interface ToolDefinition<
   /**
    * The envelope's `data` on success (results.ts): `run` returns exactly this shape, and the tests validate every
    * result against it. The pipeline adds the recorded-call fields (RECORDED_FIELDS) to the result of a tool that
-   * changes files; the schema the tool publishes (`Tool.outputSchema`) has them.
+   * changes files, the editor the problems the change caused (HOST_FIELDS); the schema the tool publishes
+   * (`Tool.outputSchema`) has them.
    */
   readonly outputSchema: Output;
   /**
@@ -195,12 +196,15 @@ interface ToolBody<Input, Paths> extends Omit<ToolDefinition, 'prepare' | 'run' 
   affects?(this: void, input: Input, context: ToolContext, paths: Paths): Promise<readonly ConfinedPath[]>;
 }
 
-/** The schema a tool publishes: its own, plus what the pipeline adds to the result of a tool that changes files. */
+/**
+ * The schema a tool publishes: its own, plus what is added to the result of a tool that changes files: the recorded-call
+ * fields by the pipeline, the problems the change caused by the editor.
+ */
 function publishedSchema(definition: { readonly effect: 'read' | 'write'; readonly outputSchema: ResultSchema }): ResultSchema {
   const { outputSchema } = definition;
   if (definition.effect === 'read') return outputSchema;
   if (!('properties' in outputSchema)) throw new Error('A tool that changes files answers one shape: an object with its fields.');
-  const withRecord = object({ ...outputSchema.properties, ...RECORDED_FIELDS });
+  const withRecord = object({ ...outputSchema.properties, ...RECORDED_FIELDS, ...HOST_FIELDS });
   return outputSchema.description === undefined ? withRecord : { ...withRecord, description: outputSchema.description };
 }
 

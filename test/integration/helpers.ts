@@ -59,12 +59,14 @@ export async function callTool(operation: string, input: object, token?: vscode.
 }
 
 export function expectOk(envelope: Envelope): SuccessEnvelope & { data: Record<string, unknown> } {
+  checkEnvelope(envelope);
   if (!envelope.ok) assert.fail(`expected ok, got ${envelope.error.code}: ${envelope.error.message}`);
   assert.equal(typeof envelope.data, 'object');
   return envelope as SuccessEnvelope & { data: Record<string, unknown> };
 }
 
 export function expectError(envelope: Envelope, code: string): FailureEnvelope {
+  checkEnvelope(envelope);
   if (envelope.ok) assert.fail(`expected ${code}, got ok: ${JSON.stringify(envelope.data)}`);
   assert.equal(envelope.error.code, code, envelope.error.message);
   assert.ok(envelope.error.message.length > 0, 'an error carries a message');

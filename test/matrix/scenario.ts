@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { checkEnvelope } from '../shared/results';
 import type { OfferedTool, ReceivedResult, Reply, Script, Turn } from './model';
 
 /** The envelope inside what a client showed the model, however the client wrapped or escaped it. */
@@ -299,6 +300,7 @@ export function checkResults(steps: readonly Step[], turn: Turn | undefined): Se
     const envelope = envelopeIn(result.text);
     assert.ok(envelope, `step ${index + 1} (${step.tool}): no envelope in what the model received:\n${result.text}`);
     assert.equal(envelope.operation, step.tool);
+    checkEnvelope(envelope);
     step.expect(envelope, result);
     return envelope;
   });

@@ -134,7 +134,9 @@ describe('several processes, one workspace', function () {
       const envelopes = await Promise.all(runs);
       const winners = envelopes.flatMap((envelope, index) => (envelope.ok ? [index] : []));
       assert.equal(winners.length, 1, `try ${attempt}: ${winners.length} writers succeeded`);
-      for (const envelope of envelopes) if (!envelope.ok) expectError(envelope, 'CONTENT_CONFLICT');
+      for (const envelope of envelopes)
+        if (envelope.ok) expectOk(envelope);
+        else expectError(envelope, 'CONTENT_CONFLICT');
       assert.equal(fs.readFileSync(path.join(f.base, 'shared.txt'), 'utf8'), `writer ${winners[0] ?? -1} of try ${attempt}\n`);
     }
     // One recorded write per try, each undoable back to that try's original.

@@ -99,7 +99,8 @@ describe('write_file guards', function () {
     );
     const winners = envelopes.flatMap((envelope, index) => (envelope.ok ? [index] : []));
     assert.equal(winners.length, 1, `winners: ${winners.join(', ')}`);
-    for (const envelope of envelopes) if (!envelope.ok) assert.equal(envelope.error.code, 'CONTENT_CONFLICT');
+    for (const envelope of envelopes) if (!envelope.ok) expectError(envelope, 'CONTENT_CONFLICT');
+    for (const winner of winners) expectOk(envelopes[winner] ?? assert.fail('no winner'));
     assert.equal(ws.read('notes.md'), `writer ${winners[0] ?? -1}\n`);
   });
 

@@ -14,6 +14,7 @@ import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createNodeSession } from '../../src/node/session';
 import type { Session } from '../../src/core/invoke';
 import type { HistoryLimits } from '../../src/core/history/store';
+import { checkEnvelope } from '../shared/results';
 import { assertTree, snapshot } from '../shared/tree';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 
@@ -452,6 +453,7 @@ describe('history through the runner: node dist/cli.js --state DIR', function ()
       env: { ...process.env, XDG_STATE_HOME: path.join(f.tmp, 'xdg') },
     });
     const line = result.stdout.trim();
+    if (line !== '') checkEnvelope(JSON.parse(line));
     return { code: result.status, envelope: line === '' ? undefined : (JSON.parse(line) as Envelope), stderr: result.stderr };
   }
 

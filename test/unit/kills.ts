@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation, type Session } from '../../src/core/invoke';
 import { isStagingName } from '../../src/core/staging';
+import { checkEnvelope } from '../shared/results';
 
 const SIZES = [64, 4096, 65536, 1024 * 1024];
 export const WRITE_FILES = 5;
@@ -45,6 +46,7 @@ export function setUpChurn(root: string): void {
 
 async function must(session: Session, operation: string, input: Record<string, unknown>): Promise<void> {
   const envelope = await invokeOperation(operation, input, session);
+  checkEnvelope(envelope);
   if (!envelope.ok) throw new Error(`${operation} failed: ${envelope.error.code} ${envelope.error.message}`);
 }
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { invokeOperation, prepareOperation, type Session } from '../../src/core/invoke';
 import { createNodeSession } from '../../src/node/session';
 import type { Preparation } from '../../src/core/tool';
-import { assertTree, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
+import { assertTree, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 
 describe('prepareOperation', function () {
   let ws: TempWorkspace;
@@ -217,7 +217,7 @@ describe('prepareOperation', function () {
 
   it("undo: names what is put back in the person's terms, with no ids or raw operation names", async function () {
     const recorded = recordedSession();
-    assert.ok((await invokeOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded)).ok);
+    expectOk(await invokeOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded));
     const undo = confirmation(await prepareOperation('undo_last', {}, recorded));
     assert.equal(undo.title, 'Undo deleting dest/?');
     assert.equal(
@@ -225,20 +225,20 @@ describe('prepareOperation', function () {
       'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nNothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.',
     );
     assert.doesNotMatch(undo.message, /delete_directory|operation|\d{4}-\d\d-\d\dT/);
-    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
+    expectOk(await invokeOperation('undo_last', {}, recorded));
   });
 
   it('undo of a move and of a creation say where things go back and what is removed', async function () {
     const recorded = recordedSession();
-    assert.ok((await invokeOperation('move_file', { source_path: 'a.txt', destination_path: 'moved/a.txt' }, recorded)).ok);
+    expectOk(await invokeOperation('move_file', { source_path: 'a.txt', destination_path: 'moved/a.txt' }, recorded));
     const moveBack = confirmation(await prepareOperation('undo_last', {}, recorded));
     assert.equal(moveBack.title, 'Undo moving a.txt to moved/a.txt?');
     assert.match(moveBack.message, /^Move `moved\/a\.txt` back to `a\.txt`, where it was before it was moved just now\./);
-    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
-    assert.ok((await invokeOperation('create_file', { path: 'fresh.txt', content: 'new\n' }, recorded)).ok);
+    expectOk(await invokeOperation('undo_last', {}, recorded));
+    expectOk(await invokeOperation('create_file', { path: 'fresh.txt', content: 'new\n' }, recorded));
     const remove = confirmation(await prepareOperation('undo_last', {}, recorded));
     assert.equal(remove.title, 'Undo creating fresh.txt?');
     assert.match(remove.message, /^Remove `fresh\.txt` \(4 bytes\), which was created just now\./);
-    assert.ok((await invokeOperation('undo_last', {}, recorded)).ok);
+    expectOk(await invokeOperation('undo_last', {}, recorded));
   });
 });

@@ -16,6 +16,7 @@ import { invokeOperation } from '../../src/core/invoke';
 import { NodeLocks } from '../../src/node/locks';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createNodeSession } from '../../src/node/session';
+import { checkEnvelope } from '../shared/results';
 import { churnStep } from './kills';
 
 interface HoldInput {
@@ -71,9 +72,11 @@ async function writes(input: SessionInput & { readonly prefix: string; readonly 
       { file_name: `${input.prefix}/${index}.txt`, content: `${input.prefix} ${index}\n` },
       session,
     );
+    checkEnvelope(own);
     if (!own.ok) throw new Error(JSON.stringify(own));
     for (;;) {
       const read = await invokeOperation('read_file', { file_name: 'shared.txt' }, session);
+      checkEnvelope(read);
       if (!read.ok) throw new Error(JSON.stringify(read));
       const data = read.data as { content: string; content_hash: string };
       const written = await invokeOperation(
@@ -81,6 +84,7 @@ async function writes(input: SessionInput & { readonly prefix: string; readonly 
         { file_name: 'shared.txt', content: `${data.content}${input.prefix} ${index}\n`, expected_hash: data.content_hash },
         session,
       );
+      checkEnvelope(written);
       if (written.ok) break;
       if (written.error.code !== 'CONTENT_CONFLICT') throw new Error(JSON.stringify(written));
     }

@@ -3,7 +3,7 @@
  * a real result passes; a stray field, a missing one, a wrong type or an undeclared error code does not.
  */
 import * as assert from 'node:assert/strict';
-import { envelopeSchema, RECORDED_FIELDS } from '../../src/core/results';
+import { envelopeSchema, RECORDED_FIELDS, schemaForHost } from '../../src/core/results';
 import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { checkEnvelope } from '../shared/results';
 import { call, expectOk, tempWorkspace } from './helpers';
@@ -56,6 +56,43 @@ describe('result schemas', function () {
       const unrecorded = Object.fromEntries(Object.entries(expectOk(written)).filter(([field]) => field !== 'operation_id'));
       assert.throws(() => checkEnvelope({ ...written, data: unrecorded }), /required property 'operation_id'/);
       assert.ok(findTool('write_file')?.errors.includes('CONTENT_CONFLICT'));
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  it("a host's schema has the fields that host adds and none that only another host adds", function () {
+    const fieldsOf = (operation: string, host: 'editor' | 'runner' | 'mcp'): string[][] => {
+      const tool = findTool(operation);
+      assert.ok(tool);
+      const schema = schemaForHost(tool.outputSchema, host);
+      return ('anyOf' in schema ? schema.anyOf : [schema]).map((shape) => Object.keys(shape.properties));
+    };
+    for (const tool of TOOL_DEFINITIONS.filter((each) => each.effect === 'write')) {
+      assert.ok(fieldsOf(tool.name, 'editor')[0]?.includes('problems'), tool.name);
+      assert.ok(!fieldsOf(tool.name, 'mcp')[0]?.includes('problems'), tool.name);
+      assert.ok(!fieldsOf(tool.name, 'runner')[0]?.includes('problems'), tool.name);
+    }
+    for (const tool of TOOL_DEFINITIONS.filter((each) => each.effect === 'read'))
+      assert.ok(!fieldsOf(tool.name, 'editor').flat().includes('problems'), tool.name);
+    assert.deepEqual(
+      (['runner', 'mcp', 'editor'] as const).map((host) => fieldsOf('read_file', host)[1]?.includes('base64')),
+      [true, false, false],
+    );
+  });
+
+  it("checkEnvelope passes the editor's problems after an edit and refuses one of another shape", async function () {
+    const ws = tempWorkspace();
+    try {
+      ws.write({ 'a.ts': 'let a = 1;\n' });
+      const envelope = await call(ws.session, 'edit_file', { path: 'a.ts', old_string: '1', new_string: "'one'" });
+      const data = expectOk(envelope);
+      const problem = { path: 'a.ts', line: 1, severity: 'error', message: "Type 'string' is not assignable.", source: 'ts' };
+      const withProblems = (problems: unknown): unknown => ({ ...envelope, data: { ...data, problems } });
+      checkEnvelope(withProblems({ new: [problem], more: 0, resolved: 2 }));
+      assert.throws(() => checkEnvelope(withProblems({ new: [{ ...problem, severity: 'info' }], more: 0, resolved: 0 })), /severity/);
+      assert.throws(() => checkEnvelope(withProblems({ new: [], more: 0 })), /required property 'resolved'/);
+      assert.throws(() => checkEnvelope(withProblems({ new: [{ ...problem, column: 3 }], more: 0, resolved: 0 })), /column/);
     } finally {
       ws.cleanup();
     }

@@ -1,4 +1,4 @@
-import { described, INTEGER, object, oneOf, optional, STRING, variants } from '../results';
+import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
@@ -69,7 +69,8 @@ export const readFile = defineTool({
         height: INTEGER,
         size_bytes: INTEGER,
         content_hash: HASH,
-        base64: optional(
+        base64: onlyIn(
+          ['runner'],
           described('The image bytes, from the runner (it prints JSON only); other hosts pass the image beside the envelope.', STRING),
         ),
       },

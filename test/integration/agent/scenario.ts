@@ -18,6 +18,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import type { CardText, ToolRow } from '../../agent/protocol';
 import type { OfferedTool, ReceivedResult, ScriptRun } from '../../agent/model/extension';
 import { callTool, snapshot, TOOL_PREFIX, workspaceRoot } from '../helpers';
+import { checkEnvelope } from '../../shared/results';
 import { writeTree } from '../../shared/tree';
 import { MARKER } from '../index';
 import { type AgentTurn, card, click, notifications, rows, scriptedModel, shot, startTurn, ui } from './bridge';
@@ -96,11 +97,14 @@ function layOut(root: string, files: Readonly<Record<string, string>>): void {
 
 function envelopeOf(tool: string, text: string): Envelope | undefined {
   if (!tool.startsWith(TOOL_PREFIX) || text === SKIPPED) return undefined;
+  let envelope: Envelope;
   try {
-    return JSON.parse(text) as Envelope;
+    envelope = JSON.parse(text) as Envelope;
   } catch {
     return undefined;
   }
+  checkEnvelope(envelope);
+  return envelope;
 }
 
 /**

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Envelope } from '../../../src/core/envelope';
 import { api, callTool, expectFields, expectOk, readText, scratch, workspaceRoot } from '../helpers';
 
 /** Dialog answers recorded by the injected Dialogs (VS Code refuses modal dialogs inside a test run). */
@@ -71,7 +72,7 @@ describe('commands', () => {
     });
     const shownText = await vscode.commands.executeCommand<string | undefined>('agentFs.runTool');
     assert.ok(shownText, 'the command returns what it shows');
-    expectFields((JSON.parse(shownText) as { data: Record<string, unknown> }).data, { created: true });
+    expectFields(expectOk(JSON.parse(shownText) as Envelope).data, { created: true });
     assert.equal(readText(s.abs('from-command.txt')), 'via Run Tool');
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor, 'the result is shown in an editor');
@@ -97,7 +98,7 @@ describe('commands', () => {
       'read_file',
       JSON.stringify({ file_name: s.rel('a.txt') }),
     );
-    expectFields((JSON.parse(shownText) as { data: Record<string, unknown> }).data, { content: 'arg' });
+    expectFields(expectOk(JSON.parse(shownText) as Envelope).data, { content: 'arg' });
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

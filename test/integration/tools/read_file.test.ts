@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
+import { checkEnvelope } from '../../shared/results';
 import { callTool, expectError, expectFields, expectOk, scratch, TOOL_PREFIX } from '../helpers';
 
 const IMAGES = path.join(__dirname, '..', '..', '..', '..', 'test', 'fixtures', 'images');
@@ -43,6 +44,7 @@ describe('read_file', () => {
     const [text, image, ...rest] = result.content;
     assert.ok(text instanceof vscode.LanguageModelTextPart, 'the envelope comes first, as text');
     const envelope = JSON.parse(text.value) as Envelope;
+    checkEnvelope(envelope);
     assert.deepEqual(rest, []);
     const dataPart: unknown = Reflect.get(vscode, 'LanguageModelDataPart');
     const { data: info } = expectOk(await callTool('workspace_info', {}));

@@ -22,6 +22,7 @@ import { flagKnobs } from '../../../src/node/options';
 import { createNodeSession } from '../../../src/node/session';
 import type { OfferedTool, ReceivedResult, ScriptRun } from '../../agent/model/extension';
 import type { CardText, QuestionText, ToolRow } from '../../agent/protocol';
+import { checkEnvelope } from '../../shared/results';
 import { writeTree } from '../../shared/tree';
 import { snapshot, workspaceRoot } from '../helpers';
 import { answer, card, click, question, rows, scriptedModel, shot, startTurn, ui } from '../agent/bridge';
@@ -245,12 +246,15 @@ interface Played {
 }
 
 function envelopeOf(text: string): Envelope | undefined {
+  let parsed: Envelope;
   try {
-    const parsed = JSON.parse(text) as Envelope;
-    return typeof parsed === 'object' && parsed !== null && 'ok' in parsed ? parsed : undefined;
+    parsed = JSON.parse(text) as Envelope;
   } catch {
     return undefined;
   }
+  if (typeof parsed !== 'object' || parsed === null || !('ok' in parsed)) return undefined;
+  checkEnvelope(parsed);
+  return parsed;
 }
 
 /** Waits for a call's result; if none comes, says what holds the turn (a card or a question nobody expected). */
@@ -341,7 +345,9 @@ async function replay(results: readonly ReceivedResult[]): Promise<(Envelope | u
       out.push(agentGot);
       continue;
     }
-    out.push(await invokeOperation(step.tool, step.input(out.map((envelope) => ({ envelope }))), session));
+    const envelope = await invokeOperation(step.tool, step.input(out.map((each) => ({ envelope: each }))), session);
+    checkEnvelope(envelope);
+    out.push(envelope);
   }
   fs.rmSync(state, { recursive: true, force: true });
   return out;

@@ -14,6 +14,7 @@ import { serverNaming } from '../../../src/node/mcpServer';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
+import { checkEnvelope } from '../../shared/results';
 import { buildOnce, REPO, RUNNER, serve, SERVER, tempLayout } from './serve';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
@@ -366,7 +367,9 @@ describe('MCP server: the same envelopes as the runner', function () {
       const result = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, operation, JSON.stringify(input(byRunner))], {
         encoding: 'utf8',
       });
-      byRunner.push(JSON.parse(result.stdout) as Envelope);
+      const envelope = JSON.parse(result.stdout) as Envelope;
+      checkEnvelope(envelope);
+      byRunner.push(envelope);
     }
     const runnerDisk = snapshot(base);
 
