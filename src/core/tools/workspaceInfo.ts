@@ -1,5 +1,5 @@
 import { ROOT } from './fields';
-import { arrayOf, BOOLEAN, INTEGER, nullable, object, STRING } from '../results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../results';
 import { EXTENSION_VERSION } from '../manifest';
 import type { PathIndex } from '../pathIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
@@ -78,6 +78,20 @@ export const workspaceInfo = defineTool({
     host_version: nullable(STRING),
     read_images: BOOLEAN,
     problems_after_edits: BOOLEAN,
+    path_index: described(
+      "The MCP server's path index; null where calls walk the tree.",
+      nullable(
+        object({
+          state: oneOf('ready', 'building', 'off'),
+          reason: nullable(STRING),
+          paths: INTEGER,
+          directories: INTEGER,
+          estimated_bytes: INTEGER,
+          walks_answered: INTEGER,
+          freshness: nullable(oneOf('events', 'verify')),
+        }),
+      ),
+    ),
     extension_version: STRING,
   }),
   errors: [],

@@ -17,6 +17,7 @@ import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } 
 import { writeTree } from '../../shared/tree';
 import { removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, type Served, tempLayout } from './serve';
+import { checkEnvelope } from '../../shared/results';
 
 const STEPS = Number(process.env.AGENTFS_INDEX_STEPS ?? 40);
 
@@ -87,6 +88,7 @@ describe('MCP server: the path index', function () {
             const { operation, input } = randomQuery(base, chooser);
             const fromServer = (await served.call(operation, input)).envelope;
             const fromWalk = await invokeOperation(operation, input, walking);
+            checkEnvelope(fromWalk);
             compared++;
             assert.deepEqual(
               comparable(fromServer),
@@ -137,6 +139,7 @@ describe('MCP server: the path index', function () {
           encoding: 'utf8',
         });
         const runner = JSON.parse(result.stdout) as Envelope;
+        checkEnvelope(runner);
         assert.ok(runner.ok, result.stdout);
         assert.equal((runner.data as { path_index: unknown }).path_index, null);
       }

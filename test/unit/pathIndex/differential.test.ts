@@ -9,6 +9,7 @@
  * answered (most listings served from memory), so the comparison is not two walks.
  */
 import * as assert from 'node:assert/strict';
+import type { Envelope } from '../../../src/core/envelope';
 import { invokeOperation, type Session } from '../../../src/core/invoke';
 import { NodePathIndex, type NodePathIndexOptions } from '../../../src/node/pathIndex';
 import { createNodeSession } from '../../../src/node/session';
@@ -16,6 +17,7 @@ import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } 
 import { writeTree } from '../../shared/tree';
 import { makeTempDir, removeTree } from '../helpers';
 import { failingWatch, type Losses, overflowingWatch, realWatch } from './watches';
+import { checkEnvelope } from '../../shared/results';
 
 const STEPS = Number(process.env.AGENTFS_INDEX_STEPS ?? 60);
 
@@ -60,7 +62,13 @@ const RUNS: readonly Run[] = [
 ];
 
 async function envelopeText(session: Session, operation: string, input: unknown): Promise<string> {
-  return JSON.stringify(await invokeOperation(operation, input, session));
+  return JSON.stringify(await checked(invokeOperation(operation, input, session)));
+}
+
+async function checked(pending: Promise<Envelope>): Promise<Envelope> {
+  const envelope = await pending;
+  checkEnvelope(envelope);
+  return envelope;
 }
 
 describe('path index: every answer is a fresh walk’s', function () {
@@ -82,7 +90,7 @@ describe('path index: every answer is a fresh walk’s', function () {
         const history: string[] = [];
         let compared = 0;
         for (let step = 0; step < STEPS; step++) {
-          const change = randomChange(root, chooser, (operation, input) => invokeOperation(operation, input, indexed));
+          const change = randomChange(root, chooser, (operation, input) => checked(invokeOperation(operation, input, indexed)));
           history.push(change.what);
           await change.apply();
           // Mostly at once (the window between a change and its notification), sometimes after the background's turn.

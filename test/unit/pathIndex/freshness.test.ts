@@ -14,6 +14,7 @@ import { NodePathIndex, type NodePathIndexOptions } from '../../../src/node/path
 import { createNodeSession } from '../../../src/node/session';
 import { writeTree } from '../../shared/tree';
 import { makeTempDir, removeTree } from '../helpers';
+import { checkEnvelope } from '../../shared/results';
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,6 +56,7 @@ type Data = Record<string, unknown>;
 async function same({ indexed, walking }: Setup, operation: string, input: object): Promise<Data> {
   const fromIndex = await invokeOperation(operation, input, indexed);
   const fromWalk = await invokeOperation(operation, input, walking);
+  checkEnvelope(fromWalk);
   assert.deepEqual(fromIndex, fromWalk, `${operation} ${JSON.stringify(input)}`);
   assert.ok(fromIndex.ok, JSON.stringify(fromIndex));
   return fromIndex.data as Data;
@@ -197,6 +199,7 @@ describe('path index: freshness', function () {
       writeTree(root, { 'src/a.ts': 'a', 'src/b.ts': 'b', 'docs/c.md': 'c' });
       const session = createNodeSession(root, {}, { ripgrep: false, index });
       const first = await invokeOperation('search_files', { pattern: '**/*.ts' }, session);
+      checkEnvelope(first);
       assert.ok(first.ok);
       assert.equal(index.stats.snapshots, 0, 'the first call walked');
       assert.equal(index.report().state, 'building');
