@@ -367,6 +367,11 @@ export class Bench {
     return peaks.length === 0 ? undefined : Math.max(...peaks);
   }
 
+  /** The median time of the row of `workload` whose tool starts with `tool` (for a section's own figures). */
+  medianMs(workload: string, tool: string): number | undefined {
+    return this.medianOf(workload, tool);
+  }
+
   private medianOf(workload: string, tool: string): number | undefined {
     const row = this.rows.find((each) => each.workload === workload && each.tool.startsWith(tool) && each.times.length > 0);
     return row ? median(row.times) : undefined;
