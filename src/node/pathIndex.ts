@@ -8,11 +8,12 @@
  * Each directory is a node: its raw entries, its identity (device and inode) and its times as they were just before
  * it was read, and one of two ways of proving, at a call, that the listing is still the directory's:
  *  - **Watched** (freshness 'events', the MCP server): an inotify watch (Node's fs.watch on that one directory) set
- *    up before the listing was read, on the inode the read found (checked after the read). Every change to a
- *    listing — an entry created, deleted, renamed, moved in or out, the directory itself moved or deleted — queues an
- *    event in the kernel within the very system call that makes it, and any such event marks the node dirty. Before
- *    answering, a call lets the event loop poll twice (`drain`), so every event queued before the call began has
- *    been delivered: a watched node that is not dirty then is current. Writes to a file's content leave listings
+ *    up before each read of the listing (a new one at every read again: the old one may have gone with its
+ *    directory), on the inode the read found (checked after the read). Every change to a listing — an entry
+ *    created, deleted, renamed, moved in or out, the directory itself moved or deleted — queues an event in the
+ *    kernel within the very system call that makes it, and any such event marks the node dirty. Before answering, a
+ *    call lets the event loop poll twice (`drain`), so every event queued before the call began has been delivered:
+ *    a watched node that is not dirty then is current. Writes to a file's content leave listings
  *    as they are ('change' events of entries are not marked).
  *  - **Verified** (freshness 'verify', the editor, whose watcher's events come late and through other processes;
  *    and any directory whose watch could not be set up): the directory is statted when a walk reaches it, and its
@@ -474,11 +475,11 @@ export class NodePathIndex implements PathIndex {
    * Reads `path` into a node: the watch first (events), then the listing, then a check that the directory read is the
    * one watched. Undefined when it is not a readable directory on a local file system, or changed identity meanwhile.
    */
-  private read(root: RootIndex, path: string, watch: DirectoryWatch | undefined): Omit<DirNode, 'path'> | undefined {
+  private read(root: RootIndex, path: string): Omit<DirNode, 'path'> | undefined {
     const before = lstat(path);
     if (!before?.isDirectory() || !this.isLocal(before.dev, path)) return undefined;
     let own: DirectoryWatch | undefined;
-    if (!watch && this.freshness === 'events' && this.watches < MAX_WATCHES) {
+    if (this.freshness === 'events' && this.watches < MAX_WATCHES) {
       try {
         own = this.watchFactory(
           path,
@@ -518,7 +519,7 @@ export class NodePathIndex implements PathIndex {
       ctimeMs: before.ctimeMs,
       racy: changedMeanwhile || readAt - before.mtimeMs < this.racyMs || readAt - before.ctimeMs < this.racyMs,
       dirty: false,
-      watch: watch ?? own,
+      watch: own,
     };
   }
 
@@ -563,17 +564,21 @@ export class NodePathIndex implements PathIndex {
   /** Brings a node up to date in place; false when its directory is gone or another now (the node is dropped). */
   private reread(root: RootIndex, node: DirNode): boolean {
     this.stats.reread++;
-    const fresh = this.read(root, node.path, node.watch);
+    // Always a new watch, set up before the read: the old one may be on a directory that is gone, and the one now
+    // at this path can have its inode number (ext4 hands a freed one to the next directory made), so identity alone
+    // cannot tell a dead watch from a live one. On the same live directory the two share one inotify watch.
+    const fresh = this.read(root, node.path);
     if (!fresh || fresh.ino !== node.ino || fresh.dev !== node.dev) {
-      // A watch read() set up for the directory now there (a node that had none) goes with the node it was for.
-      if (fresh && fresh.watch !== node.watch) this.closeWatch(fresh.watch);
+      if (fresh) this.closeWatch(fresh.watch);
       this.remove(root, node.path);
       root.queue.add(node.path);
       return false;
     }
     const before = new Set(node.entries.filter(isDirectoryEntry).map((entry) => entry.name));
     root.paths += fresh.entries.length - node.entries.length;
+    const oldWatch = node.watch;
     Object.assign(node, fresh);
+    if (oldWatch !== node.watch) this.closeWatch(oldWatch);
     // Subdirectories that went: dropped; ones that came: added in the background (the walk reads them meanwhile).
     const after = new Set<string>();
     for (const entry of node.entries) {
@@ -638,7 +643,7 @@ export class NodePathIndex implements PathIndex {
       return;
     }
     // A path queued for a directory that went since reads as nothing (read() wants a directory, not a link to one).
-    const fresh = this.read(root, path, undefined);
+    const fresh = this.read(root, path);
     if (!fresh) return;
     root.nodes.set(path, { path, ...fresh });
     root.paths += fresh.entries.length;

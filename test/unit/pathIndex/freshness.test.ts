@@ -130,6 +130,28 @@ describe('path index: freshness', function () {
     });
   }
 
+  it('events: a directory deleted and made again (ext4 gives it the inode number it had) is watched anew', async () => {
+    await withIndex({ 'd/a.txt': 'a', 'other/b.txt': 'b' }, {}, async (setup) => {
+      const directory = path.join(setup.root, 'd');
+      assert.deepEqual(listed(await same(setup, 'list_files', { recursive: true })), ['d/a.txt', 'other/b.txt']);
+      for (let round = 0; round < 5; round++) {
+        fs.rmSync(directory, { recursive: true });
+        fs.mkdirSync(directory);
+        fs.writeFileSync(path.join(directory, `first-${round}.txt`), 'x');
+        assert.deepEqual(listed(await same(setup, 'list_files', { recursive: true })), [`d/first-${round}.txt`, 'other/b.txt']);
+        // The watch the directory had went with it: a change now must still be seen.
+        fs.writeFileSync(path.join(directory, `then-${round}.txt`), 'x');
+        assert.deepEqual(listed(await same(setup, 'list_files', { recursive: true })), [
+          `d/first-${round}.txt`,
+          `d/then-${round}.txt`,
+          'other/b.txt',
+        ]);
+      }
+      const watches = setup.index.watchCounts();
+      assert.equal(watches.open, watches.held);
+    });
+  });
+
   it('verify: a directory read within the racy window of its last change is read again, once older it is trusted', async () => {
     await withIndex({ 'quiet/a.txt': 'a', 'busy/b.txt': 'b' }, { freshness: 'verify', racyMs: 300 }, async (setup) => {
       await sleep(350);
