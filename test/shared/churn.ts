@@ -259,7 +259,8 @@ export function randomChange(root: string, chooser: Chooser, viaAgentFs?: (opera
     return {
       what: `rename directory ${from} -> ${to}`,
       apply: () => {
-        if (!to.startsWith(`${from}/`)) move(root, from, to);
+        // rename(2) replaces only an empty directory: onto one that has entries it would fail, so none is made.
+        if (!to.startsWith(`${from}/`) && !fs.existsSync(path.join(root, to))) move(root, from, to);
       },
     };
   }

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { invokeOperation } from '../../../src/core/invoke';
 import { serverNaming } from '../../../src/node/mcpServer';
+import { flagPolicy, parseHostOptions } from '../../../src/node/options';
 import { createNodeSession } from '../../../src/node/session';
 import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
 import { writeTree } from '../../shared/tree';
@@ -71,7 +72,9 @@ describe('MCP server: the path index', function () {
       // No ripgrep on the server's PATH: search_content scans, and its file filter walks the index.
       const served = await serve(['--root', base, '--no-history', '--confirm', 'never'], { env: { PATH: path.join(tmp, 'no-programs') } });
       try {
-        const walking = createNodeSession(base, {}, { ripgrep: false, hostKind: 'mcp', naming: serverNaming('never') });
+        // The server's own policy (its flags, its messages), so that refusals compare too.
+        const policy = { ...flagPolicy(defaultOptions(), 'MCP server'), confirmDestructive: false };
+        const walking = createNodeSession(base, policy, { ripgrep: false, hostKind: 'mcp', naming: serverNaming('never') });
         const info = (await served.call('workspace_info', {})).envelope;
         assert.ok(info.ok);
         assert.equal((info.data as { content_search_engine: string }).content_search_engine, 'scan');
@@ -149,6 +152,12 @@ describe('MCP server: the path index', function () {
     }
   });
 });
+
+function defaultOptions(): Parameters<typeof flagPolicy>[0] {
+  const options = parseHostOptions([], () => 'no other arguments');
+  if (typeof options === 'string') throw new Error(options);
+  return options;
+}
 
 /** An envelope without what differs between two hosts answering the same call (none of the finding tools has any). */
 function comparable(envelope: Envelope): unknown {
