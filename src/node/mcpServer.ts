@@ -6,7 +6,8 @@
  *
  * Invariants:
  *  - Every tools/call result carries the envelope twice, as structuredContent and as the JSON text of its first
- *    content item, and isError is true exactly when the envelope's ok is false. read_file of an image adds one
+ *    content item, and isError is true exactly when the envelope's ok is false. Each tool's outputSchema is the
+ *    envelope's schema, so structuredContent (a refusal's too) always validates against it. read_file of an image adds one
  *    image item after it, the file's bytes as they are. Input the tool's schema refuses is an
  *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
  *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
@@ -36,6 +37,7 @@ import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import type { HistoryStore } from '../core/history/store';
 import { EXTENSION_VERSION } from '../core/manifest';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
+import { envelopeSchema } from '../core/results';
 import type { Policy } from '../core/settings';
 import type { PathIndex } from '../core/pathIndex';
 import type { Progress } from '../core/signals';
@@ -72,13 +74,18 @@ export function serverNaming(confirm: ConfirmMode): HostNaming {
   return mcpNaming(confirm !== 'never');
 }
 
-/** A tool as MCP lists it, from its one definition: annotations true to its effect, text as this server says it. */
+/**
+ * A tool as MCP lists it, from its one definition: annotations true to its effect, text as this server says it, and
+ * as `outputSchema` the schema of what its results carry as structuredContent: the whole envelope, success or
+ * refusal (an isError result's structuredContent validates against it too).
+ */
 export function mcpTool(tool: Tool, naming: HostNaming): McpTool {
   return {
     name: naming.toolName(tool.name),
     title: tool.title,
     description: renderText(tool.modelDescription, naming),
     inputSchema: tool.inputSchema as McpTool['inputSchema'],
+    outputSchema: envelopeSchema(tool, 'mcp'),
     annotations: {
       title: tool.title,
       readOnlyHint: tool.effect === 'read',

@@ -76,7 +76,8 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     const diagnosis = `${driver.spec.name} (${configuration.id}) exited ${finished.code ?? finished.signal} after ${finished.ms} ms\n--- stdout (end)\n${finished.stdout.slice(-4000)}\n--- stderr (end)\n${finished.stderr.slice(-4000)}`;
     const first = model.firstTurn();
     const last = model.lastTurn();
-    writeReport(driver, configuration, first, last, finished.ms, model.requests.length);
+    const firstRequest = model.requests.find((request) => request.turn === first);
+    writeReport(driver, configuration, first, last, finished.ms, model.requests.length, JSON.stringify(firstRequest?.body ?? null));
     assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
     assert.ok(first, `the model never got the Agent FS tools:\n${diagnosis}`);
@@ -114,6 +115,7 @@ function writeReport(
   last: Turn | undefined,
   ms: number,
   requests: number,
+  firstRequest: string,
 ): void {
   const ours = (first?.tools ?? []).filter((tool) => isAgentFsTool(tool.name));
   const refusal = last?.results.find((result) => /FILE_PATH_OUTSIDE_BASE|CONFIRMATION_DECLINED/.test(result.text));
@@ -123,6 +125,8 @@ function writeReport(
     configuration: configuration.id,
     ms,
     requests,
+    // The whole first request as the client sent it: what a tool list costs besides the definitions themselves.
+    firstRequestBytes: Buffer.byteLength(firstRequest),
     tools: ours.map((tool) => ({ name: tool.name, bytes: definitionBytes(tool) })),
     toolCount: ours.length,
     definitionBytes: ours.reduce((sum, tool) => sum + definitionBytes(tool), 0),

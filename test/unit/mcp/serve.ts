@@ -109,6 +109,8 @@ export async function serve(args: readonly string[], options: ServeOptions = {})
   }
   if (roots) client.setRequestHandler(ListRootsRequestSchema, () => Promise.resolve({ roots: roots() }));
   await client.connect(transport);
+  // Listed first, so the SDK's client validates every call's structuredContent against the tool's outputSchema.
+  await client.listTools();
   return {
     client,
     transport,
