@@ -4,6 +4,8 @@
 // First it writes package.json's `contributes.languageModelTools` from the tool definitions (src/core/tools/):
 // VS Code reads the manifest statically, so it must be a file, and generating it keeps each tool written in one
 // place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
+// The README's tool and error-code tables are written the same way (src/core/readmeTables.ts), checked by
+// test/unit/readmeTables.test.ts.
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -28,13 +30,17 @@ const builds = [
   { ...shared, entryPoints: ['src/node/mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
-/** Bundles the tool list in memory, runs it, and rewrites package.json when its tool entries changed. */
+/** Bundles the tool list in memory, runs it, and rewrites package.json and README.md where what they hold changed. */
 async function writeManifestTools() {
   const { outputFiles } = await esbuild.build({
     ...shared,
     minify: false,
     sourcemap: false,
-    entryPoints: ['src/core/tools/index.ts'],
+    stdin: {
+      contents: "export * from './src/core/tools/index'; export { rewriteReadme } from './src/core/readmeTables';",
+      resolveDir: '.',
+      loader: 'ts',
+    },
     write: false,
     outfile: 'manifest.js',
   });
@@ -47,6 +53,12 @@ async function writeManifestTools() {
   if (generated !== text) {
     writeFileSync('package.json', generated);
     console.log('package.json: contributes.languageModelTools regenerated from src/core/tools');
+  }
+  const readme = readFileSync('README.md', 'utf8');
+  const tables = module.exports.rewriteReadme(readme, module.exports.TOOL_DEFINITIONS);
+  if (tables !== readme) {
+    writeFileSync('README.md', tables);
+    console.log('README.md: the tool and error-code tables regenerated from src/core');
   }
 }
 

@@ -60,7 +60,7 @@ export const readFile = defineTool({
   inputSchema,
   pathParameters: { file_name: 'file' },
   outputSchema: variants(
-    object({ ...FILE_NAMES, ...LINE_READ }),
+    object({ ...FILE_NAMES, ...LINE_READ }, 'Text'),
     object(
       {
         ...FILE_NAMES,
@@ -74,7 +74,7 @@ export const readFile = defineTool({
           described('The image bytes, from the runner (it prints JSON only); other hosts pass the image beside the envelope.', STRING),
         ),
       },
-      'An image: its bytes go beside the envelope, as the host passes images.',
+      'An image (its bytes go beside the envelope, as the host passes images)',
     ),
   ),
   errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
