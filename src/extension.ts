@@ -15,7 +15,7 @@ import {
 } from './vscode/history';
 import { CallLog } from './vscode/log';
 import { watchReportingLanguages } from './vscode/problems';
-import { EditorSession } from './vscode/session';
+import { EditorSession, closePathIndex } from './vscode/session';
 import { PolicyPublisher } from './vscode/sharedPolicy';
 import { ToolHost } from './vscode/tools';
 
@@ -83,4 +83,6 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
   };
 }
 
-export function deactivate(): void {}
+export function deactivate(): void {
+  closePathIndex();
+}

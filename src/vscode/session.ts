@@ -12,6 +12,8 @@ import { PathResolver, type Root, type Workspace } from '../core/root';
 import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
+import type { PathIndex } from '../core/pathIndex';
+import { NodePathIndex } from '../node/pathIndex';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
@@ -22,6 +24,19 @@ import { readSettings } from './settings';
 
 /** The ripgrep inside VS Code's installation: looked up once; null when this build has none. */
 let bundledRipgrepPath: string | null | undefined;
+
+/**
+ * The window's path index (src/node/pathIndex.ts), made on first use. Verified rather than watched: the extension
+ * host shares the per-user inotify limit with VS Code's own file watcher, which a watch per directory could starve;
+ * each held listing is proven current by its directory's status when a walk reaches it.
+ */
+let editorIndex: NodePathIndex | undefined;
+
+/** Forgets the window's path index (the extension deactivating). */
+export function closePathIndex(): void {
+  editorIndex?.close();
+  editorIndex = undefined;
+}
 
 /** Where "Agent FS: Select Base Directory…" keeps a folder picked while no workspace folder is open. */
 export const PICKED_BASE_KEY = 'agentFs.pickedBaseDirectory';
@@ -71,6 +86,20 @@ export class EditorSession implements Session {
     if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
     if (bundledRipgrepPath === undefined) bundledRipgrepPath = bundledRipgrep(vscode.env.appRoot) ?? null;
     return bundledRipgrepPath === null ? undefined : new RipgrepSearcher(bundledRipgrepPath);
+  }
+
+  /**
+   * The path index the listing and search tools read, for folders on the local disk (read through node:fs, as the
+   * index reads them) unless agentFs.pathIndex.enabled is off; else every call walks.
+   */
+  get index(): PathIndex | undefined {
+    if (vscode.workspace.getConfiguration('agentFs').get<boolean>('pathIndex.enabled') === false) return undefined;
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const picked = this.state.get<string>(PICKED_BASE_KEY);
+    const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
+    if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
+    editorIndex ??= new NodePathIndex({ freshness: 'verify' });
+    return editorIndex;
   }
 
   /** What workspace_info reports about the editor. */

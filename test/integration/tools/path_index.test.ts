@@ -1,0 +1,79 @@
+/**
+ * The editor's path index in the real extension host: a scratch tree (a git repository) changes at random — files
+ * and directories created, deleted, renamed inside and across ignored folders, .gitignore files rewritten, links,
+ * another process's changes, git checkouts — and after every change the finding tools are called through the
+ * registered tools with agentFs.pathIndex.enabled on (answered from the index) and off (a fresh walk), and the two
+ * answers must be the same. workspace_info shows that the index answered.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
+import { writeTree } from '../../shared/tree';
+import { callTool, expectOk, scratch } from '../helpers';
+
+const STEPS = 60;
+
+async function setIndex(on: boolean | undefined): Promise<void> {
+  await vscode.workspace.getConfiguration('agentFs').update('pathIndex.enabled', on, vscode.ConfigurationTarget.Global);
+}
+
+interface PathIndexInfo {
+  state: string;
+  walks_answered: number;
+  freshness: string | null;
+}
+
+async function pathIndex(): Promise<PathIndexInfo | null> {
+  return expectOk(await callTool('workspace_info', {})).data.path_index as PathIndexInfo | null;
+}
+
+describe('path index in the editor: every answer is a fresh walk’s', function () {
+  this.timeout(600_000);
+  after(() => setIndex(undefined));
+
+  it(`answers the finding tools as a walk does while the tree changes (${STEPS} changes)`, async () => {
+    const s = scratch('path-index');
+    const chooser = new Chooser(seeded(31));
+    writeTree(s.abs(), baseTree(chooser));
+    makeRepository(s.abs(), chooser);
+    await setIndex(true);
+    await callTool('list_files', { path: s.rel(), recursive: true });
+    let info = await pathIndex();
+    for (let tries = 0; tries < 600 && info?.state !== 'ready'; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      info = await pathIndex();
+    }
+    assert.equal(info?.state, 'ready', JSON.stringify(info));
+    assert.equal(info.freshness, 'verify');
+    const answeredBefore = info.walks_answered;
+    let compared = 0;
+    const history: string[] = [];
+    for (let step = 0; step < STEPS; step++) {
+      const change = randomChange(s.abs(), chooser);
+      history.push(change.what);
+      await change.apply();
+      const queries = Array.from({ length: 1 + chooser.int(3) }, () => randomQuery(s.abs(), chooser, s.rel()));
+      const indexed = [];
+      for (const { operation, input } of queries) indexed.push(await callTool(operation, input));
+      await setIndex(false);
+      for (const [at, { operation, input }] of queries.entries()) {
+        const walked = await callTool(operation, input);
+        compared++;
+        assert.deepEqual(
+          indexed[at],
+          walked,
+          `step ${step}: ${operation} ${JSON.stringify(input)}; last changes: ${history.slice(-4).join(' | ')}`,
+        );
+      }
+      await setIndex(true);
+    }
+    const after = await pathIndex();
+    assert.ok(after !== null);
+    assert.ok(
+      after.walks_answered - answeredBefore >= compared / 2,
+      `${after.walks_answered - answeredBefore} walks answered for ${compared} calls`,
+    );
+    await setIndex(false);
+    assert.equal(await pathIndex(), null, 'off: no index, every call walks');
+  });
+});
