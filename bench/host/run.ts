@@ -1,5 +1,5 @@
 /**
- * `npm run bench:host [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,read,tail,tiny] [--docs]`: the
+ * `npm run bench:host [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,read,tail,tiny,index] [--docs]`: the
  * read, search and list workloads of the bench inside a real VS Code extension host (1.139, the launcher of
  * test/host/), on the same generated workspace (generate.ts, AGENTFS_BENCH_DIR or --dir), beside VS Code's own APIs
  * in the same host. The window opens the tree and the folder of the 1 GiB log as a two-folder workspace; suite.ts
@@ -126,6 +126,15 @@ function report(result: Result, options: Options, started: Date): void {
       '1000 ms',
       verdict(fuzzyTool, 1000),
     ],
+    ...(['glob **/*.md', 'fuzzy file name', 'recursive list_files (returns 1,000)'] as const).map((name) => {
+      const value = ratio(`repeated after changes: ${name}`, 'agentfs', 'workspace.findFiles');
+      return [
+        `repeated ${name} (path index, after changes) ≤ 0.1× workspace.findFiles`,
+        value === undefined ? 'not measured' : `${value.toFixed(2)}×`,
+        '0.1×',
+        verdict(value, 0.1),
+      ];
+    }),
     ["Agent FS's own per-call cost < 2 ms", api === undefined ? 'not measured' : `${api.toFixed(2)} ms`, '2 ms', verdict(api, 2)],
   ];
   const markdown = [

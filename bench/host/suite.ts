@@ -7,6 +7,7 @@
  * src/vscode/fileSystem.ts buys. Each line it prints starts with MARKER; the last one, `RESULT {json}`, carries
  * the rows to the launcher (run.ts), which reports them.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { format } from 'node:util';
 import * as vscode from 'vscode';
@@ -174,6 +175,68 @@ export async function run(): Promise<void> {
       ],
       reps,
     );
+  }
+  if (wants('index')) {
+    // Repeated calls answered by the editor's path index, each after three changes below one folder of the tree
+    // (a file created, one renamed, one deleted), against workspace.findFiles after the same changes.
+    const churn = path.join(tree.uri.fsPath, 'zz-index-churn');
+    fs.rmSync(churn, { recursive: true, force: true });
+    fs.mkdirSync(churn);
+    let step = 0;
+    const change = (): void => {
+      step++;
+      fs.writeFileSync(path.join(churn, `note-${step}.md`), `# ${step}\n`);
+      if (step > 1) fs.renameSync(path.join(churn, `note-${step - 1}.md`), path.join(churn, `renamed-${step - 1}.md`));
+      if (step > 2) fs.rmSync(path.join(churn, `renamed-${step - 2}.md`));
+    };
+    await viaApi('search_files', { pattern: '**/*.md', max_results: 1 });
+    for (let tries = 0; tries < 1200; tries++) {
+      const info = (await viaApi('workspace_info', {})).path_index as { state?: string } | null;
+      if (info?.state === 'ready') break;
+      if (info === null || info.state === 'off') throw new Error(`no path index: ${JSON.stringify(info)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const after = (operation: string, input: Data, describe: (data: Data) => string): Spec => ({
+      tool: `agentfs ${operation}, indexed (extension API)`,
+      run: async () => {
+        change();
+        return describe(await viaApi(operation, input));
+      },
+    });
+    const findFiles = (include: string): Spec => ({
+      tool: `workspace.findFiles ${include} (node_modules excluded)`,
+      reference: true,
+      run: async () => {
+        change();
+        return `${(await vscode.workspace.findFiles(include, '**/node_modules/**')).length} paths`;
+      },
+    });
+    await measure(
+      'repeated after changes: glob **/*.md',
+      [after('search_files', { pattern: '**/*.md', max_results: 200 }, (data) => `${String(data.total)} paths`), findFiles('**/*.md')],
+      reps,
+    );
+    await measure(
+      'repeated after changes: fuzzy file name',
+      [
+        after(
+          'find_file',
+          { file_name: 'user controler', max_results: 20 },
+          (data) => `${String(data.count)} shown, ${String(data.match_type)}`,
+        ),
+        findFiles('**/*user*contr*'),
+      ],
+      reps,
+    );
+    await measure(
+      'repeated after changes: recursive list_files (returns 1,000)',
+      [
+        after('list_files', { path: treeName, recursive: true, max_results: 1000 }, (data) => `${String(data.total)} files`),
+        findFiles('**/*'),
+      ],
+      reps,
+    );
+    fs.rmSync(churn, { recursive: true, force: true });
   }
   if (wants('fuzzy')) {
     await measure(
