@@ -256,8 +256,13 @@ export async function searchBytes(
       [carry, chunk.subarray(0, Math.max(0, longest - 1))],
       carry.length + Math.min(chunk.length, Math.max(0, longest - 1)),
     );
-    const straddling = occurrences(seam, patterns, (at, pattern) => at < carry.length && at + pattern.length > carry.length);
-    const inside = occurrences(chunk, patterns, () => true);
+    const straddling = occurrences(
+      seam,
+      patterns,
+      (at, pattern) => at < carry.length && at + pattern.length > carry.length,
+      limit - matches.length,
+    );
+    const inside = occurrences(chunk, patterns, () => true, limit - matches.length);
     for (const each of straddling) {
       const pattern = patterns[each.pattern] ?? new Uint8Array(0);
       const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
@@ -281,21 +286,34 @@ export async function searchBytes(
   return matches;
 }
 
-/** Where each pattern occurs wholly inside `bytes` and `keep` agrees, sorted by position. */
+/**
+ * The first `most` places where any pattern occurs wholly inside `bytes` and `keep` agrees, sorted by position. Each
+ * pattern stops at its own `most`, which keeps the first `most` of all of them, and a chunk full of one short pattern
+ * holds no more than that.
+ */
 function occurrences(
   bytes: Uint8Array,
   patterns: readonly Uint8Array[],
   keep: (at: number, pattern: Uint8Array) => boolean,
+  most: number,
 ): { pattern: number; at: number }[] {
   const found: { pattern: number; at: number }[] = [];
   for (const [index, pattern] of patterns.entries()) {
     const first = pattern[0];
     if (first === undefined) continue;
-    for (let at = bytes.indexOf(first); at !== -1 && at + pattern.length <= bytes.length; at = bytes.indexOf(first, at + 1)) {
-      if (keep(at, pattern) && equalAt(bytes, at, pattern)) found.push({ pattern: index, at });
+    let count = 0;
+    for (
+      let at = bytes.indexOf(first);
+      at !== -1 && at + pattern.length <= bytes.length && count < most;
+      at = bytes.indexOf(first, at + 1)
+    ) {
+      if (keep(at, pattern) && equalAt(bytes, at, pattern)) {
+        found.push({ pattern: index, at });
+        count++;
+      }
     }
   }
-  return found.sort((a, b) => a.at - b.at);
+  return found.sort((a, b) => a.at - b.at).slice(0, most);
 }
 
 /** The line breaks inside a match: every newline but one that ends it (the match's last line is where it ends). */
