@@ -1,6 +1,8 @@
 /**
- * Installs a test host when it is missing or its lockfile changed. Works offline: everything comes from the npm
- * registry and Debian's packages. Usage: `node out/test/host/install.js [1.100|1.139|all|inspector]`.
+ * Installs what the tests need when it is missing: a test host when it is missing or its lockfile changed, and the
+ * Debian packages the unit tests or the hosts need. Works offline: everything comes from the npm registry and Debian's
+ * packages. Usage: `node out/test/host/install.js [1.100|1.139|all|inspector|clients|unit]` (`unit`: only what the
+ * unit tests need, which `npm run test:unit` installs before it runs them).
  *
  * What code-server needs to install as root, found on this kind of machine:
  * - Debian `libkrb5-dev` (its `kerberos` module compiles against gssapi), `ripgrep` (see HostSpec.ripgrepCache),
@@ -22,11 +24,17 @@ import { CLIENTS, type ClientSpec, HOSTS, hostById, MCP_INSPECTOR, NODE_24, type
 const MARKER = '.agentfs-installed';
 const CHROMIUM = '/usr/bin/chromium';
 
-/** Debian packages and a file that shows each is installed. */
-const SYSTEM_PACKAGES: readonly { readonly name: string; readonly probe: string }[] = [
-  { name: 'libkrb5-dev', probe: '/usr/include/gssapi/gssapi.h' },
-  { name: 'ripgrep', probe: '/usr/bin/rg' },
-  { name: 'chromium', probe: CHROMIUM },
+/** Who needs a Debian package: the unit tests (and so everything after them), or only the test hosts. */
+export type PackageScope = 'unit' | 'hosts';
+
+/**
+ * Debian packages, a file that shows each is installed, and who needs it. The unit tests need ripgrep for
+ * search_content's ripgrep engine (they fail without it, saying so); the hosts need it too, for HostSpec.ripgrepCache.
+ */
+const SYSTEM_PACKAGES: readonly { readonly name: string; readonly probe: string; readonly scope: PackageScope }[] = [
+  { name: 'libkrb5-dev', probe: '/usr/include/gssapi/gssapi.h', scope: 'hosts' },
+  { name: 'ripgrep', probe: '/usr/bin/rg', scope: 'unit' },
+  { name: 'chromium', probe: CHROMIUM, scope: 'hosts' },
 ];
 
 function log(message: string): void {
@@ -54,12 +62,19 @@ function run(command: string, args: readonly string[], options: { cwd?: string; 
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status ?? result.signal ?? 'unknown'}`);
 }
 
-export function ensureSystemPackages(): void {
-  const missing = SYSTEM_PACKAGES.filter((pkg) => !fs.existsSync(pkg.probe)).map((pkg) => pkg.name);
+/**
+ * Installs the Debian packages `scope` needs that are missing (apt-get, as root; otherwise it says what to run). The
+ * hosts' scope is every package: a host runs after the unit tests.
+ */
+export function ensureSystemPackages(scope: PackageScope): void {
+  const missing = SYSTEM_PACKAGES.filter((pkg) => scope === 'hosts' || pkg.scope === 'unit')
+    .filter((pkg) => !fs.existsSync(pkg.probe))
+    .map((pkg) => pkg.name);
   if (missing.length === 0) return;
   if (process.getuid?.() !== 0) {
+    const who = scope === 'unit' ? 'The unit tests need' : 'The test hosts need';
     throw new Error(
-      `The test hosts need the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`,
+      `${who} the Debian packages ${missing.join(', ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`,
     );
   }
   log(`installing Debian packages: ${missing.join(' ')}`);
@@ -136,7 +151,7 @@ function seedRipgrepCache(cache: NonNullable<HostSpec['ripgrepCache']>): void {
 
 /** Installs `host` unless an install of its current lockfile is already there. Returns true when it installed. */
 export function ensureHost(host: HostSpec): boolean {
-  ensureSystemPackages();
+  ensureSystemPackages('hosts');
   if (isInstalled(host) && fs.existsSync(host.serverMain)) return false;
   const started = Date.now();
   log(`installing VS Code ${host.vscodeVersion} into ${path.relative(process.cwd(), host.dir) || '.'} (one to two minutes, once)`);
@@ -156,9 +171,10 @@ export function ensureHost(host: HostSpec): boolean {
 if (require.main === module) {
   const wanted = process.argv.slice(2);
   try {
+    if (wanted.includes('unit')) ensureSystemPackages('unit');
     if (wanted.includes('inspector')) ensureInspector();
     for (const client of CLIENTS) if (wanted.includes('clients') || wanted.includes(client.id)) ensureClient(client);
-    const others = new Set<string>(['inspector', 'clients', ...CLIENTS.map((client) => client.id)]);
+    const others = new Set<string>(['unit', 'inspector', 'clients', ...CLIENTS.map((client) => client.id)]);
     const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.filter((id) => !others.has(id)).map(hostById);
     for (const host of hosts) if (!ensureHost(host)) log(`VS Code ${host.vscodeVersion} is already installed`);
   } catch (error) {

@@ -15,6 +15,7 @@ import type { Session } from '../../src/core/invoke';
 import { createNodeSession } from '../../src/node/session';
 import { type CorpusFile, corpusLines, encodeAs, encodingCorpus } from '../shared/encodingCorpus';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
+import { ripgrepForTests } from './search/ripgrep';
 
 const CORPUS = encodingCorpus();
 
@@ -275,13 +276,10 @@ describe('encodings: search_content tells a line in the encoding read_file reads
     removeTree(base);
   });
 
-  const engines = [
-    { name: 'ripgrep', ripgrep: undefined },
-    { name: 'scan', ripgrep: false as const },
-  ];
-  for (const engine of engines) {
+  for (const engine of [{ name: 'ripgrep' }, { name: 'scan' }] as const) {
+    const ripgrep = (): string | false => (engine.name === 'ripgrep' ? ripgrepForTests() : false);
     it(`${engine.name}: guessed files are searched in their encoding, ASCII and other queries alike; never U+FFFD`, async function () {
-      const runner = createNodeSession(base, {}, { ...(engine.ripgrep === false ? { ripgrep: false } : {}) });
+      const runner = createNodeSession(base, {}, { ripgrep: ripgrep() });
       for (const query of ['aus', 'Köln', '東京都']) {
         const data = expectOk(await call(runner, 'search_content', { query }));
         const matches = data.matches as { path: string; text: string }[];
@@ -306,7 +304,7 @@ describe('encodings: search_content tells a line in the encoding read_file reads
         {},
         {
           encodings: flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding'),
-          ...(engine.ripgrep === false ? { ripgrep: false } : {}),
+          ripgrep: ripgrep(),
         },
       );
       for (const query of ['aus', 'Köln']) {

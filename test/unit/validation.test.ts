@@ -74,7 +74,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it('each required field missing, and {} when something is required', async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         for (const field of required) {
           const input = { ...valid };
           delete input[field];
@@ -86,7 +86,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it('an extra field, including "__proto__" and "constructor"', async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         expectField(await invoke(operation, { ...valid, bogus: 1 }), 'bogus', 'extra field');
         expectField(await invoke(operation, { ...valid, fileName: 'a.txt' }), 'fileName', 'camelCase near-miss');
         expectError(
@@ -100,7 +100,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it('wrong types and null for every property', async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         for (const [field, property] of properties) {
           for (const wrong of [...wrongTypeValues(property), null]) {
             expectField(await invoke(operation, { ...valid, [field]: wrong }), field, `${field} = ${JSON.stringify(wrong)}`);
@@ -111,7 +111,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it('1 MB strings in bounded string fields (path fields), empty strings where a minimum length is set', async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         for (const [field, property] of properties) {
           if (property.type !== 'string') continue;
           if (typeof property.maxLength === 'number' && property.maxLength < ONE_MEGABYTE.length) {
@@ -125,7 +125,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it('negative, zero, fractional and huge integers where the schema bounds them', async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         for (const [field, property] of properties) {
           if (property.type !== 'integer') continue;
           expectField(await invoke(operation, { ...valid, [field]: 1.5 }), field, `${field}: 1.5`);
@@ -140,7 +140,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
       it("does not modify the caller's input object (defaults are filled in on a copy)", async function () {
         if (!schema) return assert.fail('no schema');
         const valid = validInput(operation, schema);
-        if (!valid) return this.skip();
+        if (!valid) return assert.fail(`no valid sample input for ${operation}: add one to PLUGIN_INPUTS (schemaInputs.ts)`);
         // Read-only, so that a valid input passes validation (defaults filled in) and changes nothing.
         const input = { ...valid };
         const copy = JSON.parse(JSON.stringify(input)) as unknown;

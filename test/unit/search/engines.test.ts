@@ -6,13 +6,11 @@
 import * as assert from 'node:assert/strict';
 import type { Session } from '../../../src/core/invoke';
 import { toPcre2, translate } from '../../../src/core/search/query';
-import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { ripgrepForTests } from './ripgrep';
 import { flagEncodingHost } from '../../../src/core/encoding/host';
 import { createNodeSession } from '../../../src/node/session';
 import { call, expectOk, makeTempDir, removeTree } from '../helpers';
 import { writeSearchFixture } from './fixture';
-
-const rg = findRipgrepOnPath();
 
 interface Case {
   readonly name: string;
@@ -62,7 +60,7 @@ describe('search_content: ripgrep and the scan agree', function () {
   let fast: Session;
   let scan: Session;
   before(function () {
-    if (!rg) this.skip();
+    const rg = ripgrepForTests();
     base = makeTempDir('agentfs-engines-');
     writeSearchFixture(base);
     // Files read as UTF-8 unless a BOM says otherwise (the editor's default): where a host may read a file in a legacy

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
-import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { ripgrepForTests } from './ripgrep';
 import { createNodeSession } from '../../../src/node/session';
 import { assertTree, call, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 
@@ -17,8 +17,6 @@ interface Match {
   line: number;
   text: string;
 }
-
-const rg = findRipgrepOnPath();
 
 /** Directory and file names that a by-name walk and the path order disagree on, each holding lines with "needle". */
 const NAMES = ['a', 'a-b', 'a.ts', 'a b', 'index', 'index.ts', 'z', 'zz', 'm-n', 'm'];
@@ -67,12 +65,11 @@ for (const engine of ['ripgrep', 'scan'] as const) {
     let multi: Session;
     let expected: number;
     before(function () {
-      if (engine === 'ripgrep' && !rg) this.skip();
       base = makeTempDir('agentfs-paging-');
       second = makeTempDir('agentfs-paging-');
       expected = writeTree(base);
       writeTree(second);
-      const ripgrep = engine === 'ripgrep' ? rg : false;
+      const ripgrep = engine === 'ripgrep' ? ripgrepForTests() : false;
       session = createNodeSession(base, {}, { ripgrep });
       multi = createNodeSession([base, second], {}, { ripgrep });
     });

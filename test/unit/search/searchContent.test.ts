@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { LINE_TEXT_MAX } from '../../../src/core/tools/searchContent';
-import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { ripgrepForTests } from './ripgrep';
 import { createNodeSession } from '../../../src/node/session';
 import { assertFields, assertTree, call, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { LONG_LINE, writeSearchFixture } from './fixture';
@@ -20,18 +20,15 @@ interface Match {
   after?: string[];
 }
 
-const rg = findRipgrepOnPath();
-
 for (const engine of ['ripgrep', 'scan'] as const) {
   describe(`search_content (${engine})`, function () {
     this.timeout(30_000);
     let base: string;
     let session: Session;
     before(function () {
-      if (engine === 'ripgrep' && !rg) this.skip();
       base = makeTempDir('agentfs-search-');
       writeSearchFixture(base);
-      session = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: engine === 'ripgrep' ? rg : false });
+      session = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: engine === 'ripgrep' ? ripgrepForTests() : false });
     });
     after(function () {
       if (base) removeTree(base);
