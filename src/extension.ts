@@ -5,18 +5,12 @@ import type { Preparation } from './core/tool';
 import { RESULT_SCHEME, registerCommands, ResultDocuments } from './vscode/commands';
 import { defaultDialogs, type Dialogs } from './vscode/dialogs';
 import { registerConnectCommand } from './vscode/connect';
-import {
-  ActivityView,
-  BaseDirectoryStatus,
-  createHistoryStore,
-  historyDirectory,
-  registerHistoryUi,
-  watchHistoryStore,
-} from './vscode/history';
+import { ActivityView, createHistoryStore, historyDirectory, registerHistoryUi, watchHistoryStore } from './vscode/history';
 import { CallLog } from './vscode/log';
 import { watchReportingLanguages } from './vscode/problems';
 import { EditorSession, closePathIndex } from './vscode/session';
 import { PolicyPublisher } from './vscode/sharedPolicy';
+import { registerBaseDirectoryStatus } from './vscode/statusBar';
 import { ToolHost } from './vscode/tools';
 
 /** What `activate` returns: the hooks the integration tests use. */
@@ -55,14 +49,8 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
     ...registerCommands({ session, state: context.workspaceState, log, results, dialogs: () => dialogs }),
-    ...registerHistoryUi({
-      store: history,
-      session,
-      tools,
-      view: activity,
-      status: new BaseDirectoryStatus(session),
-      dialogs: () => dialogs,
-    }),
+    ...registerHistoryUi({ store: history, tools, view: activity, dialogs: () => dialogs }),
+    ...registerBaseDirectoryStatus(session),
     watchHistoryStore(historyDirectory(context), activity),
     watchReportingLanguages(),
     registerConnectCommand({

@@ -1,8 +1,8 @@
 /**
  * The person's side of the history: the "Agent FS Activity" view in the Explorer, the diff documents it opens
- * (served read-only from the history store under their own scheme), the commands "Show Change History" and "Undo
- * Last Change", and a status bar item with the base directory and read-only state. Undos go through the ToolHost,
- * the same path a model's undo takes, so they are validated, checked for conflicts and recorded alike.
+ * (served read-only from the history store under their own scheme), and the commands "Show Change History" and
+ * "Undo Last Change". Undos go through the ToolHost, the same path a model's undo takes, so they are validated,
+ * checked for conflicts and recorded alike. The status bar item that opens the view is statusBar.ts's.
  */
 import * as vscode from 'vscode';
 import type { Envelope } from '../core/envelope';
@@ -15,7 +15,6 @@ import { findTool } from '../core/tools';
 import { undoLastTarget } from '../core/tools/undoLast';
 import type { Dialogs, OperationChoice } from './dialogs';
 import { VscodeFileSystem } from './fileSystem';
-import type { EditorSession } from './session';
 import { readHistoryLimits } from './settings';
 import type { ToolHost } from './tools';
 
@@ -129,40 +128,6 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode> {
     item.tooltip = tooltip;
     if (changes.length <= 1) item.command = { command: 'agentFs.history.openDiff', title: 'Open Diff', arguments: [node] };
     return item;
-  }
-}
-
-/** The status bar item: where the tools reach and whether they may change anything; opens the activity view. */
-export class BaseDirectoryStatus implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('agentFs.status', vscode.StatusBarAlignment.Left, 50);
-
-  constructor(private readonly session: EditorSession) {
-    this.item.name = 'Agent FS';
-    this.item.command = `${ACTIVITY_VIEW}.focus`;
-  }
-
-  async update(): Promise<void> {
-    const described = await this.session.describe();
-    const policy = this.session.policy();
-    const mode = !policy.trusted ? 'untrusted: read-only' : policy.readOnly ? 'read-only' : '';
-    if ('error' in described) {
-      this.item.text = '$(warning) Agent FS';
-      this.item.tooltip = described.error;
-    } else {
-      const names = described.roots.map((root) => basename(root.path) || root.path).join(', ');
-      this.item.text = `${mode === '' ? '$(folder)' : '$(lock)'} Agent FS: ${names}${mode === '' ? '' : ` (${mode})`}`;
-      this.item.tooltip = `Agent FS base directory: ${described.roots.map((root) => root.path).join(', ')}${mode === '' ? '' : ` — ${mode}`}\nClick to show the Agent FS Activity view.`;
-    }
-    this.item.show();
-  }
-
-  /** What the item shows now (for tests). */
-  get text(): string {
-    return this.item.text;
-  }
-
-  dispose(): void {
-    this.item.dispose();
   }
 }
 
@@ -355,26 +320,16 @@ export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vs
 
 export interface HistoryUi {
   readonly store: HistoryStore;
-  readonly session: EditorSession;
   readonly tools: ToolHost;
   readonly view: ActivityView;
-  readonly status: BaseDirectoryStatus;
   readonly dialogs: () => Dialogs;
 }
 
-/** Registers the view, the diff documents, the commands and the status bar item's updates. */
+/** Registers the view, the diff documents and the commands. */
 export function registerHistoryUi(ui: HistoryUi): vscode.Disposable[] {
-  const update = (): void => void ui.status.update();
-  update();
   return [
     vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: ui.view, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, new HistoryDocuments(ui.store)),
     ...registerHistoryCommands({ store: ui.store, tools: ui.tools, view: ui.view, dialogs: ui.dialogs }),
-    ui.status,
-    vscode.workspace.onDidChangeConfiguration((event) => {
-      if (event.affectsConfiguration('agentFs')) update();
-    }),
-    vscode.workspace.onDidChangeWorkspaceFolders(update),
-    vscode.workspace.onDidGrantWorkspaceTrust(update),
   ];
 }

@@ -104,6 +104,13 @@ export async function runUiChecks(host: HostSpec, options: UiOptions): Promise<O
         // Let the explorer and the extension host settle before typing into the window.
         await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
 
+        await check(page, dir, 'the status bar names the base directory, and a click on it opens the Activity view', async () => {
+          const item = page.locator('.statusbar-item', { hasText: 'Agent FS: demo' }).first();
+          await item.waitFor({ timeout: STEP_TIMEOUT });
+          await item.click();
+          await page.locator('.pane-header.expanded', { hasText: 'Agent FS Activity' }).first().waitFor({ timeout: STEP_TIMEOUT });
+        });
+
         await check(page, dir, 'Cancel on a real delete confirmation leaves the file on disk', async () => {
           const file = path.join(ws, 'notes', 'todo.md');
           const before = fs.readFileSync(file, 'utf8');
