@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Bench, commandPeak, type Spec } from './harness';
+import type { Bench, Spec } from './harness';
+import { commandPeak } from './memory';
 
 const RUNNER = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 

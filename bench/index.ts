@@ -8,7 +8,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Bench, McpServer, type Spec } from './harness';
+import type { Bench, Spec } from './harness';
+import { McpServer } from './mcpClient';
 import { median } from './report';
 
 const REPO = path.join(__dirname, '..', '..');

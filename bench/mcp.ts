@@ -5,7 +5,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Bench, countLines, McpServer, peakOf, type Spec } from './harness';
+import { type Bench, countLines, type Spec } from './harness';
+import { McpServer } from './mcpClient';
+import { peakOf } from './memory';
 
 const REPO = path.join(__dirname, '..', '..');
 

@@ -3,15 +3,15 @@
  * resident memory is the call's own and not whatever earlier workloads of the bench left in the heap. Prints
  * {"peakKiB", "extraKiB"}: the process's peak (VmHWM) and how much of it came after the session was ready.
  */
-import * as fs from 'node:fs';
 import { invokeOperation } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/ripgrep';
 import { createNodeSession } from '../src/node/session';
+import { memoryStatus } from './memory';
 
 function status(): { rss: number; hwm: number } {
-  const text = fs.readFileSync('/proc/self/status', 'utf8');
-  const field = (name: string): number => parseInt(new RegExp(`${name}:\\s+(\\d+)`).exec(text)?.[1] ?? 'NaN', 10);
-  return { rss: field('VmRSS'), hwm: field('VmHWM') };
+  const known = memoryStatus('self');
+  if (!known) throw new Error('no /proc/self/status to read the memory from');
+  return known;
 }
 
 async function main(): Promise<void> {

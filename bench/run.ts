@@ -7,7 +7,8 @@
  * Each section is a module exporting `run(bench)`; adding one is one line below.
  */
 import { ensureGenerated } from './generate';
-import { Bench, parseOptions } from './harness';
+import { Bench } from './harness';
+import { parseOptions } from './options';
 
 const SECTIONS: readonly (() => Promise<{ run: (bench: Bench) => Promise<void> }>)[] = [
   () => import('./walks'),

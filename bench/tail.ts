@@ -1,5 +1,6 @@
 /** The last 100 lines of the 1 GiB log: a ranged read from the end, in time and memory. */
-import { countLines, type Bench, peakOf } from './harness';
+import { countLines, type Bench } from './harness';
+import { peakOf } from './memory';
 
 export async function run(bench: Bench): Promise<void> {
   if (!bench.wants('tail')) return;

@@ -16,7 +16,7 @@ import { hostById, REPO_ROOT } from '../../test/host/hosts';
 import { ensureHost } from '../../test/host/install';
 import { cleanUpOnSignals, withLaunch } from '../../test/host/session';
 import { ensureGenerated } from '../generate';
-import { defaultDirectory } from '../harness';
+import { defaultDirectory } from '../options';
 import { markdownTable, median, plainTable, timedCells, updateDocBlock } from '../report';
 import type { HostRow } from './suite';
 
