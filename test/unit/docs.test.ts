@@ -71,6 +71,18 @@ describe('documents', function () {
     assert.deepEqual(broken, []);
   });
 
+  it('every repository file or folder the documents name in code (`src/core/fs.ts`, `bench/`) is there', function () {
+    // So a file that moves takes its mentions along.
+    const missing: string[] = [];
+    for (const file of DOCUMENTS) {
+      for (const match of read(file).matchAll(/`((?:src|test|bench|agents|media|docs|\.ci)\/[\w./-]*(?:\.\w+|\/))`/g)) {
+        const named = match[1] ?? '';
+        if (!fs.existsSync(path.join(REPO, named))) missing.push(`${file}: ${named}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
   it('no source comment points at a document outside the repository', function () {
     // The design lives in docs/design.md; the specification texts and the issue tracker the project began with do
     // not ship, so a comment names the reason or a section of docs/ instead.
