@@ -4,7 +4,7 @@ import type { HashMemo } from './hashing';
 import type { HistoryStore } from './history/store';
 import type { HostNaming } from './naming';
 import type { PathIndex } from './pathIndex';
-import type { PathResolver, Workspace } from './root';
+import type { PathResolver, Workspace } from './confinement';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
 import type { CallSignals } from './signals';

@@ -3,7 +3,7 @@
  * src/node (node:fs, for the runner, tests and benchmarks) and src/vscode (vscode.workspace.fs).
  *
  * Paths are absolute POSIX paths ("/home/me/app/src/a.ts") in the adapter's one URI space; the core never
- * hands an adapter a path it has not confined first (see root.ts).
+ * hands an adapter a path it has not confined first (see confinement.ts).
  */
 
 export type EntryKind = 'file' | 'directory' | 'other';
@@ -81,7 +81,7 @@ export interface FileSystem {
   /**
    * The canonical path with every symbolic link resolved, or `undefined` when the path does not exist (a dangling
    * link included). Only file systems that have real paths (`file:`) provide it; containment then checks real
-   * paths, and without it any path component that is a symbolic link is refused (root.ts).
+   * paths, and without it any path component that is a symbolic link is refused (confinement.ts).
    */
   realPath?(path: string): Promise<string | undefined>;
   /** Sets POSIX permission bits. Optional: only file systems that report `mode` provide it (undo restores modes). */

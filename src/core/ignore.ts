@@ -20,7 +20,7 @@ import ignore, { type Ignore } from 'ignore';
 import type { DirEntry } from './fs';
 import { type GlobList, globList } from './glob';
 import { dirname, isWithin, relativeTo } from './paths';
-import type { Root } from './root';
+import type { Root } from './confinement';
 import type { ToolContext } from './context';
 
 export interface IgnoreOptions {

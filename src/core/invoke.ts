@@ -10,7 +10,7 @@ import { HashMemo } from './hashing';
 import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
 import type { PathIndex } from './pathIndex';
-import { PathResolver, type Workspace } from './root';
+import { PathResolver, type Workspace } from './confinement';
 import type { ContentSearcher } from './search/searcher';
 import type { Policy } from './settings';
 import type { EditorState, HostInfo, ToolContext } from './context';

@@ -4,7 +4,7 @@ import { ToolError } from './errors';
 import type { DirEntry, EntryKind } from './fs';
 import { IgnoreRules } from './ignore';
 import { assertMayRead } from './policy';
-import type { ConfinedPath } from './root';
+import type { ConfinedPath } from './confinement';
 import type { ToolContext } from './context';
 import type { IndexedEntry, IndexSnapshot } from './pathIndex';
 import { reportProgress, throwIfCancelled } from './signals';

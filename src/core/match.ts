@@ -10,7 +10,7 @@
  *     levels are converted between tabs and spaces when the two use different ones. Interior whitespace still counts.
  *  3. none — the nearest candidate regions with line numbers and a similarity in [0, 1], for NO_MATCH.
  */
-import { type Eol, eolFor, splitLines, type Line } from './lines';
+import { type Eol, eolFor, splitLines, type Line } from './lineEdits';
 
 export type MatchStage = 'exact' | 'whitespace';
 

@@ -21,12 +21,12 @@ import { streamTextEdit, type TextEditKind } from './edit/textEdit';
 import { describeChange, type TextChange } from './editing';
 import { decodeFileText, encodeFileText, fileRef } from './encoding/fileText';
 import { CancelledError, describeError, ToolError } from './errors';
-import { ensureParentDirectory, writeFileAtomic } from './files';
+import { ensureParentDirectory, writeFileAtomic } from './writes';
 import type { FileStat } from './fs';
 import { contentHash } from './hashing';
-import type { LineFrame } from './lines';
+import type { LineFrame } from './lineEdits';
 import { assertMayWrite } from './policy';
-import type { ConfinedPath } from './root';
+import type { ConfinedPath } from './confinement';
 import { reportProgress, throwIfCancelled } from './signals';
 import { removeQuietly, siblingPath } from './staging';
 

@@ -16,7 +16,7 @@ import { ToolError } from './errors';
 import type { EntryKind } from './fs';
 import { globList } from './glob';
 import { basename, dirname, isWithin, joinPath, relativeTo } from './paths';
-import type { ConfinedPath, Root } from './root';
+import type { ConfinedPath, Root } from './confinement';
 import type { Policy, PolicyKnobs } from './settings';
 import type { ToolContext } from './context';
 import { walkTree } from './walk';

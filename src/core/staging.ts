@@ -1,6 +1,6 @@
 /**
  * Agent FS's own staging files, and the one way a file is replaced whole: through a staging sibling renamed over
- * it. Built on the FileSystem port alone, so that the tools (files.ts) and the history store (history/store.ts)
+ * it. Built on the FileSystem port alone, so that the tools (writes.ts) and the history store (history/store.ts)
  * write the same way, and the ports (which leave staging names out of every listing) and the cross-process locks
  * (which clean up after a dead holder, src/node/locks.ts) know every name it makes.
  */

@@ -13,7 +13,7 @@ import type { ToolContext } from './context';
 import type { WithImage } from './envelope';
 import { type ErrorCode, ToolError } from './errors';
 import { HOST_FIELDS, object, pipelineCodes, RECORDED_FIELDS, type ResultOf, type ResultSchema, type StrayFields } from './results';
-import { type ConfinedPath, OUTSIDE_CODE, type PathResolver, type PathSlot } from './root';
+import { type ConfinedPath, OUTSIDE_CODE, type PathResolver, type PathSlot } from './confinement';
 import type { Flatten, InputOf, InputSchema, PresentOf } from './schema';
 import { inputValidator } from './validation';
 

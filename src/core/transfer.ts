@@ -7,7 +7,7 @@ import { describeTree, shown, sizeText, summariseTree, trashSentence, undoSenten
 import { ToolError } from './errors';
 import type { FileStat } from './fs';
 import { basename, dirname, isWithin, joinPath } from './paths';
-import type { ConfinedPath } from './root';
+import type { ConfinedPath } from './confinement';
 import { siblingPath } from './staging';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './context';

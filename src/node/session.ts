@@ -8,7 +8,7 @@ import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
 import type { PathIndex } from '../core/pathIndex';
 import { type HostNaming, RUNNER_NAMING } from '../core/naming';
-import type { Root, Workspace } from '../core/root';
+import type { Root, Workspace } from '../core/confinement';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../core/settings';
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from './locks';

@@ -9,7 +9,7 @@
  * took seconds and a tiny call several milliseconds of stats; through node:fs they cost what the runner's do. The
  * answers are the same: both follow links for a stat's kind and size and report the link bit, both list the
  * kind of a link's target, both leave out staging files. Containment is not the port's business: every path still
- * passes the same resolver and real-path checks (root.ts) before it gets here, and the Node port is the one the
+ * passes the same resolver and real-path checks (confinement.ts) before it gets here, and the Node port is the one the
  * path-case table runs against. Writes, deletes, renames and copies stay on workspace.fs, so VS Code sees every
  * change as it happens (open editors, file events, the trash).
  */

@@ -22,7 +22,7 @@ import * as vscode from 'vscode';
 import type { FileSystem } from '../core/fs';
 import type { Session } from '../core/invoke';
 import { basename, isWithin } from '../core/paths';
-import { PathResolver, type Workspace } from '../core/root';
+import { PathResolver, type Workspace } from '../core/confinement';
 import { isStagingName } from '../core/staging';
 import { VscodeFileSystem } from './fileSystem';
 

@@ -8,7 +8,7 @@ import type { HistoryStore } from '../core/history/store';
 import { EDITOR_NAMING } from '../core/naming';
 import type { Session } from '../core/invoke';
 import { basename, isWithin, normalizeAbsolute } from '../core/paths';
-import { PathResolver, type Root, type Workspace } from '../core/root';
+import { PathResolver, type Root, type Workspace } from '../core/confinement';
 import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';

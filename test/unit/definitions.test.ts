@@ -7,7 +7,7 @@ import { PLAIN_ENCODING_HOST } from '../../src/core/encoding/host';
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
 import { RUNNER_NAMING } from '../../src/core/naming';
-import { PathResolver } from '../../src/core/root';
+import { PathResolver } from '../../src/core/confinement';
 import type { ToolContext } from '../../src/core/context';
 import type { InputOf, InputSchema } from '../../src/core/schema';
 import { arrayOf, INTEGER, nullable, object, oneOf, optional, type ResultOf, STRING } from '../../src/core/results';

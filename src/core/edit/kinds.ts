@@ -1,12 +1,12 @@
 /**
  * The text-edit tools side by side: each is a TextEditKind (textEdit.ts), its windows in a large file and its
- * rewrite of a text. The rewrites are the whole-text functions of lines.ts and match.ts; a large file's windows hold
+ * rewrite of a text. The rewrites are the whole-text functions of lineEdits.ts and match.ts; a large file's windows hold
  * one line more on each side than the edit touches, so what those functions decide from neighbouring lines (line
  * endings, a missing final newline) comes out as over the whole text.
  */
 import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
-import { type InsertPosition, insertLinesAt, replaceLineRange } from '../lines';
+import { type InsertPosition, insertLinesAt, replaceLineRange } from '../lineEdits';
 import { applyRegions, type Candidate, findMatches, type MatchStage, patternLines } from '../match';
 import { humanSize } from '../read/bytes';
 import { lastLinesStart, searchBytes, searchLineKeys, type WindowSpec } from './stream';

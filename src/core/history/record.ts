@@ -9,7 +9,7 @@ import { toolRef } from '../naming';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { dirname, isWithin } from '../paths';
 import { withProcessLocks } from '../locks';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import type { Tool, ToolCall } from '../tool';
 import { planUndo } from './plan';

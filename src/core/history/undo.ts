@@ -6,11 +6,11 @@
  */
 import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
-import { writeFileAtomic } from '../files';
+import { writeFileAtomic } from '../writes';
 import { removeQuietly, replaceFile, siblingPath } from '../staging';
 import { dirname, joinPath } from '../paths';
 import { assertMayWrite, assertTreeMayChange } from '../policy';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import { throwIfCancelled } from '../signals';
 import { type ChangeKind, fileChanges } from './changes';

@@ -6,8 +6,7 @@
 import { WithImage } from '../envelope';
 import { limitExceeded } from '../caps';
 import { ToolError } from '../errors';
-import { namePair } from '../files';
-import type { ConfinedPath } from '../root';
+import { type ConfinedPath, namePair } from '../confinement';
 import { contentHash } from '../text';
 import type { ToolContext } from '../context';
 import { humanSize } from './bytes';

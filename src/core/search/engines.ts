@@ -5,7 +5,7 @@
 import type { Minimatch } from 'minimatch';
 import type { ToolContext } from '../context';
 import { compareCodePoints } from '../listing';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import { type FileFilter, PDF_TEXT } from './fileFilter';
 import type { CompiledQuery } from './query';
 import { type Accepted, Smallest } from './replyOrder';

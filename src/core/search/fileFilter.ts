@@ -5,7 +5,7 @@
 import type { Minimatch } from 'minimatch';
 import type { ToolContext } from '../context';
 import { basename, relativeTo } from '../paths';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 
 /** A PDF's text sidecar: "x.pdf.txt" stands for "x.pdf". */
 export const PDF_TEXT = /\.pdf\.txt$/i;

@@ -6,7 +6,7 @@ import type { ToolContext } from '../context';
 import { normaliseGlob } from '../glob';
 import { GITIGNORE, type IgnoreRules } from '../ignore';
 import { dirname, isWithin } from '../paths';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import type { CompiledQuery } from './query';
 import type { ContentSearchRequest } from './searcher';
 

@@ -14,7 +14,7 @@ import { CancelledError } from '../errors';
 import type { IgnoreRules } from '../ignore';
 import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
 import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';

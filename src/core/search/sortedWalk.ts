@@ -9,7 +9,7 @@ import type { ToolContext } from '../context';
 import type { DirEntry } from '../fs';
 import { compareCodePoints } from '../listing';
 import { relativeTo } from '../paths';
-import type { ConfinedPath } from '../root';
+import type { ConfinedPath } from '../confinement';
 import { PDF_TEXT } from './fileFilter';
 
 /** Code point order, which is UTF-8's byte order (ripgrep's); code units differ only where a surrogate meets U+E000–U+FFFF. */

@@ -1,7 +1,7 @@
 import { BOOLEAN, described, INTEGER, object } from '../results';
 import { TRANSFER_FIELDS } from './fields';
 import { where } from '../naming';
-import { missingDirectories } from '../files';
+import { missingDirectories } from '../writes';
 import { removeQuietly, siblingPath } from '../staging';
 import { dirname, relativeTo } from '../paths';
 import type { InputSchema } from '../schema';

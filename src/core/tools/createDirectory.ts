@@ -1,7 +1,8 @@
 import { BOOLEAN, described, object } from '../results';
 import { DIRECTORY_NAMES } from './fields';
 import { ToolError } from '../errors';
-import { ensureParentDirectory, namePair } from '../files';
+import { namePair } from '../confinement';
+import { ensureParentDirectory } from '../writes';
 import { assertMayWrite } from '../policy';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';

@@ -3,7 +3,7 @@ import { ENCODING_NAME, HASH, NEWLINE } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
-import { namePair } from '../files';
+import { namePair } from '../confinement';
 import { extname } from '../paths';
 import { assertMayRead } from '../policy';
 import { humanSize } from '../read/bytes';

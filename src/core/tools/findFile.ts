@@ -3,7 +3,7 @@ import { FILE_NAMES, IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { FileNameSearch } from '../fuzzy';
-import type { Root } from '../root';
+import type { Root } from '../confinement';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { compareCodePoints, walkVisible } from '../listing';

@@ -5,7 +5,7 @@
 
 /**
  * A path in the workspace, relative to the base directory (or absolute inside it). Its length limit is the
- * resolver's (MAX_PATH_LENGTH in root.ts), which every path passes through, so the schema need not repeat it.
+ * resolver's (MAX_PATH_LENGTH in confinement.ts), which every path passes through, so the schema need not repeat it.
  */
 export function pathParameter<const Description extends string>(description: Description) {
   return { type: 'string', minLength: 1, description } as const;

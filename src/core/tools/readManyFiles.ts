@@ -3,7 +3,7 @@ import { ENCODING_NAME, NEWLINE, SHARABLE_READ } from './fields';
 import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
-import { namePair } from '../files';
+import { namePair } from '../confinement';
 import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
 import { type LineRead, readLines } from '../read/lines';
 import { type LineParameters, lineRequest } from '../read/request';

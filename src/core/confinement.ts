@@ -16,7 +16,7 @@
  */
 import { type ErrorCode, ToolError } from './errors';
 import type { FileSystem } from './fs';
-import { dirname, isWithin, joinPath, normalizeAbsolute, relativeTo } from './paths';
+import { basename, dirname, isWithin, joinPath, normalizeAbsolute, relativeTo } from './paths';
 
 /** A base directory the tools may reach: the workspace folder, or the folder `agentFs.baseDirectory` narrows it to. */
 export interface Root {
@@ -226,4 +226,9 @@ export class PathResolver {
   private describeRoots(): string {
     return this.workspace.roots.map((root) => root.path).join(' or ');
   }
+}
+
+/** The plugin operations' naming pair (docs/design.md, "Compatibility"): the basename and the path as results show it. */
+export function namePair(path: ConfinedPath): { name: string; relative_path: string } {
+  return { name: basename(path.absolute) || path.display, relative_path: path.display };
 }

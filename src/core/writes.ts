@@ -1,18 +1,14 @@
-/** File operations the tools share, built from FileSystem port primitives. */
+/**
+ * How the tools that create files write them, built from FileSystem port primitives: the atomic replace, the parent
+ * folders made on the way (never above the root), and the folders a failed call must remove again.
+ */
 import { type ErrorCode, ToolError } from './errors';
 import type { FileStat, FileSystem } from './fs';
-import { basename, dirname, isWithin } from './paths';
-import type { ConfinedPath } from './root';
+import { dirname, isWithin } from './paths';
+import type { ConfinedPath } from './confinement';
 import type { ToolContext } from './context';
 import { throwIfCancelled } from './signals';
 import { replaceFile } from './staging';
-
-export const textEncoder = new TextEncoder();
-
-/** The plugin operations' naming pair (docs/design.md, "Compatibility"): the basename and the path as results show it. */
-export function namePair(path: ConfinedPath): { name: string; relative_path: string } {
-  return { name: basename(path.absolute) || path.display, relative_path: path.display };
-}
 
 /**
  * Creates the missing parent directories of `path` (never above its root). A file in the way of a parent is
