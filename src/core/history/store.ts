@@ -44,6 +44,18 @@ import type { FileSystem } from '../fs';
 import { contentHash, hashFile } from '../hashing';
 import { removeQuietly, replaceFile, siblingPath } from '../staging';
 import { contentSize, type StoredContent } from './content';
+import {
+  addLine,
+  BLOB_FILE,
+  extendLine,
+  GENERATION_LENGTH,
+  HEADER_BYTES,
+  JOURNAL_HEADER,
+  journalHeader,
+  OPERATION_ID_PATTERN,
+  randomToken,
+  StoreIndex,
+} from './journal';
 import type { PathState } from './state';
 
 /** An operation the store has made room for: what `commit` finishes or `cancel` gives up. */
@@ -104,15 +116,9 @@ export interface OperationRecord {
   readonly blobs: Readonly<Record<string, number>>;
 }
 
-/** Operation ids: lower-case base-36 time, a counter and a random tail. Also the only names the store accepts. */
-export const OPERATION_ID_PATTERN = /^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/;
-
 const RECORD_FILE = /^([a-z0-9-]+)\.json$/;
-const BLOB_FILE = /^[0-9a-f]{64}$/;
 /** Files no journal line names (left by a process that died mid-add) are removed once they are this old. */
 const ORPHAN_MS = 60 * 60 * 1000;
-const GENERATION_LENGTH = 12;
-const JOURNAL_HEADER = /^agentfs-history-journal 1 ([0-9a-z]{12})$/;
 
 let idCounter = 0;
 
@@ -120,17 +126,6 @@ function hexOf(hash: string): string {
   return hash.replace(/^sha256:/, '');
 }
 
-function randomToken(length: number): string {
-  let token = '';
-  while (token.length < length) token += Math.random().toString(36).slice(2);
-  return token.slice(0, length);
-}
-
-function journalHeader(generation: string): string {
-  return `agentfs-history-journal 1 ${generation}\n`;
-}
-
-const HEADER_BYTES = journalHeader(randomToken(GENERATION_LENGTH)).length;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -144,122 +139,8 @@ function reservationText(size: number): Uint8Array {
   return new Uint8Array(size).fill(0x20);
 }
 
-function extendLine(id: string, blobs: Readonly<Record<string, number>>): string {
-  return `*${id}${Object.entries(blobs)
-    .map(([hex, size]) => ` ${hex}:${size}`)
-    .join('')}\n`;
-}
-
-function addLine(id: string, blobs: Readonly<Record<string, number>>): string {
-  return `+${id}${Object.entries(blobs)
-    .map(([hex, size]) => ` ${hex}:${size}`)
-    .join('')}\n`;
-}
-
-interface IndexEntry {
-  readonly blobs: Readonly<Record<string, number>>;
-  /** Loaded on first use. */
-  record?: OperationRecord;
-}
-
-/** What the store holds, as of the journal's first `offset` bytes. */
-class StoreIndex {
-  readonly entries = new Map<string, IndexEntry>();
-  /** Ascending, so oldest first. */
-  readonly ids: string[] = [];
-  /** Blob hex → how many records refer to it, and its size. */
-  readonly refs = new Map<string, { count: number; size: number }>();
-  bytes = 0;
-  /** Lines in the journal, for deciding when to compact it. */
-  lines = 0;
-
-  constructor(
-    /** Empty while the directory has no journal yet (a new store, or one an older version wrote). */
-    public generation: string,
-    public offset: number,
-    /** The journal's stat `ctimeMs` when last read: with `offset`, what tells a changed journal from ours. */
-    public stamp: number,
-  ) {}
-
-  insert(id: string, blobs: Readonly<Record<string, number>>, record?: OperationRecord): void {
-    if (this.entries.has(id)) return;
-    this.entries.set(id, { blobs, ...(record ? { record } : {}) });
-    let index = this.ids.length;
-    while (index > 0 && (this.ids[index - 1] ?? '') > id) index--;
-    this.ids.splice(index, 0, id);
-    for (const [hex, size] of Object.entries(blobs)) {
-      const ref = this.refs.get(hex);
-      if (ref) ref.count++;
-      else {
-        this.refs.set(hex, { count: 1, size });
-        this.bytes += size;
-      }
-    }
-  }
-
-  /** More blobs for an operation already in the index (its after content, added once the change was made). */
-  extend(id: string, blobs: Readonly<Record<string, number>>): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    const added: Record<string, number> = {};
-    for (const [hex, size] of Object.entries(blobs)) {
-      if (entry.blobs[hex] !== undefined) continue;
-      added[hex] = size;
-      const ref = this.refs.get(hex);
-      if (ref) ref.count++;
-      else {
-        this.refs.set(hex, { count: 1, size });
-        this.bytes += size;
-      }
-    }
-    this.entries.set(id, { ...entry, blobs: { ...entry.blobs, ...added } });
-  }
-
-  /** Drops a record; returns the blobs no record refers to any more. */
-  remove(id: string): string[] {
-    const entry = this.entries.get(id);
-    if (!entry) return [];
-    this.entries.delete(id);
-    const at = this.ids.indexOf(id);
-    if (at >= 0) this.ids.splice(at, 1);
-    const freed: string[] = [];
-    for (const hex of Object.keys(entry.blobs)) {
-      const ref = this.refs.get(hex);
-      if (!ref) continue;
-      if (--ref.count === 0) {
-        this.refs.delete(hex);
-        this.bytes -= ref.size;
-        freed.push(hex);
-      }
-    }
-    return freed;
-  }
-
-  /** Applies journal text (complete lines only); returns how many bytes it consumed. */
-  apply(text: string): number {
-    let consumed = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', consumed)) {
-      const line = text.slice(consumed, end);
-      consumed = end + 1;
-      this.lines++;
-      const [head = '', ...parts] = line.split(' ');
-      const id = head.slice(1);
-      if (!OPERATION_ID_PATTERN.test(id)) continue;
-      const blobs: Record<string, number> = {};
-      for (const part of parts) {
-        const [hex = '', size = ''] = part.split(':');
-        if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
-      }
-      if (head.startsWith('+')) this.insert(id, blobs);
-      else if (head.startsWith('*')) this.extend(id, blobs);
-      else if (head.startsWith('-')) this.remove(id);
-    }
-    return encoder.encode(text.slice(0, consumed)).length;
-  }
-}
-
 export class HistoryStore {
-  private index: StoreIndex | undefined;
+  private index: StoreIndex<OperationRecord> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private directoriesMade = false;
   private emptying: Promise<void> | undefined;
@@ -514,7 +395,7 @@ export class HistoryStore {
       const held = await this.fs.lock?.([this.directory]);
       try {
         await this.makeDirectories();
-        await this.rewriteJournal(new StoreIndex(randomToken(GENERATION_LENGTH), 0, Number.NaN));
+        await this.rewriteJournal(new StoreIndex<OperationRecord>(randomToken(GENERATION_LENGTH), 0, Number.NaN));
         this.index = undefined;
         for (const name of await this.readNames(this.operationsDirectory)) await this.discard(`${this.operationsDirectory}/${name}`);
         for (const name of await this.readNames(this.blobsDirectory)) await this.discard(`${this.blobsDirectory}/${name}`);
@@ -545,7 +426,7 @@ export class HistoryStore {
    * The index, brought up to date with the journal: one stat when nothing changed; the lines appended since
    * otherwise; a full read when the journal was rewritten (compacted, cleared) or is read for the first time.
    */
-  private async current(): Promise<StoreIndex> {
+  private async current(): Promise<StoreIndex<OperationRecord>> {
     const stat = await this.fs.stat(this.journalPath);
     let index = this.index;
     if (!stat) {
@@ -569,7 +450,7 @@ export class HistoryStore {
       this.index = index = await this.fromRecordFiles();
       return index;
     }
-    const fresh = new StoreIndex(match[1], HEADER_BYTES, stat.ctimeMs);
+    const fresh = new StoreIndex<OperationRecord>(match[1], HEADER_BYTES, stat.ctimeMs);
     fresh.offset += fresh.apply(text.slice(HEADER_BYTES));
     // Records already loaded stay loaded: they never change.
     if (index) for (const [id, entry] of fresh.entries) entry.record ??= index.entries.get(id)?.record;
@@ -584,8 +465,8 @@ export class HistoryStore {
   }
 
   /** The index of a store without a journal, from its record files. */
-  private async fromRecordFiles(): Promise<StoreIndex> {
-    const index = new StoreIndex('', 0, Number.NaN);
+  private async fromRecordFiles(): Promise<StoreIndex<OperationRecord>> {
+    const index = new StoreIndex<OperationRecord>('', 0, Number.NaN);
     for (const name of await this.readNames(this.operationsDirectory)) {
       const id = RECORD_FILE.exec(name)?.[1];
       if (id === undefined || !OPERATION_ID_PATTERN.test(id)) continue;
@@ -595,14 +476,14 @@ export class HistoryStore {
     return index;
   }
 
-  private async load(index: StoreIndex, id: string): Promise<OperationRecord | undefined> {
+  private async load(index: StoreIndex<OperationRecord>, id: string): Promise<OperationRecord | undefined> {
     const entry = index.entries.get(id);
     if (!entry) return undefined;
     entry.record ??= await this.readRecord(id);
     return entry.record;
   }
 
-  private async appendJournal(index: StoreIndex, text: string): Promise<void> {
+  private async appendJournal(index: StoreIndex<OperationRecord>, text: string): Promise<void> {
     if (index.generation === '') {
       // The first line this store's journal gets: the journal is written whole, with every record there is.
       await this.makeDirectories();
@@ -624,7 +505,7 @@ export class HistoryStore {
   }
 
   /** Writes a journal listing `index`'s records (plus `extra` lines) under its generation. */
-  private async rewriteJournal(index: StoreIndex, extra = ''): Promise<void> {
+  private async rewriteJournal(index: StoreIndex<OperationRecord>, extra = ''): Promise<void> {
     const lines = index.ids.map((id) => addLine(id, index.entries.get(id)?.blobs ?? {})).join('');
     const bytes = encoder.encode(journalHeader(index.generation) + lines + extra);
     await this.replaceJournal(bytes);
@@ -648,8 +529,8 @@ export class HistoryStore {
    * Rewrites the journal with only the live records, and removes files no record names that are old enough that no
    * other process can still be about to name them (a record or blob of a process that died mid-add).
    */
-  private async compact(index: StoreIndex): Promise<void> {
-    const fresh = new StoreIndex(randomToken(GENERATION_LENGTH), 0, Number.NaN);
+  private async compact(index: StoreIndex<OperationRecord>): Promise<void> {
+    const fresh = new StoreIndex<OperationRecord>(randomToken(GENERATION_LENGTH), 0, Number.NaN);
     for (const id of index.ids) {
       const entry = index.entries.get(id);
       if (entry) fresh.insert(id, entry.blobs, entry.record);
