@@ -27,6 +27,9 @@
  * Within one process this excludes nothing: a lock over paths this process already holds is granted at once, and
  * the core orders its own calls (src/core/locks.ts, HistoryStore.exclusive). All file operations here are
  * synchronous: they are a few small metadata calls, cheaper than a thread-pool round trip each.
+ *
+ * Over 300 lines: the lock protocol is one state machine over the slot files; apart, its invariants could not be read
+ * in one place.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';

@@ -14,6 +14,9 @@
  *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in.
  *  - With --state, one history store is shared by every call, whatever roots the client gives; without it, each set
  *    of roots keeps its history in its own default folder outside them, the one the runner on those folders uses.
+ *
+ * Over 300 lines: the one translation between MCP and the pipeline; roots, confirmations and progress each need the
+ * request.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';

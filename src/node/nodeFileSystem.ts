@@ -5,6 +5,8 @@
  * while a round trip through libuv's thread pool costs tens of microseconds more (and far more on a busy machine),
  * and a recorded write makes a few dozen of them. Large reads, writes, copies and recursive deletes stay
  * asynchronous so that they never hold the event loop for long.
+ *
+ * Over 300 lines: one adapter, a method per operation of the port.
  */
 import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs';

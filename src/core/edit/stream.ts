@@ -9,6 +9,8 @@
  *
  * These passes need an encoding in which the byte 0x0A is a line feed wherever it occurs (every encoding Agent FS
  * knows except UTF-16), which the callers check.
+ *
+ * Over 300 lines: the passes and the byte searches share one chunked reading of the file and its line bookkeeping.
  */
 import { limitExceeded } from '../caps';
 import type { ToolError } from '../errors';

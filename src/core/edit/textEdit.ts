@@ -12,6 +12,9 @@
  * touch is written back unchanged and no character is ever replaced; the file's encoding, BOM and line endings are
  * kept; nothing is written unless every kind succeeds (a refusal mid-pass removes the staging file); expected_hash is
  * checked against the bytes the edit actually read, before the swap.
+ *
+ * Over 300 lines: the in-memory and the streamed edit are one implementation that keeps the same invariants side by
+ * side.
  */
 import { shown, undoSentence } from '../consequences';
 import type { ToolContext } from '../context';

@@ -4,6 +4,9 @@
  * tool only says which paths it affects when its path parameters do not say it (ToolDefinition.affects).
  *
  * Not recorded: read tools, `dry_run` calls, failed calls, and calls that changed nothing.
+ *
+ * Over 300 lines: one step of the call pipeline: the reads before and after, the record and the refusals share the
+ * call's lock and its state.
  */
 import { toolRef } from '../naming';
 import { CancelledError, describeError, ToolError } from '../errors';

@@ -38,6 +38,8 @@
  * and a line is used only once its newline is there. A process that dies mid-operation leaves at most blobs and a
  * reservation: the reservation is a staging file, which the next lock holder removes, and the journal line of an
  * operation without a record is ignored until pruning drops it.
+ *
+ * Over 300 lines: one class, each change to the directory making its writes in the same order under the same lock.
  */
 import { describeError } from '../errors';
 import type { FileSystem } from '../fs';
