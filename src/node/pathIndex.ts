@@ -39,6 +39,9 @@
  * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and MAX_WATCHES watches
  * per process. Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
  * no call is walking, so it never slows a call down beyond one slice.
+ *
+ * Over 300 lines: one index; every way it proves a listing current (watches, verification, mounts, overflow) guards the
+ * same promise, which only reads as kept in one place.
  */
 import * as fs from 'node:fs';
 import { basename, dirname, isWithin } from '../core/paths';
