@@ -7,6 +7,9 @@
  * Objects are closed (`additionalProperties: false`) and every field is present unless wrapped in `optional`; a
  * field that may be null says so with `nullable`. The helpers below build plain JSON Schema: what MCP publishes as
  * `outputSchema` and what the README's tables are generated from.
+ *
+ * Over 300 lines: the schema builders and the types derived from them must agree; apart, a change to one could not be
+ * read against the other.
  */
 import type { WithImage } from './envelope';
 import type { ErrorCode } from './errors';

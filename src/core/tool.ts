@@ -5,7 +5,7 @@
  * A call is bound in one order, the same for every tool, and that order decides which code a call with several
  * faults answers: the schema (INVALID_INPUT), then, in the pipeline, trust and read-only mode and the workspace, then
  * the declared caps (LIMIT_EXCEEDED), the tool's own checks of its input (`checkInput`), and last every path
- * parameter, resolved and confined in the order the definition lists them (root.ts). Only then do `prepare`, `run`
+ * parameter, resolved and confined in the order the definition lists them (confinement.ts). Only then do `prepare`, `run`
  * and `affects` see the call, with its paths resolved.
  */
 import { type Cap, checkDeclaredCaps } from './caps';
