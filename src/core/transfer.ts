@@ -4,13 +4,28 @@
  * so a call with several faults answers the code its prompts expect, and all of them run before anything is written.
  */
 import { describeTree, shown, sizeText, summariseTree, trashSentence, undoSentence } from './consequences';
-import { ToolError } from './errors';
+import { type ErrorCode, ToolError } from './errors';
 import type { FileStat } from './fs';
 import { basename, dirname, isWithin, joinPath } from './paths';
 import type { ConfinedPath } from './confinement';
 import { siblingPath } from './staging';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from './policy';
 import type { ToolContext } from './context';
+
+/** What the four transfer tools can answer besides the pipeline's codes: planTransfer's refusals, for files and trees alike. */
+export const TRANSFER_ERRORS = [
+  'SOURCE_EQUALS_DESTINATION',
+  'DESTINATION_INSIDE_SOURCE',
+  'SOURCE_FILE_NOT_FOUND',
+  'SOURCE_NOT_FILE',
+  'SOURCE_DIRECTORY_NOT_FOUND',
+  'SOURCE_NOT_DIRECTORY',
+  'DESTINATION_IS_DIRECTORY',
+  'DESTINATION_EXISTS',
+  'DESTINATION_NOT_DIRECTORY',
+  'SENSITIVE_PATH_REFUSED',
+  'FILE_DIRTY_IN_EDITOR',
+] as const satisfies readonly ErrorCode[];
 
 /** The parameters the four transfer tools share (each tool's schema declares them), with the paths resolved. */
 export interface TransferInput {

@@ -42,7 +42,7 @@ import {
   type TextChange,
 } from '../editing';
 import { limitExceeded } from '../caps';
-import { ToolError } from '../errors';
+import { type ErrorCode, ToolError } from '../errors';
 import { writeFileAtomic } from '../writes';
 import type { FileStat, FileWriter, IncrementalHash } from '../fs';
 import { contentHash, incrementalHash } from '../hashing';
@@ -59,6 +59,18 @@ import { removeQuietly, siblingPath } from '../staging';
 import { countLines, detectNewline, type NewlineStyle } from '../text';
 import type { Preparation } from '../tool';
 import { mergeWindows, splicePass, type Window, type WindowSpec } from './stream';
+
+/** What the four text-edit tools can answer besides the pipeline's codes (edit_file adds its matching's). */
+export const TEXT_EDIT_ERRORS = [
+  'ENCODING_MISMATCH',
+  'FILE_NOT_FOUND',
+  'FILE_NOT_FILE',
+  'LIMIT_EXCEEDED',
+  'CONTENT_CONFLICT',
+  'BINARY_CONTENT_REFUSED',
+  'SENSITIVE_PATH_REFUSED',
+  'FILE_DIRTY_IN_EDITOR',
+] as const satisfies readonly ErrorCode[];
 
 /** A text an edit rewrites: the whole file, or a window of a large one placed by `frame`. */
 export interface EditText {

@@ -7,7 +7,7 @@ import { dirname, relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
 import { reportProgress, throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
+import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../transfer';
 import { walkTree } from '../walk';
 import { pathParameter } from './parameters';
 
@@ -41,19 +41,7 @@ export const copyDirectory = defineTool({
     directories: INTEGER,
     skipped_symlinks: described('Links inside the tree, skipped (never followed).', INTEGER),
   }),
-  errors: [
-    'SOURCE_EQUALS_DESTINATION',
-    'DESTINATION_INSIDE_SOURCE',
-    'SOURCE_FILE_NOT_FOUND',
-    'SOURCE_NOT_FILE',
-    'SOURCE_DIRECTORY_NOT_FOUND',
-    'SOURCE_NOT_DIRECTORY',
-    'DESTINATION_IS_DIRECTORY',
-    'DESTINATION_EXISTS',
-    'DESTINATION_NOT_DIRECTORY',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-  ],
+  errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'directory', 'copy');
     const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;

@@ -6,7 +6,7 @@ import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { describeReplacement, planTransfer } from '../transfer';
+import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../transfer';
 import { pathParameter } from './parameters';
 
 const inputSchema = {
@@ -33,19 +33,7 @@ export const copyFile = defineTool({
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
   outputSchema: object({ ...TRANSFER_FIELDS, copied: BOOLEAN }),
-  errors: [
-    'SOURCE_EQUALS_DESTINATION',
-    'DESTINATION_INSIDE_SOURCE',
-    'SOURCE_FILE_NOT_FOUND',
-    'SOURCE_NOT_FILE',
-    'SOURCE_DIRECTORY_NOT_FOUND',
-    'SOURCE_NOT_DIRECTORY',
-    'DESTINATION_IS_DIRECTORY',
-    'DESTINATION_EXISTS',
-    'DESTINATION_NOT_DIRECTORY',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-  ],
+  errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'copy');
     const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;

@@ -1,7 +1,7 @@
 import { INTEGER, object } from '../results';
 import { EDIT_FIELDS } from './fields';
 import { type LineRangeFields, lineRangeKind } from '../edit/kinds';
-import { editOptionsOf, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
+import { editOptionsOf, prepareTextEdit, runTextEdit, TEXT_EDIT_ERRORS, type TextEditKind } from '../edit/textEdit';
 import type { InputOf, InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
@@ -37,16 +37,7 @@ export const deleteLines = defineTool({
   inputSchema,
   pathParameters: { path: 'file' },
   outputSchema: object({ ...EDIT_FIELDS, start_line: INTEGER, end_line: INTEGER, total_lines: INTEGER }),
-  errors: [
-    'ENCODING_MISMATCH',
-    'FILE_NOT_FOUND',
-    'FILE_NOT_FILE',
-    'LIMIT_EXCEEDED',
-    'CONTENT_CONFLICT',
-    'BINARY_CONTENT_REFUSED',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-  ],
+  errors: TEXT_EDIT_ERRORS,
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input));
   },

@@ -1,7 +1,7 @@
 import { arrayOf, described, INTEGER, object, oneOf, optional } from '../results';
 import { EDIT_FIELDS } from './fields';
 import { type MatchEdit, type MatchFields, matchKind } from '../edit/kinds';
-import { editOptionsOf, inEdit, prepareTextEdit, runTextEdit, type TextEditKind } from '../edit/textEdit';
+import { editOptionsOf, inEdit, prepareTextEdit, runTextEdit, TEXT_EDIT_ERRORS, type TextEditKind } from '../edit/textEdit';
 import { ToolError } from '../errors';
 import type { InputOf, InputSchema } from '../schema';
 import type { ToolContext } from '../context';
@@ -131,18 +131,7 @@ export const editFile = defineTool({
     lines: optional(MATCH_FIELDS.lines),
     edits: optional(described('With edits: what each edit did, in order.', arrayOf(object(MATCH_FIELDS)))),
   }),
-  errors: [
-    'ENCODING_MISMATCH',
-    'FILE_NOT_FOUND',
-    'FILE_NOT_FILE',
-    'LIMIT_EXCEEDED',
-    'CONTENT_CONFLICT',
-    'BINARY_CONTENT_REFUSED',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-    'NO_MATCH',
-    'MULTIPLE_MATCHES',
-  ],
+  errors: [...TEXT_EDIT_ERRORS, 'NO_MATCH', 'MULTIPLE_MATCHES'],
   caps: { edits: { cap: EDITS_CAP, advice: 'Split them over several calls, or make a patch.' } },
   async prepare(input, context, { path }) {
     return prepareTextEdit(context, path, editOptionsOf(input), kinds(input, context));

@@ -4,7 +4,7 @@ import { where } from '../naming';
 import { dirname } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { describeDirectoryReplacement, planTransfer, swapIntoDestination } from '../transfer';
+import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../transfer';
 import { pathParameter } from './parameters';
 
 const inputSchema = {
@@ -31,19 +31,7 @@ export const moveDirectory = defineTool({
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
   outputSchema: object({ ...TRANSFER_FIELDS, moved: BOOLEAN }),
-  errors: [
-    'SOURCE_EQUALS_DESTINATION',
-    'DESTINATION_INSIDE_SOURCE',
-    'SOURCE_FILE_NOT_FOUND',
-    'SOURCE_NOT_FILE',
-    'SOURCE_DIRECTORY_NOT_FOUND',
-    'SOURCE_NOT_DIRECTORY',
-    'DESTINATION_IS_DIRECTORY',
-    'DESTINATION_EXISTS',
-    'DESTINATION_NOT_DIRECTORY',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-  ],
+  errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'directory', 'move');
     const invocationMessage = `Moving directory ${plan.source.display} to ${plan.destination.display}`;

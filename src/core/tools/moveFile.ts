@@ -3,7 +3,7 @@ import { TRANSFER_FIELDS } from './fields';
 import { toolRef, where } from '../naming';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { describeReplacement, planTransfer } from '../transfer';
+import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../transfer';
 import { dirname } from '../paths';
 import { pathParameter } from './parameters';
 
@@ -31,19 +31,7 @@ export const moveFile = defineTool({
   inputSchema,
   pathParameters: { source_path: 'source', destination_path: 'destination' },
   outputSchema: object({ ...TRANSFER_FIELDS, moved: BOOLEAN }),
-  errors: [
-    'SOURCE_EQUALS_DESTINATION',
-    'DESTINATION_INSIDE_SOURCE',
-    'SOURCE_FILE_NOT_FOUND',
-    'SOURCE_NOT_FILE',
-    'SOURCE_DIRECTORY_NOT_FOUND',
-    'SOURCE_NOT_DIRECTORY',
-    'DESTINATION_IS_DIRECTORY',
-    'DESTINATION_EXISTS',
-    'DESTINATION_NOT_DIRECTORY',
-    'SENSITIVE_PATH_REFUSED',
-    'FILE_DIRTY_IN_EDITOR',
-  ],
+  errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'move');
     const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
