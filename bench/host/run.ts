@@ -1,7 +1,7 @@
 /**
  * `npm run bench:host [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,read,tail,tiny,index] [--docs]`: the
  * read, search and list workloads of the bench inside a real VS Code extension host (1.139, the launcher of
- * test/host/), on the same generated workspace (generate.ts, AGENTFS_BENCH_DIR or --dir), beside VS Code's own APIs
+ * test/launcher/), on the same generated workspace (generate.ts, AGENTFS_BENCH_DIR or --dir), beside VS Code's own APIs
  * in the same host. The window opens the tree and the folder of the 1 GiB log as a two-folder workspace; suite.ts
  * does the timing in the extension host and hands its rows back through the window's log.
  *
@@ -12,9 +12,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { hostById, REPO_ROOT } from '../../test/host/hosts';
-import { ensureHost } from '../../test/host/install';
-import { cleanUpOnSignals, withLaunch } from '../../test/host/session';
+import { hostById, REPO_ROOT } from '../../test/launcher/hosts';
+import { ensureHost } from '../../test/launcher/install';
+import { cleanUpOnSignals, withLaunch } from '../../test/launcher/session';
 import { ensureGenerated } from '../generate';
 import { defaultDirectory } from '../options';
 import { markdownTable, median, plainTable, timedCells, updateDocBlock } from '../report';

@@ -1,5 +1,5 @@
 /**
- * What an agent-mode spec (extension host) asks the launcher (Playwright, test/host/agent.ts) to do or read in the
+ * What an agent-mode spec (extension host) asks the launcher (Playwright, test/launcher/agent.ts) to do or read in the
  * page: the one thing only the page knows is what the person sees.
  */
 export type BridgeRequest =

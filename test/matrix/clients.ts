@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
-import { clientById, type ClientId, type ClientSpec } from '../host/hosts';
+import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
 import { anthropic, type Dialect, gemini, responses } from './model';
 

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { REPO_ROOT } from '../host/hosts';
+import { REPO_ROOT } from '../launcher/hosts';
 
 const EXAMPLE_SERVER = '/path/to/agent-fs/dist/mcp.js';
 

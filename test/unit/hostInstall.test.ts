@@ -1,7 +1,7 @@
 /** The test hosts' installer hands a nested `npm ci` none of an outer npm run's environment. */
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { installEnvironment } from '../host/install';
+import { installEnvironment } from '../launcher/install';
 
 describe('host install: the environment of nested installs', function () {
   it('drops npm_* variables (the user agent naming the outer Node among them), INIT_CWD and NODE', function () {

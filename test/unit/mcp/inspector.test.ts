@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
-import { ensureInspector } from '../../host/install';
+import { ensureInspector } from '../../launcher/install';
 import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, SERVER, tempLayout } from './serve';
 

@@ -1,7 +1,7 @@
 /**
  * Installs what the tests need when it is missing: a test host when it is missing or its lockfile changed, and the
  * Debian packages the unit tests or the hosts need. Works offline: everything comes from the npm registry and Debian's
- * packages. Usage: `node out/test/host/install.js [1.100|1.139|all|inspector|clients|unit]` (`unit`: only what the
+ * packages. Usage: `node out/test/launcher/install.js [1.100|1.139|all|inspector|clients|unit]` (`unit`: only what the
  * unit tests need, which `npm run test:unit` installs before it runs them).
  *
  * What code-server needs to install as root, found on this kind of machine:

@@ -2,7 +2,7 @@
  * `npm run test:electron`: the same integration suite in desktop VS Code through @vscode/test-electron, which
  * downloads VS Code (so it needs internet; on an offline machine use `npm run test:integration`).
  *
- *   node out/test/host/electron.js [VERSION ...]     (default: 1.100.3 and stable)
+ *   node out/test/launcher/electron.js [VERSION ...]     (default: 1.100.3 and stable)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

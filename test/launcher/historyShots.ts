@@ -2,7 +2,7 @@
  * Takes the README's picture of the history: a model-like sequence of changes made through "Agent FS: Run Tool…"
  * in the real UI (outside test mode), then the "Agent FS Activity" view beside the diff of one recorded change.
  *
- *   node out/test/host/historyShots.js [--host 1.139] [--out media/screenshots/history.png] [--keep]
+ *   node out/test/launcher/historyShots.js [--host 1.139] [--out media/screenshots/history.png] [--keep]
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -2,7 +2,7 @@
  * `npm start`: Agent FS in a real VS Code (1.100's server, installed on first use), on a demo workspace made under
  * the OS temp dir, served on 127.0.0.1 until Ctrl-C. Open the printed URL in a browser.
  *
- *   node out/test/host/start.js [--host 1.100|1.139] [--port N]
+ *   node out/test/launcher/start.js [--host 1.100|1.139] [--port N]
  *
  * The URL carries the extension as a development extension (the workbench reads it from `payload`), so the
  * editor runs the freshly built dist/extension.js. The demo folder and the server's state are removed on exit.

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 
-/** The repository root, from out/test/host/ (compiled) or test/host/ (ts-node style) alike. */
+/** The repository root, from out/test/launcher/ (compiled) or test/launcher/ (ts-node style) alike. */
 export const REPO_ROOT = findRepoRoot(__dirname);
 
 function findRepoRoot(start: string): string {

@@ -2,7 +2,7 @@
  * `npm run test:integration`: the integration suite (test/integration/) inside real VS Code extension hosts, on
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
- *   node out/test/host/run.js [--host 1.100] [--host 1.139]
+ *   node out/test/launcher/run.js [--host 1.100] [--host 1.139]
  *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp]
  *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
  *                             [--timeout SECONDS] [--no-install] [--readme-shots]
@@ -249,7 +249,7 @@ async function main(): Promise<number> {
   for (const host of options.hosts) {
     if (options.install) ensureHost(host);
     else if (!fs.existsSync(host.serverMain))
-      throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/host/install.js ${host.id}).`);
+      throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/launcher/install.js ${host.id}).`);
     for (const scenario of options.scenarios) {
       if (scenario === 'ui')
         outcomes.push(
