@@ -121,6 +121,18 @@ export class FileNameSearch<T> {
     this.filters = /[|\\\u0000]/.test(this.pattern) ? [] : this.searched.map(prefilter);
   }
 
+  /**
+   * Whether `add` could keep a file of this name (it matches exactly, or passes every word's prefilter): a test that
+   * depends on the query and the name only, so its answers can be remembered per listing (find_file does).
+   */
+  mayMatch(name: string): boolean {
+    const lower = name.toLowerCase();
+    if (lower === this.wanted) return true;
+    if (this.searched.length === 0) return false;
+    for (const passes of this.filters) if (!passes(lower)) return false;
+    return true;
+  }
+
   add(item: T, name: string): void {
     const lower = name.toLowerCase();
     if (lower === this.wanted) {

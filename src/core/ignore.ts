@@ -21,6 +21,7 @@
 import ignore, { type Ignore } from 'ignore';
 import type { DirEntry } from './fs';
 import { type GlobList, globList } from './glob';
+import { internKey } from './memo';
 import { dirname, isWithin, relativeTo } from './paths';
 import type { Root } from './confinement';
 import type { ToolContext } from './context';
@@ -172,10 +173,13 @@ export class IgnoreRules {
     this.walkChain = await this.chainFor(directory);
   }
 
-  /** For walkTree's `enterDirectory`: loads the directory's own .gitignore before its entries are checked. */
-  enterDirectory = (directory: string, entries: readonly DirEntry[]): Promise<void> | undefined => {
+  /**
+   * For walkTree's `enterDirectory`: loads the directory's own .gitignore before its entries are checked. `parent`
+   * is its parent directory, for a caller that has it at hand.
+   */
+  enterDirectory = (directory: string, entries: readonly DirEntry[], parent = dirname(directory)): Promise<void> | undefined => {
     if (this.options.includeIgnored || this.chains.has(directory)) return undefined;
-    const known = this.chains.get(dirname(directory)) ?? (directory === this.root.path ? [] : undefined);
+    const known = this.chains.get(parent) ?? (directory === this.root.path ? [] : undefined);
     let hasOwn = gitignoreInListing.get(entries);
     if (hasOwn === undefined) {
       hasOwn = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
@@ -187,10 +191,10 @@ export class IgnoreRules {
       return undefined;
     }
     return (async () => {
-      const parent = known ?? (await this.chainFor(dirname(directory)));
+      const above = known ?? (await this.chainFor(parent));
       const own = hasOwn ? await this.loadGitignore(directory) : undefined;
       if (own) this.walkChain = undefined;
-      this.chains.set(directory, own ? [...parent, [directory, own]] : parent);
+      this.chains.set(directory, own ? [...above, [directory, own]] : above);
     })();
   };
 
@@ -266,14 +270,16 @@ export class IgnoreRules {
                 return `${directory}\u0001${id}`;
               })
               .join('\u0002');
-      known = [
-        includeDotFiles ? 'dot files' : 'no dot files',
-        this.root.path,
-        this.options.includeIgnored ? 'all' : 'rules',
-        this.hidden.globs.join('\u0001'),
-        this.options.includeIgnored ? '' : this.exclude.globs.join('\u0001'),
-        chainKey,
-      ].join('\u0000');
+      known = internKey(
+        [
+          includeDotFiles ? 'dot files' : 'no dot files',
+          this.root.path,
+          this.options.includeIgnored ? 'all' : 'rules',
+          this.hidden.globs.join('\u0001'),
+          this.options.includeIgnored ? '' : this.exclude.globs.join('\u0001'),
+          chainKey,
+        ].join('\u0000'),
+      );
       keys.set(chain, known);
     }
     return known;

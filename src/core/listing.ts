@@ -1,4 +1,4 @@
-/** The walk the listing and search tools share: walkTree plus the ignore rules (ignore.ts) and dot-file hiding. */
+/** The walk the listing and search tools share: walkDirectories plus the ignore rules (ignore.ts) and dot-file hiding. */
 import { toolRef } from './naming';
 import { ToolError } from './errors';
 import type { DirEntry, EntryKind } from './fs';
@@ -8,7 +8,8 @@ import type { ConfinedPath } from './confinement';
 import type { ToolContext } from './context';
 import type { IndexedEntry, IndexSnapshot } from './pathIndex';
 import { reportProgress, throwIfCancelled } from './signals';
-import { walkTree, type WalkEntry } from './walk';
+import { ListingMemo } from './memo';
+import { walkDirectories } from './walk';
 
 export interface VisibleEntry {
   readonly absolute: string;
@@ -42,6 +43,23 @@ export async function walkVisible(
   options: VisibleWalkOptions,
   visit: (entry: VisibleEntry, depth: number) => void,
 ): Promise<IgnoreRules> {
+  return walkListings(context, start, options, (_directory, entries, depth) => {
+    for (const entry of entries) visit(entry, depth);
+  });
+}
+
+/**
+ * walkVisible a listing at a time: `visit` gets each directory's visible entries together (in no particular order),
+ * as one array that must not be changed. Over the path index that array is the same object at every call for as long
+ * as the directory and the rules are unchanged, so a tool that keeps what it derives from a listing in a ListingMemo
+ * does its per-entry work once per listing, not once per call.
+ */
+export async function walkListings(
+  context: ToolContext,
+  start: ConfinedPath,
+  options: VisibleWalkOptions,
+  visit: (directory: string, entries: readonly VisibleEntry[], depth: number) => void,
+): Promise<IgnoreRules> {
   const rules = new IgnoreRules(context, start.root, { includeIgnored: options.includeIgnored, search: options.search });
   await rules.prepare(start.absolute);
   // A folder that is itself ignored (listing "node_modules" by name) shows nothing unless include_ignored: the same
@@ -50,24 +68,43 @@ export async function walkVisible(
     rules.ignoredCount++;
     return rules;
   }
-  const check = (entry: WalkEntry): boolean => {
-    if (!options.includeDotFiles && entry.name.startsWith('.')) return false;
-    const isDirectory = entry.kind === 'directory' && !entry.isSymlink;
-    if (rules.skips(entry.absolute, entry.name, isDirectory, entry.parent)) return false;
-    visit(entry, entry.depth);
-    return isDirectory && (options.descend?.(entry) ?? true);
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  // One listing, wherever it came from: its visible entries visited, its visible directories answered for entering.
+  const take = (directory: string, entries: readonly IndexedEntry[], depth: number): readonly string[] => {
+    const visible = rules.visibleEntries(directory, entries, options.includeDotFiles);
+    visit(directory, visible, depth);
+    if (depth >= maxDepth) return [];
+    const { descend } = options;
+    if (!descend) return SUBDIRECTORY_PATHS.get(visible, '', (all) => all.filter(isWalkedDirectory).map((entry) => entry.absolute));
+    return visible.filter((entry) => isWalkedDirectory(entry) && descend(entry)).map((entry) => entry.absolute);
   };
-  const walkOptions = { maxDepth: options.maxDepth, enterDirectory: options.includeIgnored ? undefined : rules.enterDirectory };
-  // The same check over the index's listings where it has them: only where the names come from differs.
+  const enterDirectory = options.includeIgnored ? undefined : rules.enterDirectory;
   const { index } = context;
   if (!index) {
-    await walkTree(context.workspace.fs, start.absolute, context, check, walkOptions);
+    await walkDirectories(
+      context.workspace.fs,
+      start.absolute,
+      context,
+      (path, entries, depth) => take(path, withPaths(path, entries), depth),
+      {
+        enterDirectory,
+      },
+    );
     return rules;
   }
   try {
     const snapshot = await index.snapshot(start.root.path, start.absolute, context);
-    if (snapshot) await walkHeld(context, snapshot, start, options, rules, visit);
-    else await walkTree(context.workspace.fs, start.absolute, context, check, walkOptions);
+    if (snapshot) await walkHeld(context, snapshot, start.absolute, enterDirectory, take);
+    else
+      await walkDirectories(
+        context.workspace.fs,
+        start.absolute,
+        context,
+        (path, entries, depth) => take(path, withPaths(path, entries), depth),
+        {
+          enterDirectory,
+        },
+      );
   } finally {
     index.release();
   }
@@ -75,40 +112,39 @@ export async function walkVisible(
 }
 
 /**
- * walkVisible over an index snapshot (pathIndex.ts): the same entries visited and the same directories entered as
- * walkTree with `check` would, each listing taken from the snapshot (from the disk where it has none), and each
- * listing's rule decisions taken from IgnoreRules.visibleEntries, which makes them once per listing and rule set.
- * Depth first on one stack: with the listings in memory there is nothing to overlap, and a promise per directory
- * would cost more than visiting its entries.
+ * The walk over an index snapshot (pathIndex.ts): the same listings taken as walkDirectories would take, each from
+ * the snapshot (from the disk where it has none). Depth first on one stack: with the listings in memory there is
+ * nothing to overlap, and a promise per directory would cost more than taking its listing.
  */
 async function walkHeld(
   context: ToolContext,
   snapshot: IndexSnapshot,
-  start: ConfinedPath,
-  options: VisibleWalkOptions,
-  rules: IgnoreRules,
-  visit: (entry: VisibleEntry, depth: number) => void,
+  start: string,
+  enterDirectory: IgnoreRules['enterDirectory'] | undefined,
+  take: (directory: string, entries: readonly IndexedEntry[], depth: number) => readonly string[],
 ): Promise<void> {
   const { fs } = context.workspace;
-  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  const paths: string[] = [start.absolute];
+  // The directories still to take, each with its depth and its parent (which spares enterDirectory a dirname).
+  const paths: string[] = [start];
   const depths: number[] = [1];
+  const parents: (string | undefined)[] = [undefined];
   let read = 0;
-  for (let path = paths.pop(), depth = depths.pop(); path !== undefined && depth !== undefined; path = paths.pop(), depth = depths.pop()) {
+  while (paths.length > 0) {
+    const path = paths.pop() ?? start;
+    const depth = depths.pop() ?? 1;
+    const parent = parents.pop();
     throwIfCancelled(context);
     const entries = snapshot.list(path) ?? withPaths(path, await fs.readDirectory(path));
     reportProgress(context, ++read, undefined, 'directories read');
-    const entering = options.includeIgnored ? undefined : rules.enterDirectory(path, entries);
+    const entering = enterDirectory?.(path, entries, parent);
     if (entering) {
       await entering;
       throwIfCancelled(context);
     }
-    for (const entry of rules.visibleEntries(path, entries, options.includeDotFiles)) {
-      visit(entry, depth);
-      if (entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth && (options.descend?.(entry) ?? true)) {
-        paths.push(entry.absolute);
-        depths.push(depth + 1);
-      }
+    for (const directory of take(path, entries, depth)) {
+      paths.push(directory);
+      depths.push(depth + 1);
+      parents.push(path);
     }
   }
 }
@@ -122,6 +158,13 @@ function withPaths(directory: string, entries: readonly DirEntry[]): IndexedEntr
     parent: directory,
   }));
 }
+
+/** The directories of a listing a walk enters (a link is never entered). */
+function isWalkedDirectory(entry: VisibleEntry): boolean {
+  return entry.kind === 'directory' && !entry.isSymlink;
+}
+
+const SUBDIRECTORY_PATHS = new ListingMemo<readonly string[]>();
 
 /** Checks that a resolved directory parameter is a directory the tools may show (the listing and search tools). */
 export async function checkDirectory(context: ToolContext, directory: ConfinedPath): Promise<ConfinedPath> {
@@ -152,17 +195,27 @@ export async function searchStarts(context: ToolContext, named: ConfinedPath | u
  * files are sorted, each by its own few names.
  */
 export class FileTree {
-  private readonly directories = new Map<string, { files: string[]; subdirectories: string[] }>();
+  private readonly directories = new Map<string, Children>();
   /** Files added. */
   size = 0;
 
   addFile(parent: string, name: string): void {
-    this.children(parent).files.push(name);
+    this.added(parent).files.push(name);
     this.size++;
   }
 
   addDirectory(parent: string, name: string): void {
-    this.children(parent).subdirectories.push(name);
+    this.added(parent).subdirectories.push(name);
+  }
+
+  /**
+   * A whole listing of walkListings at once: its files and directories (links are the caller's), in their order
+   * remembered with the listing. A directory is added either this way or entry by entry, not both.
+   */
+  addListing(directory: string, entries: readonly VisibleEntry[]): void {
+    const listing = ORDERED_LISTINGS.get(entries, '', orderListing);
+    this.directories.set(directory, listing);
+    this.size += listing.files;
   }
 
   /** The absolute paths of the first `count` files below `start`, in code-unit order (compareCodePoints'). */
@@ -171,12 +224,7 @@ export class FileTree {
     const visit = (directory: string): void => {
       const children = this.directories.get(directory);
       if (!children) return;
-      const keyed = [
-        ...children.files.map((name) => ({ key: name, name, isDirectory: false })),
-        ...children.subdirectories.map((name) => ({ key: `${name}/`, name, isDirectory: true })),
-      ];
-      keyed.sort((a, b) => compareCodePoints(a.key, b.key));
-      for (const { name, isDirectory } of keyed) {
+      for (const { name, isDirectory } of 'ordered' in children ? children.ordered : order(children.files, children.subdirectories)) {
         if (found.length >= count) return;
         const path = directory === '/' ? `/${name}` : `${directory}/${name}`;
         if (isDirectory) visit(path);
@@ -187,14 +235,44 @@ export class FileTree {
     return found;
   }
 
-  private children(parent: string): { files: string[]; subdirectories: string[] } {
+  private added(parent: string): AddedChildren {
     let children = this.directories.get(parent);
+    if (children && 'ordered' in children) throw new Error(`FileTree: ${parent} was added as a listing`);
     if (!children) {
       children = { files: [], subdirectories: [] };
       this.directories.set(parent, children);
     }
     return children;
   }
+}
+
+interface AddedChildren {
+  readonly files: string[];
+  readonly subdirectories: string[];
+}
+interface OrderedChildren {
+  readonly ordered: readonly { readonly name: string; readonly isDirectory: boolean }[];
+  /** How many of them are files. */
+  readonly files: number;
+}
+type Children = AddedChildren | OrderedChildren;
+
+const ORDERED_LISTINGS = new ListingMemo<OrderedChildren>();
+
+function orderListing(entries: readonly VisibleEntry[]): OrderedChildren {
+  const files = entries.filter((entry) => entry.kind === 'file' && !entry.isSymlink).map((entry) => entry.name);
+  const subdirectories = entries.filter(isWalkedDirectory).map((entry) => entry.name);
+  return { ordered: order(files, subdirectories), files: files.length };
+}
+
+/** A directory's files and subdirectories in the order of the paths below it (FileTree's header). */
+function order(files: readonly string[], subdirectories: readonly string[]): { name: string; isDirectory: boolean }[] {
+  const keyed = [
+    ...files.map((name) => ({ key: name, name, isDirectory: false })),
+    ...subdirectories.map((name) => ({ key: `${name}/`, name, isDirectory: true })),
+  ];
+  keyed.sort((a, b) => compareCodePoints(a.key, b.key));
+  return keyed.map(({ name, isDirectory }) => ({ name, isDirectory }));
 }
 
 export function compareCodePoints(a: string, b: string): number {

@@ -34,6 +34,35 @@ export async function walkTree(
   options: WalkOptions = {},
 ): Promise<void> {
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  await walkDirectories(
+    fs,
+    start,
+    context,
+    (path, entries, depth) => {
+      const entered: string[] = [];
+      for (const entry of entries) {
+        const absolute = path === '/' ? `/${entry.name}` : `${path}/${entry.name}`;
+        const descend = visit({ name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute, depth, parent: path }) !== false;
+        if (descend && entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth) entered.push(absolute);
+      }
+      return entered;
+    },
+    options,
+  );
+}
+
+/**
+ * The walk a listing at a time: `take` gets each directory's entries (after `enterDirectory`), with the directory's
+ * depth (1 for `start`), and answers the directories to read next. Reads overlap (`concurrency`); `take` runs for one
+ * listing at a time, in no particular order. Throws CancelledError between directory reads once the call is cancelled.
+ */
+export async function walkDirectories(
+  fs: FileSystem,
+  start: string,
+  context: CallSignals,
+  take: (path: string, entries: readonly DirEntry[], depth: number) => readonly string[],
+  options: Pick<WalkOptions, 'concurrency' | 'enterDirectory'> = {},
+): Promise<void> {
   const concurrency = options.concurrency ?? 16;
   const pending: { path: string; depth: number }[] = [{ path: start, depth: 1 }];
   let active = 0;
@@ -70,13 +99,7 @@ export async function walkTree(
         await entering;
         throwIfCancelled(context);
       }
-      for (const entry of entries) {
-        const absolute = path === '/' ? `/${entry.name}` : `${path}/${entry.name}`;
-        const descend = visit({ name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute, depth, parent: path }) !== false;
-        if (descend && entry.kind === 'directory' && !entry.isSymlink && depth < maxDepth) {
-          pending.push({ path: absolute, depth: depth + 1 });
-        }
-      }
+      for (const directory of take(path, entries, depth)) pending.push({ path: directory, depth: depth + 1 });
     };
     pump();
   });

@@ -6,7 +6,8 @@ import { FileNameSearch } from '../fuzzy';
 import type { Root } from '../confinement';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { compareCodePoints, walkVisible } from '../listing';
+import { compareCodePoints, walkListings, type VisibleEntry } from '../listing';
+import { internKey, ListingMemo } from '../memo';
 import { INCLUDE_IGNORED, OFFSET } from './parameters';
 import { pageFields, pageOf } from '../paging';
 
@@ -35,6 +36,14 @@ interface Candidate {
   readonly name: string;
   readonly absolute: string;
   readonly root: Root;
+}
+
+/** The files of a listing the query may match, by query (FileNameSearch.mayMatch depends on nothing else). */
+const CANDIDATES = new ListingMemo<readonly VisibleEntry[]>();
+
+function isCandidate(entry: VisibleEntry, search: FileNameSearch<Candidate>): boolean {
+  // Links are neither followed nor offered: a match must be a file that is really inside the base.
+  return entry.kind === 'file' && !entry.isSymlink && search.mayMatch(entry.name);
 }
 
 export const findFile = defineTool({
@@ -69,16 +78,17 @@ export const findFile = defineTool({
       throw new ToolError('INVALID_INPUT', 'Parameter "file_name" must contain more than whitespace.', { field: 'file_name' });
 
     const search = new FileNameSearch<Candidate>(query);
+    const key = internKey(query);
     let ignored = 0;
     for (const root of context.paths.roots) {
       const start = { root, absolute: root.path, display: context.paths.display(root, root.path) };
-      const rules = await walkVisible(
+      const rules = await walkListings(
         context,
         start,
         { includeIgnored: input.include_ignored, search: false, includeDotFiles: true },
-        (entry) => {
-          // Links are neither followed nor offered: a match must be a file that is really inside the base.
-          if (entry.kind === 'file' && !entry.isSymlink) search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
+        (_directory, entries) => {
+          for (const entry of CANDIDATES.get(entries, key, (all) => all.filter((each) => isCandidate(each, search))))
+            search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
         },
       );
       ignored += rules.ignoredCount;

@@ -3,7 +3,8 @@ import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
-import { checkDirectory, compareCodePoints, FileTree, walkVisible } from '../listing';
+import { checkDirectory, compareCodePoints, FileTree, walkListings, type VisibleEntry } from '../listing';
+import { ListingMemo } from '../memo';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
 import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
 
@@ -23,6 +24,9 @@ const inputSchema = {
   },
   additionalProperties: false,
 } as const satisfies InputSchema;
+
+/** The links to files in a listing (listed when their targets are inside the base). */
+const LINKED_FILES = new ListingMemo<readonly VisibleEntry[]>();
 
 export const listFiles = defineTool({
   name: 'list_files',
@@ -54,15 +58,14 @@ export const listFiles = defineTool({
 
     const files = new FileTree();
     const links: string[] = [];
-    const rules = await walkVisible(
+    const rules = await walkListings(
       context,
       directory,
       { includeIgnored: input.include_ignored, search: false, includeDotFiles: true, maxDepth: input.recursive ? undefined : 1 },
-      (entry) => {
-        if (entry.isSymlink) {
-          if (entry.kind === 'file') links.push(entry.absolute);
-        } else if (entry.kind === 'file') files.addFile(entry.parent, entry.name);
-        else if (entry.kind === 'directory') files.addDirectory(entry.parent, entry.name);
+      (parent, entries) => {
+        files.addListing(parent, entries);
+        for (const link of LINKED_FILES.get(entries, '', (all) => all.filter((entry) => entry.isSymlink && entry.kind === 'file')))
+          links.push(link.absolute);
       },
     );
     // A link to a file is listed only when its target is inside the base; a link never widens what is seen.

@@ -2,7 +2,8 @@ import { arrayOf, INTEGER, nullable, object, oneOf, optional, STRING } from '../
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { compileSearchGlob, searchNameRegex } from '../glob';
-import { compareCodePoints, entryType, searchStarts, walkVisible } from '../listing';
+import { compareCodePoints, entryType, searchStarts, walkListings, type VisibleEntry } from '../listing';
+import { internKey, ListingMemo } from '../memo';
 import { relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
@@ -23,6 +24,16 @@ const inputSchema = {
   required: ['pattern'],
   additionalProperties: false,
 } as const satisfies InputSchema;
+
+interface Found {
+  readonly display: string;
+  readonly absolute: string;
+  readonly type: ReturnType<typeof entryType>;
+  readonly isSymlink: boolean;
+}
+
+/** What the pattern matches in a listing, as the answer shows it. */
+const MATCHES = new ListingMemo<readonly Found[]>();
 
 export const searchFiles = defineTool({
   name: 'search_files',
@@ -58,12 +69,22 @@ export const searchFiles = defineTool({
     // With a fixed leading part ("src/**/*.ts") whole directories can be passed over; a name-only pattern cannot.
     const canPrune = !matcher.options.matchBase && !matcher.pattern.startsWith('**');
     const byName = searchNameRegex(matcher);
-    const found: { display: string; absolute: string; type: ReturnType<typeof entryType>; root: number }[] = [];
+    const found: Found[] = [];
     let ignored = 0;
     const starts = await searchStarts(context, paths.path);
-    for (const [index, start] of starts.entries()) {
-      const links: typeof found = [];
-      const rules = await walkVisible(
+    for (const start of starts) {
+      const matches = (entry: VisibleEntry): boolean =>
+        byName ? byName.test(entry.name) : matcher.match(relativeTo(start.root.path, entry.absolute));
+      const item = (entry: VisibleEntry): Found => ({
+        display: context.paths.display(start.root, entry.absolute),
+        absolute: entry.absolute,
+        type: entryType(entry),
+        isSymlink: entry.isSymlink,
+      });
+      // All a listing's matches depend on: the pattern, and the root with what its paths are shown as.
+      const key = internKey(`${input.pattern}\0${start.root.path}\0${start.root.name}\0${context.paths.roots.length}`);
+      const links: Found[] = [];
+      const rules = await walkListings(
         context,
         start,
         {
@@ -72,15 +93,8 @@ export const searchFiles = defineTool({
           includeDotFiles: true,
           descend: canPrune ? (entry) => matcher.match(relativeTo(start.root.path, entry.absolute), true) : undefined,
         },
-        (entry) => {
-          if (byName ? !byName.test(entry.name) : !matcher.match(relativeTo(start.root.path, entry.absolute))) return;
-          const item = {
-            display: context.paths.display(start.root, entry.absolute),
-            absolute: entry.absolute,
-            type: entryType(entry),
-            root: index,
-          };
-          (entry.isSymlink ? links : found).push(item);
+        (_directory, entries) => {
+          for (const each of MATCHES.get(entries, key, (all) => all.filter(matches).map(item))) (each.isSymlink ? links : found).push(each);
         },
       );
       for (const link of links) if (await context.paths.allows(start.root, link.absolute)) found.push(link);

@@ -30,11 +30,24 @@ interface Run {
   readonly seed: number;
   readonly options: (losses: Losses) => NodePathIndexOptions;
   readonly check?: (losses: Losses, index: NodePathIndex) => void;
+  /** The same calls after every change instead of random ones: what the tools remember per listing is reused. */
+  readonly repeated?: boolean;
 }
+
+/** The calls of a run with `repeated`: one per tool that keeps per-listing results (ListingMemo), asked every step. */
+const REPEATED: readonly { operation: string; input: Record<string, unknown> }[] = [
+  { operation: 'find_file', input: { file_name: 'notes', max_results: 30 } },
+  { operation: 'find_file', input: { file_name: 'repotr', include_ignored: true } },
+  { operation: 'search_files', input: { pattern: '**/*.md', max_results: 200 } },
+  { operation: 'search_files', input: { pattern: 'src/**', include_ignored: true, max_results: 200 } },
+  { operation: 'list_files', input: { recursive: true, max_results: 200 } },
+  { operation: 'list_files', input: { path: 'src', recursive: false, include_ignored: true } },
+];
 
 const RUNS: readonly Run[] = [
   { name: 'inotify events, drained before each answer', seed: 1, options: () => ({ watch: realWatch }) },
   { name: 'inotify events, another seed', seed: 2, options: () => ({ watch: realWatch }) },
+  { name: 'inotify events, the same calls after every change', seed: 6, options: () => ({ watch: realWatch }), repeated: true },
   {
     name: "verification only, no events at all (the editor's way)",
     seed: 3,
@@ -95,8 +108,8 @@ describe('path index: every answer is a fresh walk’s', function () {
           await change.apply();
           // Mostly at once (the window between a change and its notification), sometimes after the background's turn.
           if (chooser.chance(0.2)) await sleep(chooser.int(60));
-          for (let query = 0, queries = 1 + chooser.int(3); query < queries; query++) {
-            const { operation, input } = randomQuery(root, chooser);
+          const queries = run.repeated ? REPEATED : Array.from({ length: 1 + chooser.int(3) }, () => randomQuery(root, chooser));
+          for (const { operation, input } of queries) {
             const fromIndex = await envelopeText(indexed, operation, input);
             const fromWalk = await envelopeText(walking, operation, input);
             compared++;

@@ -1,0 +1,50 @@
+/**
+ * Memoisation by listing, for the walks over the path index (listing.ts, ignore.ts): a listing the index hands out
+ * is the same array for as long as its directory is unchanged, and so are the arrays derived from it here.
+ */
+
+/**
+ * What a tool derives from one listing, remembered with it: the listings the path index hands out, and the arrays
+ * IgnoreRules.visibleEntries and a ListingMemo make of them, stay the same objects for as long as the directory is
+ * unchanged (a changed directory gets a new array), so a repeated call derives again only from the listings that
+ * changed. Pure memoisation, keyed by the array and by `key`, which must hold everything `derive` reads besides the
+ * entries (a pattern, a root); each array keeps its last KEYS_KEPT keys. A listing read from the disk is a new
+ * array at every call and is simply derived from.
+ */
+export class ListingMemo<T> {
+  private readonly byListing = new WeakMap<readonly object[], Map<string, T>>();
+
+  get<E extends object>(entries: readonly E[], key: string, derive: (entries: readonly E[]) => T): T {
+    let byKey = this.byListing.get(entries);
+    const known = byKey?.get(key);
+    if (known !== undefined) return known;
+    const derived = derive(entries);
+    if (!byKey || byKey.size >= KEYS_KEPT) {
+      byKey = new Map();
+      this.byListing.set(entries, byKey);
+    }
+    byKey.set(key, derived);
+    return derived;
+  }
+}
+
+/** Keys a ListingMemo keeps per listing: more than the patterns and queries a session switches between at once. */
+const KEYS_KEPT = 4;
+
+/**
+ * The one instance of a memo key equal to `key`. Keys are built afresh at every call, and a map compares a key it
+ * holds with a different instance character by character; with the one instance, the lookups of a walk (one or more
+ * per directory) compare by identity. Only the cost changes: a key forgotten here (past INTERNED_KEYS) still equals
+ * its text.
+ */
+export function internKey(key: string): string {
+  const known = interned.get(key);
+  if (known !== undefined) return known;
+  if (interned.size >= INTERNED_KEYS) interned.clear();
+  interned.set(key, key);
+  return key;
+}
+
+const interned = new Map<string, string>();
+/** Distinct keys kept: far more than the rule sets, patterns and queries of the calls of one session at a time. */
+const INTERNED_KEYS = 1024;
