@@ -194,7 +194,10 @@ export async function run(): Promise<void> {
     await viaApi('search_files', { pattern: '**/*.md', max_results: 1 });
     for (let tries = 0; tries < 1200; tries++) {
       const info = (await viaApi('workspace_info', {})).path_index as { state?: string } | null;
-      if (info?.state === 'ready') break;
+      if (info?.state === 'ready') {
+        say(`  path index ready: ${JSON.stringify(info)}`);
+        break;
+      }
       if (info === null || info.state === 'off') throw new Error(`no path index: ${JSON.stringify(info)}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

@@ -59,8 +59,9 @@ export interface PathIndexReport {
 /** A host's index (Session.index): one per host, shared by its calls, never changed by a call. */
 export interface PathIndex {
   /**
-   * The listings below `directory` (inside the workspace root `root`), current now: pending change notifications are
-   * taken in first, and each listing is proven current before it is handed out. Undefined when the index cannot
+   * The listings below `directory` (inside the workspace root `root`), current as of the start of the call `signals`
+   * belongs to: change notifications pending then are taken in first (once per call, however many walks it makes),
+   * and each listing is proven current before it is handed out. Undefined when the index cannot
    * answer for this root yet (its first walk is under way or not started, it is off, the root was replaced): the call
    * walks. Every call of `snapshot` is matched by one of `release`, when the walk is over.
    */

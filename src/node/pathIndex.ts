@@ -36,8 +36,8 @@
  *    change below a root marks all its nodes dirty; a root that is now another directory is indexed anew.
  *  - File systems that change without telling this machine, or cache times (NFS, SMB, FUSE, 9p, …): not indexed. Only
  *    the local Linux file system types of LOCAL_FILE_SYSTEMS are; elsewhere (other platforms) calls walk.
- * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and MAX_WATCHES watches
- * per process. Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
+ * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and `maxWatches` watches
+ * per process (MAX_WATCHES, or the editor's share of the per-user limit: editorWatchBudget). Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
  * no call is walking, so it never slows a call down beyond one slice.
  *
  * Over 300 lines: one index; every way it proves a listing current (watches, verification, mounts, overflow) guards the
@@ -46,6 +46,7 @@
 import * as fs from 'node:fs';
 import { basename, dirname, isWithin } from '../core/paths';
 import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '../core/pathIndex';
+import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
 
 /** How long after a directory's last change its times prove nothing (2 s covers FAT's and HFS+'s coarse clocks). */
@@ -56,6 +57,10 @@ const SLICE_MS = 8;
 export const DEFAULT_MAX_PATHS = 1_000_000;
 /** Watches this process sets up at most, leaving most of the per-user inotify limit to the editor and others. */
 export const MAX_WATCHES = 65_536;
+/** The share of the per-user inotify limit the editor's own index may take: the rest is VS Code's file watcher's. */
+const EDITOR_WATCH_SHARE = 8;
+/** Below this many watches for the editor's index it verifies every directory instead (events for a few help little). */
+const MIN_EDITOR_WATCHES = 8_192;
 /** Roots indexed at once (an MCP server whose client changes its roots keeps the last few). */
 const MAX_ROOTS = 4;
 /** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
@@ -122,6 +127,8 @@ export interface NodePathIndexOptions {
   /** How nodes are proven current (see the header); default 'events' where inotify is (Linux). */
   readonly freshness?: 'events' | 'verify';
   readonly maxPaths?: number;
+  /** Watches at most (default MAX_WATCHES); directories past it are verified. */
+  readonly maxWatches?: number;
   /** Replaces fs.watch (tests drop, delay or fail events through it). */
   readonly watch?: WatchFactory;
   /** Events in one burst that mean the kernel's queue may have overflowed; default half of max_queued_events. */
@@ -202,6 +209,23 @@ function unescapeMount(text: string): string {
   return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 
+/**
+ * How the editor's index proves its listings current. The extension host shares the per-user inotify limit with VS
+ * Code's own file watcher, which a watch per directory must not starve: the index takes at most an eighth of the limit
+ * (and MAX_WATCHES), directories past that are verified; where the limit is so low that its share would be small (old
+ * kernels default to 8,192 watches in all), every directory is verified.
+ */
+export function editorIndexOptions(): NodePathIndexOptions {
+  let limit = 0;
+  try {
+    limit = parseInt(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8'), 10);
+  } catch {
+    // No inotify here (not Linux): the index is off there anyway.
+  }
+  const share = Number.isFinite(limit) ? Math.min(MAX_WATCHES, Math.floor(limit / EDITOR_WATCH_SHARE)) : 0;
+  return share >= MIN_EDITOR_WATCHES ? { freshness: 'events', maxWatches: share } : { freshness: 'verify' };
+}
+
 function queueCapacity(): number {
   try {
     const value = parseInt(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8'), 10);
@@ -216,6 +240,7 @@ export class NodePathIndex implements PathIndex {
   readonly stats: PathIndexStats = { snapshots: 0, served: 0, reread: 0, declined: 0, overflows: 0 };
   private readonly roots = new Map<string, RootIndex>();
   private readonly maxPaths: number;
+  private readonly maxWatches: number;
   private readonly watchFactory: WatchFactory;
   private readonly burstLimit: number;
   private readonly racyMs: number;
@@ -227,22 +252,30 @@ export class NodePathIndex implements PathIndex {
   private scheduled = false;
   private closed = false;
   private readonly localDevices = new Map<number, boolean>();
+  /** The call the last drain was made for (its signals object, one per call). */
+  private drainedFor: CallSignals | undefined;
 
   constructor(options: NodePathIndexOptions = {}) {
     this.freshness = options.freshness ?? 'events';
     this.maxPaths = options.maxPaths ?? DEFAULT_MAX_PATHS;
+    this.maxWatches = options.maxWatches ?? MAX_WATCHES;
     this.watchFactory = options.watch ?? fsWatch;
     this.burstLimit = options.burstLimit ?? Math.floor(queueCapacity() / 2);
     this.racyMs = options.racyMs ?? RACY_MS;
     this.supported = process.platform === 'linux' ? undefined : `the index runs on Linux only; on ${process.platform} every call walks`;
   }
 
-  async snapshot(rootPath: string): Promise<IndexSnapshot | undefined> {
+  async snapshot(rootPath: string, _directory: string, signals: CallSignals): Promise<IndexSnapshot | undefined> {
     this.walking++;
     const root = this.rootFor(rootPath);
     if (root?.state !== 'ready') return undefined;
     root.lastUsed = Date.now();
-    if (this.freshness === 'events') await this.drain();
+    // Every event queued before the call began was delivered by its first drain: a call's later walks (a search of
+    // several roots) need none of their own.
+    if (this.freshness === 'events' && this.drainedFor !== signals) {
+      await this.drain();
+      this.drainedFor = signals;
+    }
     if (root.state !== 'ready' || !this.checkRoot(root)) return undefined;
     this.stats.snapshots++;
     let inline = 0;
@@ -482,7 +515,7 @@ export class NodePathIndex implements PathIndex {
     const before = lstat(path);
     if (!before?.isDirectory() || !this.isLocal(before.dev, path)) return undefined;
     let own: DirectoryWatch | undefined;
-    if (this.freshness === 'events' && this.watches < MAX_WATCHES) {
+    if (this.freshness === 'events' && this.watches < this.maxWatches) {
       try {
         own = this.watchFactory(
           path,

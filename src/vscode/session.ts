@@ -13,7 +13,7 @@ import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/pathIndex';
-import { NodePathIndex } from '../node/pathIndex';
+import { editorIndexOptions, NodePathIndex } from '../node/pathIndex';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
@@ -26,9 +26,8 @@ import { readSettings } from './settings';
 let bundledRipgrepPath: string | null | undefined;
 
 /**
- * The window's path index (src/node/pathIndex.ts), made on first use. Verified rather than watched: the extension
- * host shares the per-user inotify limit with VS Code's own file watcher, which a watch per directory could starve;
- * each held listing is proven current by its directory's status when a walk reaches it.
+ * The window's path index (src/node/pathIndex.ts), made on first use: watched within its share of the per-user
+ * inotify limit, which it shares with VS Code's own file watcher, and verified past it (editorIndexOptions).
  */
 let editorIndex: NodePathIndex | undefined;
 
@@ -98,7 +97,7 @@ export class EditorSession implements Session {
     const picked = this.state.get<string>(PICKED_BASE_KEY);
     const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
     if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
-    editorIndex ??= new NodePathIndex({ freshness: 'verify' });
+    editorIndex ??= new NodePathIndex(editorIndexOptions());
     return editorIndex;
   }
 

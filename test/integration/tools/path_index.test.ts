@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
 import { writeTree } from '../../shared/tree';
 import { callTool, expectOk, scratch } from '../helpers';
+import { editorIndexOptions } from '../../../src/node/pathIndex';
 
 const STEPS = 60;
 
@@ -44,7 +45,8 @@ describe('path index in the editor: every answer is a fresh walk’s', function 
       info = await pathIndex();
     }
     assert.equal(info?.state, 'ready', JSON.stringify(info));
-    assert.equal(info.freshness, 'verify');
+    // Watched where the per-user inotify limit leaves the editor's index a fair share, verified where it does not.
+    assert.equal(info.freshness, editorIndexOptions().freshness);
     const answeredBefore = info.walks_answered;
     let compared = 0;
     const history: string[] = [];
