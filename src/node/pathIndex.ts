@@ -215,15 +215,18 @@ function unescapeMount(text: string): string {
  * (and MAX_WATCHES), directories past that are verified; where the limit is so low that its share would be small (old
  * kernels default to 8,192 watches in all), every directory is verified.
  */
-export function editorIndexOptions(): NodePathIndexOptions {
-  let limit = 0;
-  try {
-    limit = parseInt(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8'), 10);
-  } catch {
-    // No inotify here (not Linux): the index is off there anyway.
-  }
+export function editorIndexOptions(limit = userWatchLimit()): NodePathIndexOptions {
   const share = Number.isFinite(limit) ? Math.min(MAX_WATCHES, Math.floor(limit / EDITOR_WATCH_SHARE)) : 0;
   return share >= MIN_EDITOR_WATCHES ? { freshness: 'events', maxWatches: share } : { freshness: 'verify' };
+}
+
+/** The per-user inotify limit (max_user_watches); 0 where there is none to read (not Linux). */
+function userWatchLimit(): number {
+  try {
+    return parseInt(fs.readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8'), 10);
+  } catch {
+    return 0;
+  }
 }
 
 function queueCapacity(): number {

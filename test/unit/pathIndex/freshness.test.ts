@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation, type Session } from '../../../src/core/invoke';
-import { NodePathIndex, type NodePathIndexOptions } from '../../../src/node/pathIndex';
+import { editorIndexOptions, MAX_WATCHES, NodePathIndex, type NodePathIndexOptions } from '../../../src/node/pathIndex';
 import { createNodeSession } from '../../../src/node/session';
 import { writeTree } from '../../shared/tree';
 import { makeTempDir, removeTree } from '../helpers';
@@ -200,6 +200,31 @@ describe('path index: freshness', function () {
         removeTree(`${setup.root}-gone`);
       }
     });
+  });
+
+  it('at most maxWatches watches: the directories past them are verified, and every answer is still a fresh walk’s', async () => {
+    const tree: Record<string, string> = {};
+    for (let index = 0; index < 8; index++) tree[`d-${index}/f.txt`] = 'x';
+    await withIndex(tree, { maxWatches: 3, racyMs: 40 }, async (setup) => {
+      assert.equal(setup.index.watchCounts().open, 3, 'three of the nine directories are watched');
+      await sleep(60);
+      await same(setup, 'list_files', { recursive: true });
+      for (let index = 0; index < 8; index++) fs.writeFileSync(path.join(setup.root, `d-${index}`, 'new.txt'), 'n');
+      const files = listed(await same(setup, 'list_files', { recursive: true }));
+      assert.equal(files.length, 16);
+      for (let index = 0; index < 8; index++) assert.ok(files.includes(`d-${index}/new.txt`), `d-${index}/new.txt is listed`);
+      assert.ok(setup.index.watchCounts().open <= 3, 'the reads kept to the bound');
+    });
+  });
+
+  it("the editor's index watches within an eighth of the per-user limit, and verifies everything below 8,192 watches", () => {
+    assert.deepEqual(editorIndexOptions(8_192), { freshness: 'verify' });
+    assert.deepEqual(editorIndexOptions(65_535), { freshness: 'verify' });
+    assert.deepEqual(editorIndexOptions(65_536), { freshness: 'events', maxWatches: 8_192 });
+    assert.deepEqual(editorIndexOptions(192_530), { freshness: 'events', maxWatches: 24_066 });
+    assert.deepEqual(editorIndexOptions(1_048_576), { freshness: 'events', maxWatches: MAX_WATCHES });
+    assert.deepEqual(editorIndexOptions(0), { freshness: 'verify' });
+    assert.deepEqual(editorIndexOptions(Number.NaN), { freshness: 'verify' });
   });
 
   it('a root holding more paths than the bound is not indexed: it says why, and its calls walk', async () => {
