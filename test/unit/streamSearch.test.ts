@@ -63,6 +63,27 @@ describe('searchBytes over a file larger than one chunk', () => {
     }
   });
 
+  it('finds a pattern by its rarest byte wherever that byte lies, as a search of the whole buffer does', async () => {
+    // The file's start is full of the pattern's first bytes, so the search looks for its last one ('X', rare there).
+    const pattern = Buffer.from('eeeee eX');
+    const patterns = [pattern, Buffer.from('X')];
+    const bytes = new Uint8Array(2 * CHUNK_BYTES).fill(0x65);
+    for (let offset = 60; offset < bytes.length; offset += 61) bytes[offset] = 0x0a;
+    for (let offset = 41; offset < bytes.length; offset += 83) bytes[offset] = 0x20;
+    // A copy at the very start and at the end, two back to back, and one cut by the boundary after each of its bytes.
+    bytes.set(pattern, 0);
+    bytes.set(pattern, bytes.length - pattern.length);
+    bytes.set(Buffer.concat([pattern, pattern]), 500_000);
+    const plain = Uint8Array.from(bytes);
+    for (let cut = 1; cut < pattern.length; cut++) {
+      bytes.set(pattern, CHUNK_BYTES - cut);
+      const expected = everyOccurrence(bytes, patterns);
+      assert.equal(expected.filter((match) => match.pattern === 0).length, 5, `cut ${cut}: the fixture holds five copies`);
+      assert.deepEqual(sorted(await searchBytes(memorySource(bytes), patterns, NEVER_CANCELLED)), expected, `cut ${cut}`);
+      bytes.set(plain);
+    }
+  });
+
   it('stops at the limit, in order of position', async () => {
     const bytes = new Uint8Array(2 * CHUNK_BYTES).fill(0x78);
     const found = await searchBytes(memorySource(bytes), [Buffer.from('xx')], NEVER_CANCELLED, 5);

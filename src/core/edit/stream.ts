@@ -245,6 +245,7 @@ export async function searchBytes(
   limit = 100_000,
 ): Promise<ByteMatch[]> {
   const longest = Math.max(0, ...patterns.map((pattern) => pattern.length));
+  let anchors: readonly number[] | undefined;
   const matches: ByteMatch[] = [];
   let position = 0;
   let linesBefore = 0;
@@ -253,6 +254,7 @@ export async function searchBytes(
   for (;;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
+    anchors ??= rarestBytes(patterns, chunk.subarray(0, SAMPLE_BYTES));
     // Matches that begin in the carry and end in this chunk, then those wholly inside it; in order of their start.
     const seam = concat(
       [carry, chunk.subarray(0, Math.max(0, longest - 1))],
@@ -261,10 +263,11 @@ export async function searchBytes(
     const straddling = occurrences(
       seam,
       patterns,
+      anchors,
       (at, pattern) => at < carry.length && at + pattern.length > carry.length,
       limit - matches.length,
     );
-    const inside = occurrences(chunk, patterns, () => true, limit - matches.length);
+    const inside = occurrences(chunk, patterns, anchors, () => true, limit - matches.length);
     for (const each of straddling) {
       const pattern = patterns[each.pattern] ?? new Uint8Array(0);
       const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
@@ -288,27 +291,50 @@ export async function searchBytes(
   return matches;
 }
 
+/** How much of the file's start `rarestBytes` counts bytes in. */
+const SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * For each pattern, the index of the byte of it that is rarest in `sample` (the file's start): the search scans for
+ * that byte (indexOf, native) and checks the whole pattern around each hit, so the fewer hits, the fewer checks. In a
+ * log, the first byte of a pattern is often one of the commonest there.
+ */
+function rarestBytes(patterns: readonly Uint8Array[], sample: Uint8Array): number[] {
+  const counts = new Uint32Array(256);
+  for (const byte of sample) counts[byte] = (counts[byte] ?? 0) + 1;
+  return patterns.map((pattern) => {
+    let best = 0;
+    for (let index = 1; index < pattern.length; index++) {
+      if ((counts[pattern[index] ?? 0] ?? 0) < (counts[pattern[best] ?? 0] ?? 0)) best = index;
+    }
+    return best;
+  });
+}
+
 /**
  * The first `most` places where any pattern occurs wholly inside `bytes` and `keep` agrees, sorted by position. Each
- * pattern stops at its own `most`, which keeps the first `most` of all of them, and a chunk full of one short pattern
- * holds no more than that.
+ * pattern is found by its byte at `anchors` (rarestBytes) and stops at its own `most`, which keeps the first `most`
+ * of all of them, and a chunk full of one short pattern holds no more than that.
  */
 function occurrences(
   bytes: Uint8Array,
   patterns: readonly Uint8Array[],
+  anchors: readonly number[],
   keep: (at: number, pattern: Uint8Array) => boolean,
   most: number,
 ): { pattern: number; at: number }[] {
   const found: { pattern: number; at: number }[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const first = pattern[0];
-    if (first === undefined) continue;
+    const anchor = anchors[index] ?? 0;
+    const byte = pattern[anchor];
+    if (byte === undefined) continue;
     let count = 0;
     for (
-      let at = bytes.indexOf(first);
-      at !== -1 && at + pattern.length <= bytes.length && count < most;
-      at = bytes.indexOf(first, at + 1)
+      let hit = bytes.indexOf(byte, anchor);
+      hit !== -1 && hit - anchor + pattern.length <= bytes.length && count < most;
+      hit = bytes.indexOf(byte, hit + 1)
     ) {
+      const at = hit - anchor;
       if (keep(at, pattern) && equalAt(bytes, at, pattern)) {
         found.push({ pattern: index, at });
         count++;
