@@ -21,7 +21,7 @@
 import ignore, { type Ignore } from 'ignore';
 import type { DirEntry } from './fs';
 import { type GlobList, globList } from './glob';
-import { internKey } from './memo';
+import { holdListing, internKey, isHeldListing } from './memo';
 import { dirname, isWithin, relativeTo } from './paths';
 import type { Root } from './confinement';
 import type { ToolContext } from './context';
@@ -244,6 +244,9 @@ export class IgnoreRules {
       if (this.skips(entry.absolute, entry.name, entry.kind === 'directory' && !entry.isSymlink, parent)) continue;
       kept.push(entry);
     }
+    // A listing read from the disk for this call alone: nothing to remember it by.
+    if (!isHeldListing(entries)) return kept;
+    holdListing(kept);
     if (!byRules || byRules.size >= RULE_SETS_KEPT) {
       byRules = new Map();
       visibleByListing.set(entries, byRules);

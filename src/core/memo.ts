@@ -8,8 +8,8 @@
  * IgnoreRules.visibleEntries and a ListingMemo make of them, stay the same objects for as long as the directory is
  * unchanged (a changed directory gets a new array), so a repeated call derives again only from the listings that
  * changed. Pure memoisation, keyed by the array and by `key`, which must hold everything `derive` reads besides the
- * entries (a pattern, a root); each array keeps its last KEYS_KEPT keys. A listing read from the disk is a new
- * array at every call and is simply derived from.
+ * entries (a pattern, a root); each array keeps its last KEYS_KEPT keys. Only held arrays (holdListing) are
+ * remembered: a listing read from the disk is a new array at every call and is simply derived from.
  */
 export class ListingMemo<T> {
   private readonly byListing = new WeakMap<readonly object[], Map<string, T>>();
@@ -19,6 +19,7 @@ export class ListingMemo<T> {
     const known = byKey?.get(key);
     if (known !== undefined) return known;
     const derived = derive(entries);
+    if (!held.has(entries)) return derived;
     if (!byKey || byKey.size >= KEYS_KEPT) {
       byKey = new Map();
       this.byListing.set(entries, byKey);
@@ -30,6 +31,23 @@ export class ListingMemo<T> {
 
 /** Keys a ListingMemo keeps per listing: more than the patterns and queries a session switches between at once. */
 const KEYS_KEPT = 4;
+
+/** Arrays that never change (holdListing): the only ones worth remembering anything by. */
+const held = new WeakSet<readonly object[]>();
+
+/**
+ * Marks `entries` as a listing that never changes — the path index's own listing of a directory, or what is derived
+ * from one and remembered with it — so that what is derived from it is remembered (ListingMemo,
+ * IgnoreRules.visibleEntries). The caller promises the array and its entries are never changed.
+ */
+export function holdListing(entries: readonly object[]): void {
+  held.add(entries);
+}
+
+/** Whether `entries` was marked by holdListing. */
+export function isHeldListing(entries: readonly object[]): boolean {
+  return held.has(entries);
+}
 
 /**
  * The one instance of a memo key equal to `key`. Keys are built afresh at every call, and a map compares a key it

@@ -32,6 +32,8 @@ export interface IndexSnapshot {
   /**
    * The entries of `directory` (absolute, at or below the snapshot's start), in no particular order; undefined when
    * the index does not vouch for this directory (not indexed, unreadable, changing too fast to tell): read it then.
+   * An array the index hands out again while its directory is unchanged is marked with holdListing (memo.ts) and
+   * never changed: the walks remember what they derive from it.
    */
   list(directory: string): readonly IndexedEntry[] | undefined;
 }

@@ -46,6 +46,7 @@
 import * as fs from 'node:fs';
 import { basename, dirname, isWithin } from '../core/paths';
 import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '../core/pathIndex';
+import { holdListing } from '../core/memo';
 import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
 
@@ -548,6 +549,9 @@ export class NodePathIndex implements PathIndex {
       if (entry.isSymlink) links++;
       return { name: entry.name, kind: entry.kind, isSymlink: entry.isSymlink, absolute: childPath(path, entry.name), parent: path };
     });
+    // Never changed from here on (a change is a new read), so the walks may remember what they derive from it; a
+    // listing with links is handed out as a new array each time (their kinds resolved again), which is not held.
+    holdListing(entries);
     const changedMeanwhile = after.mtimeMs !== before.mtimeMs || after.ctimeMs !== before.ctimeMs;
     return {
       entries,
