@@ -79,32 +79,19 @@ export async function walkListings(
     return visible.filter((entry) => isWalkedDirectory(entry) && descend(entry)).map((entry) => entry.absolute);
   };
   const enterDirectory = options.includeIgnored ? undefined : rules.enterDirectory;
+  const walkDisk = (): Promise<void> =>
+    walkDirectories(context.workspace.fs, start.absolute, context, (path, entries, depth) => take(path, withPaths(path, entries), depth), {
+      enterDirectory,
+    });
   const { index } = context;
   if (!index) {
-    await walkDirectories(
-      context.workspace.fs,
-      start.absolute,
-      context,
-      (path, entries, depth) => take(path, withPaths(path, entries), depth),
-      {
-        enterDirectory,
-      },
-    );
+    await walkDisk();
     return rules;
   }
   try {
     const snapshot = await index.snapshot(start.root.path, start.absolute, context);
     if (snapshot) await walkHeld(context, snapshot, start.absolute, enterDirectory, take);
-    else
-      await walkDirectories(
-        context.workspace.fs,
-        start.absolute,
-        context,
-        (path, entries, depth) => take(path, withPaths(path, entries), depth),
-        {
-          enterDirectory,
-        },
-      );
+    else await walkDisk();
   } finally {
     index.release();
   }
