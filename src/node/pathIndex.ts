@@ -37,7 +37,7 @@
  *  - File systems that change without telling this machine, or cache times (NFS, SMB, FUSE, 9p, …): not indexed. Only
  *    the local Linux file system types of LOCAL_FILE_SYSTEMS are; elsewhere (other platforms) calls walk.
  * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and `maxWatches` watches
- * per process (MAX_WATCHES, or the editor's share of the per-user limit: editorWatchBudget). Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
+ * per process (MAX_WATCHES, or the editor's share of the per-user limit: editorIndexOptions). Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
  * no call is walking, so it never slows a call down beyond one slice.
  *
  * Over 300 lines: one index; every way it proves a listing current (watches, verification, mounts, overflow) guards the
