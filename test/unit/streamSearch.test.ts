@@ -11,10 +11,18 @@ function everyOccurrence(
   patterns: readonly Uint8Array[],
 ): { pattern: number; start: number; line: number; endLine: number }[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const newlines: number[] = [];
+  for (let index = buffer.indexOf(10); index !== -1; index = buffer.indexOf(10, index + 1)) newlines.push(index);
+  /** One more than the newlines before `offset`. */
   const lineAt = (offset: number): number => {
-    let line = 1;
-    for (let index = buffer.indexOf(10); index !== -1 && index < offset; index = buffer.indexOf(10, index + 1)) line++;
-    return line;
+    let low = 0;
+    let high = newlines.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((newlines[middle] ?? 0) < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low + 1;
   };
   const found: { pattern: number; start: number; line: number; endLine: number }[] = [];
   patterns.forEach((pattern, index) => {
@@ -47,6 +55,17 @@ describe('searchBytes over a file larger than one chunk', () => {
 
     const found = await searchBytes(memorySource(bytes), patterns, NEVER_CANCELLED);
     assert.deepEqual(sorted(found), expected);
+    // Chunks that do not start on a word boundary of their buffer are read byte by byte, with the same result.
+    const unaligned = {
+      size: bytes.length,
+      read: (offset: number, length: number): Promise<Uint8Array> => {
+        const piece = bytes.subarray(offset, offset + length);
+        const room = new Uint8Array(piece.length + 1);
+        room.set(piece, 1);
+        return Promise.resolve(room.subarray(1));
+      },
+    };
+    assert.deepEqual(sorted(await searchBytes(unaligned, patterns, NEVER_CANCELLED)), expected);
   });
 
   it('finds an occurrence that straddles a boundary exactly once, whichever byte the boundary falls after', async () => {
@@ -82,6 +101,20 @@ describe('searchBytes over a file larger than one chunk', () => {
       assert.deepEqual(sorted(await searchBytes(memorySource(bytes), patterns, NEVER_CANCELLED)), expected, `cut ${cut}`);
       bytes.set(plain);
     }
+  });
+
+  it('finds long patterns of common bytes by skipping, overlapping occurrences and chunk boundaries included', async () => {
+    // Every byte of each pattern is common in the file, so none is searched for by itself.
+    let state = 7;
+    const bytes = new Uint8Array(3 * CHUNK_BYTES + 333).map(() => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return [0x61, 0x62, 0x61, 0x0a][state % 4] ?? 0x61;
+    });
+    const patterns = [Buffer.from('abaa'), Buffer.from('aaaaa'), Buffer.from('ba\nab\na'), Buffer.from('a\nb')];
+    for (const [index, cut] of [1, 3, 5].entries()) bytes.set(patterns[index % 3] ?? [], (index + 1) * CHUNK_BYTES - cut);
+    const expected = everyOccurrence(bytes, patterns);
+    assert.ok(expected.filter((match) => match.pattern === 1).length > 1000, 'overlapping runs of a are in the fixture');
+    assert.deepEqual(sorted(await searchBytes(memorySource(bytes), patterns, NEVER_CANCELLED, 10_000_000)), expected);
   });
 
   it('stops at the limit, in order of position', async () => {

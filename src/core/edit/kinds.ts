@@ -10,7 +10,7 @@ import { type InsertPosition, insertLinesAt, replaceLineRange } from '../lineEdi
 import { applyRegions, type Candidate, findMatches, type MatchStage, patternLines } from '../match';
 import { humanSize } from '../read/bytes';
 import { lastLinesStart, searchBytes, searchLineKeys, type WindowSpec } from './stream';
-import type { TextEditKind } from './textEdit';
+import type { LargeText, TextEditKind } from './textEdit';
 
 /** Lines start..end become `content`'s lines (replace_lines); no content removes them (delete_lines). */
 /** What replace_lines and delete_lines answer besides the edit fields. */
@@ -86,12 +86,31 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
       field: 'new_string',
     });
   }
+  const encodings = async (file: LargeText): Promise<{ exact?: Uint8Array; crlf?: Uint8Array }> => ({
+    exact: await file.encode(oldString),
+    crlf: oldString.includes('\n') ? await file.encode(oldString.replace(/\r?\n/g, '\r\n')) : undefined,
+  });
   return {
     verb: 'Editing',
+    async search(file) {
+      // The exact stage in the pass itself; old_string with its newlines as CRLF where the file's head has CRLF ones.
+      const { exact, crlf } = await encodings(file);
+      if (!exact || exact.length === 0) return undefined;
+      const drives = crlf && crlf.length > 0 && file.newline === 'crlf' ? 1 : 0;
+      return {
+        patterns: crlf && crlf.length > 0 ? [exact, crlf] : [exact],
+        drives,
+        limit: MAX_LARGE_MATCHES,
+        tooMany: () => tooScattered(file.display, largeLimit),
+        around: (match) => ({ firstLine: Math.max(1, match.line - 1), lastLine: match.endLine + 1 }),
+        // Exact occurrences come first, as in `windows`: the CRLF form's windows stand only where there are none.
+        provisional: drives !== 0,
+        accept: (found) => (found[drives] ?? 0) > 0 && (drives === 0 || (found[0] ?? 0) === 0),
+      };
+    },
     async windows(file) {
       // The stages of findMatches, in its order, over the bytes: the first that finds anything places the windows.
-      const exact = await file.encode(oldString);
-      const crlf = oldString.includes('\n') ? await file.encode(oldString.replace(/\r?\n/g, '\r\n')) : undefined;
+      const { exact, crlf } = await encodings(file);
       const patterns = [exact, crlf].filter((pattern): pattern is Uint8Array => pattern !== undefined && pattern.length > 0);
       const found = patterns.length > 0 ? await searchBytes(file.source, patterns, file.signals, MAX_LARGE_MATCHES + 1) : [];
       const exactIndex = exact ? patterns.indexOf(exact) : -1;
@@ -112,14 +131,7 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
           specs = starts.map((start) => ({ firstLine: Math.max(1, start - 1), lastLine: start + keys.length }));
         }
       }
-      if (specs.length > MAX_LARGE_MATCHES) {
-        throw limitExceeded(
-          'old_string',
-          MAX_LARGE_MATCHES,
-          `old_string occurs more than ${MAX_LARGE_MATCHES} times in ${file.display}; in files above ${humanSize(largeLimit)} an edit changes at most that many places. Nothing was changed.`,
-          file.display,
-        );
-      }
+      if (specs.length > MAX_LARGE_MATCHES) throw tooScattered(file.display, largeLimit);
       if (specs.length === 0) throw noMatch(file.display, [], true, largeLimit);
       return specs;
     },
@@ -160,6 +172,15 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
       return { stage, match_count: count, replaced: count, lines };
     },
   };
+}
+
+function tooScattered(display: string, largeLimit: number): ToolError {
+  return limitExceeded(
+    'old_string',
+    MAX_LARGE_MATCHES,
+    `old_string occurs more than ${MAX_LARGE_MATCHES} times in ${display}; in files above ${humanSize(largeLimit)} an edit changes at most that many places. Nothing was changed.`,
+    display,
+  );
 }
 
 function noMatch(display: string, candidates: readonly Candidate[], large: boolean, largeLimit: number): ToolError {

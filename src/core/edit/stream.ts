@@ -5,12 +5,14 @@
  * A window is a run of whole lines around what an edit touches. `splicePass` finds the windows, hands each to the
  * edit's rewrite (which decodes it, edits the text and encodes it again, textEdit.ts) and, when given a writer, writes
  * the new file on the way: every byte outside the windows is copied as it is, so what an edit does not touch is
- * byte-identical whatever the file holds. The searches find where old text occurs without decoding the file.
+ * byte-identical whatever the file holds. The searches find where old text occurs without decoding the file; where
+ * a search is what places the windows, `searchSplicePass` runs it inside the splice, so the file is read once.
  *
  * These passes need an encoding in which the byte 0x0A is a line feed wherever it occurs (every encoding Agent FS
  * knows except UTF-16), which the callers check.
  *
- * Over 300 lines: the passes and the byte searches share one chunked reading of the file and its line bookkeeping.
+ * Over 300 lines: the passes and the byte searches share one chunked reading of the file and its newlines' offsets
+ * (NewlineIndex, found once per chunk), which are most of a pass's work.
  */
 import { limitExceeded } from '../caps';
 import type { ToolError } from '../errors';
@@ -101,104 +103,314 @@ export interface PassOptions {
  * the last line is found empty at the end of the file, so a rewrite can refuse it with the file's real line count.
  */
 export async function splicePass(source: ByteSource, specs: readonly WindowSpec[], options: PassOptions): Promise<PassSummary> {
-  const pending = [...specs].sort((a, b) => startKey(a) - startKey(b));
-  const windows: Window[] = [];
-  let open:
-    { readonly firstLine: number; readonly start: number; readonly lastLine: number; parts: Uint8Array[]; size: number } | undefined;
-  let line = 1;
-  let lf = 0;
-  let crlf = 0;
-  let position = 0;
-  let previous = -1;
+  const splicer = new Splicer(specs, source.size, options);
+  const newlines = new NewlineIndex();
+  for (let position = 0; ;) {
+    const chunk = await source.read(position, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    newlines.scan(chunk);
+    await splicer.feed(chunk, newlines.positions, newlines.count);
+    position += chunk.length;
+    throwIfCancelled(options.signals);
+  }
+  return splicer.finish();
+}
 
-  let windowsOpened = 0;
-  const copy = async (bytes: Uint8Array): Promise<void> => {
-    if (bytes.length === 0) return;
-    options.hash?.update(bytes);
-    await options.writer?.write(bytes);
+/**
+ * What a pass that finds its own windows looks for: byte patterns, one of which (`drives`) places a window around
+ * each of its occurrences; the others are only counted.
+ */
+export interface PassSearch {
+  readonly patterns: readonly Uint8Array[];
+  readonly drives: number;
+  /** The window an occurrence of the driving pattern needs (whole lines around it). */
+  around(match: ByteMatch): { readonly firstLine: number; readonly lastLine: number };
+  /** The most occurrences of the driving pattern the edit takes; one more refuses it with `tooMany`. */
+  readonly limit: number;
+  tooMany(): ToolError;
+}
+
+/**
+ * splicePass with its windows found on the way: each chunk is searched before its lines are spliced, so a file that
+ * would take a search and then a pass is read once. `found` counts each pattern's occurrences.
+ *
+ * The one subtlety is an occurrence that the next chunk completes: its window begins at the start of the line before
+ * the one it starts on, which lies in this chunk (or earlier). So the splice stops short of the second-last line start
+ * before where such an occurrence may begin, and keeps the bytes after it (usually a line or two) for the next round;
+ * a window that could still grow is not closed, and no line whose window may yet be asked for is copied. A window
+ * reaching back more than WINDOW_MAX_BYTES before the search's front would be refused anyway: that far back the
+ * splice goes on, and a window asked for there is refused as too large.
+ */
+export async function searchSplicePass(
+  source: ByteSource,
+  search: PassSearch,
+  options: PassOptions,
+): Promise<PassSummary & { readonly found: readonly number[] }> {
+  const splicer = new Splicer([], source.size, options);
+  const newlines = new NewlineIndex();
+  const finder = new ChunkSearch(search.patterns);
+  const found = search.patterns.map(() => 0);
+  const reach = Math.max(0, finder.longest - 1);
+  /** Bytes read but not yet spliced, from `held.start`, with their newlines' offsets (relative to it). */
+  let held: { start: number; bytes: Uint8Array; newlines: number[] } = { start: 0, bytes: new Uint8Array(0), newlines: [] };
+  let position = 0;
+  for (;;) {
+    const chunk = await source.read(position, CHUNK_BYTES);
+    if (chunk.length === 0) break;
+    newlines.scan(chunk);
+    for (const match of finder.next(chunk, newlines)) {
+      found[match.pattern] = (found[match.pattern] ?? 0) + 1;
+      if (match.pattern !== search.drives) continue;
+      if ((found[match.pattern] ?? 0) > search.limit) throw search.tooMany();
+      splicer.add(search.around(match));
+    }
+    // Occurrences the next chunk completes begin at `front` or later; their windows at the line before front's.
+    const front = position + chunk.length - reach;
+    const inChunk = newlines.countBefore(front - position);
+    const earlier = held.newlines.filter((offset) => held.start + offset < front).length;
+    const lineStart =
+      inChunk >= 2
+        ? position + (newlines.positions[inChunk - 2] ?? 0)
+        : inChunk === 1 && earlier >= 1
+          ? held.start + (held.newlines[earlier - 1] ?? 0)
+          : earlier >= 2
+            ? held.start + (held.newlines[earlier - 2] ?? 0)
+            : held.start;
+    const safe = Math.max(held.start, lineStart, front - WINDOW_MAX_BYTES);
+    held = await spliceUntil(splicer, held, chunk, position, newlines, Math.min(safe, position + chunk.length));
+    position += chunk.length;
+    throwIfCancelled(options.signals);
+  }
+  await splicer.feed(held.bytes, held.newlines, held.newlines.length);
+  return { ...(await splicer.finish()), found };
+}
+
+/**
+ * Splices the held bytes and then `chunk` (at `position`) up to the offset `until`, and returns what is left held:
+ * the rest of both, copied out of the chunk (whose buffer the next read reuses).
+ */
+async function spliceUntil(
+  splicer: Splicer,
+  held: { start: number; bytes: Uint8Array; newlines: number[] },
+  chunk: Uint8Array,
+  position: number,
+  newlines: NewlineIndex,
+  until: number,
+): Promise<{ start: number; bytes: Uint8Array; newlines: number[] }> {
+  if (until < position) {
+    // The splice stays inside what was held: keep its rest and the whole chunk.
+    const cut = until - held.start;
+    const kept = held.newlines.filter((offset) => offset < cut);
+    await splicer.feed(held.bytes.subarray(0, cut), kept, kept.length);
+    const rest = held.bytes.subarray(cut);
+    return {
+      start: until,
+      bytes: concat([rest, chunk], rest.length + chunk.length),
+      newlines: [
+        ...held.newlines.slice(kept.length).map((offset) => offset - cut),
+        ...Array.from(newlines.positions.subarray(0, newlines.count), (offset) => offset + rest.length),
+      ],
+    };
+  }
+  await splicer.feed(held.bytes, held.newlines, held.newlines.length);
+  const cut = until - position;
+  const kept = newlines.countBefore(cut);
+  await splicer.feed(chunk.subarray(0, cut), newlines.positions, kept);
+  return {
+    start: until,
+    bytes: chunk.slice(cut),
+    newlines: Array.from(newlines.positions.subarray(kept, newlines.count), (offset) => offset - cut),
   };
-  const take = (bytes: Uint8Array): void => {
+}
+
+/** The offsets of the newlines in one chunk, found once and shared by the search and the splice of that chunk. */
+class NewlineIndex {
+  positions = new Int32Array(0);
+  count = 0;
+
+  scan(bytes: Uint8Array): void {
+    if (this.positions.length < bytes.length) this.positions = new Int32Array(Math.max(bytes.length, CHUNK_BYTES));
+    const { positions } = this;
+    let count = 0;
+    let from = 0;
+    if (bytes.byteOffset % 4 === 0) {
+      // Four bytes at a time: a word holds a newline iff its XOR with four of them has a zero byte (the bit trick
+      // below is exact for that), and only such words are looked into. Most words of text hold none, and a call
+      // of indexOf for each newline costs more than this loop does.
+      const words = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 2);
+      for (let word = 0; word < words.length; word++) {
+        const x = (words[word] ?? 0) ^ 0x0a0a0a0a;
+        if (((x - 0x01010101) & ~x & 0x80808080) === 0) continue;
+        for (let index = word * 4; index < word * 4 + 4; index++) if (bytes[index] === NEWLINE) positions[count++] = index;
+      }
+      from = words.length * 4;
+    }
+    for (let index = bytes.indexOf(NEWLINE, from); index !== -1; index = bytes.indexOf(NEWLINE, index + 1)) positions[count++] = index;
+    this.count = count;
+  }
+
+  /** How many newlines lie before `offset` in the chunk. */
+  countBefore(offset: number): number {
+    let low = 0;
+    let high = this.count;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.positions[middle] ?? 0) < offset) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+}
+
+interface OpenWindow {
+  readonly firstLine: number;
+  readonly start: number;
+  lastLine: number;
+  readonly parts: Uint8Array[];
+  size: number;
+}
+
+/**
+ * The splice itself, fed the file's bytes in order with their newlines: copies what lies outside the windows, takes
+ * each window's bytes, and hands a window to the rewrite once its last line is in. Windows may be added while it
+ * runs (searchSplicePass), in order, as long as they start after the last line start already passed.
+ */
+class Splicer {
+  private readonly pending: WindowSpec[];
+  private open: OpenWindow | undefined;
+  private line = 1;
+  private lf = 0;
+  private crlf = 0;
+  private position = 0;
+  private previous = -1;
+  /** The last line whose start has been passed: a window can no longer begin there or before. */
+  private decided = 0;
+  private opened = 0;
+  private readonly windows: Window[] = [];
+
+  constructor(
+    specs: readonly WindowSpec[],
+    private readonly size: number,
+    private readonly options: PassOptions,
+  ) {
+    this.pending = [...specs].sort((a, b) => startKey(a) - startKey(b));
+  }
+
+  /** A window more, starting no earlier than the last one added; one that overlaps or touches it joins it. */
+  add(spec: { readonly firstLine: number; readonly lastLine: number }): void {
+    const last = this.pending[this.pending.length - 1];
+    if (last && 'firstLine' in last) {
+      if (spec.firstLine <= last.lastLine + 1) {
+        this.pending[this.pending.length - 1] = { firstLine: last.firstLine, lastLine: Math.max(last.lastLine, spec.lastLine) };
+        return;
+      }
+    } else if (this.open && spec.firstLine <= this.open.lastLine + 1) {
+      this.open.lastLine = Math.max(this.open.lastLine, spec.lastLine);
+      return;
+    }
+    // Only a window reaching back past WINDOW_MAX_BYTES comes too late (searchSplicePass); it would be too large.
+    if (spec.firstLine <= this.decided) throw windowTooLarge(this.options.display);
+    this.pending.push({ firstLine: spec.firstLine, lastLine: spec.lastLine });
+  }
+
+  /** The next bytes of the file; `newlines` holds the offsets (in `bytes`) of its first `count` newlines, all of them. */
+  async feed(bytes: Uint8Array, newlines: ArrayLike<number>, count: number): Promise<void> {
+    if (bytes.length === 0) return;
+    if (this.decided === 0) {
+      this.decided = 1;
+      this.startAt(0, 1);
+    }
+    let segment = 0;
+    for (let each = 0; each < count; each++) {
+      const index = newlines[each] ?? 0;
+      if ((index > 0 ? bytes[index - 1] : this.previous) === CARRIAGE_RETURN) this.crlf++;
+      else this.lf++;
+      const after = index + 1;
+      if (this.open && this.line >= this.open.lastLine) {
+        this.take(bytes.subarray(segment, after));
+        segment = after;
+        await this.close(this.position + after);
+      }
+      this.line++;
+      this.decided = this.line;
+      if (!this.open && opensAt(this.pending[0], this.position + after, this.line)) {
+        await this.copy(bytes.subarray(segment, after));
+        segment = after;
+        this.startAt(this.position + after, this.line);
+      }
+    }
+    if (this.open) this.take(bytes.subarray(segment));
+    else await this.copy(bytes.subarray(segment));
+    this.previous = bytes[bytes.length - 1] ?? this.previous;
+    this.position += bytes.length;
+  }
+
+  /** After the last byte: closes the open window, and finds the windows that start past the end, empty, there. */
+  async finish(): Promise<PassSummary> {
+    const { position, previous, line } = this;
+    const totalLines = position === 0 ? 0 : previous === NEWLINE ? line - 1 : line;
+    await this.close(position);
+    while (this.pending.length > 0) {
+      this.pending.shift();
+      if (this.opened++ === 0) this.options.onFirstWindow?.();
+      this.open = { firstLine: totalLines + 1, start: position, lastLine: Number.POSITIVE_INFINITY, parts: [], size: 0 };
+      await this.close(position);
+    }
+    return { totalLines, lf: this.lf, crlf: this.crlf, windows: this.windows };
+  }
+
+  private async copy(bytes: Uint8Array): Promise<void> {
+    if (bytes.length === 0) return;
+    this.options.hash?.update(bytes);
+    await this.options.writer?.write(bytes);
+  }
+
+  private take(bytes: Uint8Array): void {
+    const { open } = this;
     if (!open || bytes.length === 0) return;
-    options.hash?.update(bytes);
-    if (open.size + bytes.length > WINDOW_MAX_BYTES) throw windowTooLarge(options.display);
+    this.options.hash?.update(bytes);
+    if (open.size + bytes.length > WINDOW_MAX_BYTES) throw windowTooLarge(this.options.display);
     open.parts.push(bytes.slice());
     open.size += bytes.length;
-  };
-  const close = async (end: number): Promise<void> => {
+  }
+
+  private async close(end: number): Promise<void> {
+    const { open } = this;
     if (!open) return;
     const window: Window = {
       firstLine: open.firstLine,
       start: open.start,
       end,
       bytes: concat(open.parts, open.size),
-      atEnd: end === source.size,
+      atEnd: end === this.size,
     };
-    open = undefined;
-    windows.push(window);
-    if (options.rewrite) await copy(await options.rewrite(window));
-  };
+    this.open = undefined;
+    this.windows.push(window);
+    // The new bytes go to the writer only: `hash` is the source's, and took the window's bytes already.
+    if (this.options.rewrite) await this.options.writer?.write(await this.options.rewrite(window));
+  }
+
   /** Opens the next window if it starts at this line start. */
-  const startAt = (offset: number, lineNumber: number): boolean => {
-    const next = pending[0];
-    if (open || !next) return false;
-    const here = 'firstLine' in next ? next.firstLine <= lineNumber : next.fromOffset <= offset;
-    if (!here) return false;
-    pending.shift();
-    if (windowsOpened++ === 0) options.onFirstWindow?.();
-    open = {
+  private startAt(offset: number, lineNumber: number): void {
+    const next = this.pending[0];
+    if (this.open || !next || !opensAt(next, offset, lineNumber)) return;
+    this.pending.shift();
+    if (this.opened++ === 0) this.options.onFirstWindow?.();
+    this.open = {
       firstLine: lineNumber,
       start: offset,
       lastLine: 'lastLine' in next ? next.lastLine : Number.POSITIVE_INFINITY,
       parts: [],
       size: 0,
     };
-    return true;
-  };
-
-  startAt(0, 1);
-  for (;;) {
-    const chunk = await source.read(position, CHUNK_BYTES);
-    if (chunk.length === 0) break;
-    let segment = 0;
-    for (let index = chunk.indexOf(NEWLINE); index !== -1; index = chunk.indexOf(NEWLINE, index + 1)) {
-      if ((index > 0 ? chunk[index - 1] : previous) === CARRIAGE_RETURN) crlf++;
-      else lf++;
-      const after = index + 1;
-      if (open && line >= open.lastLine) {
-        take(chunk.subarray(segment, after));
-        segment = after;
-        await close(position + after);
-      }
-      line++;
-      if (!open && pending.length > 0 && startAtWouldOpen(pending[0], position + after, line)) {
-        await copy(chunk.subarray(segment, after));
-        segment = after;
-        startAt(position + after, line);
-      }
-    }
-    if (open) take(chunk.subarray(segment));
-    else await copy(chunk.subarray(segment));
-    previous = chunk[chunk.length - 1] ?? -1;
-    position += chunk.length;
-    throwIfCancelled(options.signals);
   }
-  const totalLines = position === 0 ? 0 : previous === NEWLINE ? line - 1 : line;
-  await close(position);
-  // Windows that start past the end: empty, at the end of the file.
-  while (pending.length > 0) {
-    pending.shift();
-    if (windowsOpened++ === 0) options.onFirstWindow?.();
-    open = { firstLine: totalLines + 1, start: position, lastLine: Number.POSITIVE_INFINITY, parts: [], size: 0 };
-    await close(position);
-  }
-  return { totalLines, lf, crlf, windows };
 }
 
 function startKey(spec: WindowSpec): number {
   return 'firstLine' in spec ? spec.firstLine : Number.MAX_SAFE_INTEGER;
 }
 
-function startAtWouldOpen(spec: WindowSpec | undefined, offset: number, lineNumber: number): boolean {
+function opensAt(spec: WindowSpec | undefined, offset: number, lineNumber: number): boolean {
   if (!spec) return false;
   return 'firstLine' in spec ? spec.firstLine <= lineNumber : spec.fromOffset <= offset;
 }
@@ -234,9 +446,6 @@ export interface ByteMatch {
  * Every place any of `patterns` occurs, overlapping ones included (in a multi-byte legacy encoding a pattern can
  * seem to start inside a character; the windows' own matching on decoded text sorts those out, and no real match
  * may be skipped for a false one). Stops once `limit` matches are found.
- *
- * Each chunk is searched where it lies (the source's reused buffer); only the seam with the previous chunk, where a
- * match may straddle the two, is joined into a small buffer. So a pass allocates nothing of a chunk's size.
  */
 export async function searchBytes(
   source: ByteSource,
@@ -244,102 +453,147 @@ export async function searchBytes(
   signals: Pick<CallSignals, 'isCancelled'>,
   limit = 100_000,
 ): Promise<ByteMatch[]> {
-  const longest = Math.max(0, ...patterns.map((pattern) => pattern.length));
-  let anchors: readonly number[] | undefined;
+  const finder = new ChunkSearch(patterns);
+  const newlines = new NewlineIndex();
   const matches: ByteMatch[] = [];
-  let position = 0;
-  let linesBefore = 0;
-  /** The previous chunk's last `longest - 1` bytes: the most of a match that can lie before this chunk. */
-  let carry = new Uint8Array(0);
-  for (;;) {
+  for (let position = 0; ;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
-    anchors ??= rarestBytes(patterns, chunk.subarray(0, SAMPLE_BYTES));
-    // Matches that begin in the carry and end in this chunk, then those wholly inside it; in order of their start.
-    const seam = concat(
-      [carry, chunk.subarray(0, Math.max(0, longest - 1))],
-      carry.length + Math.min(chunk.length, Math.max(0, longest - 1)),
-    );
-    const straddling = occurrences(
-      seam,
-      patterns,
-      anchors,
-      (at, pattern) => at < carry.length && at + pattern.length > carry.length,
-      limit - matches.length,
-    );
-    const inside = occurrences(chunk, patterns, anchors, () => true, limit - matches.length);
-    for (const each of straddling) {
-      const pattern = patterns[each.pattern] ?? new Uint8Array(0);
-      const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
-      matches.push({ pattern: each.pattern, start: position - carry.length + each.at, line, endLine: line + newlinesWithin(pattern) });
+    newlines.scan(chunk);
+    for (const match of finder.next(chunk, newlines, limit - matches.length)) {
+      matches.push(match);
       if (matches.length >= limit) return matches;
     }
-    let counted = 0;
-    let line = linesBefore + 1;
-    for (const each of inside) {
-      line += countNewlines(chunk, counted, each.at);
-      counted = each.at;
-      const pattern = patterns[each.pattern] ?? new Uint8Array(0);
-      matches.push({ pattern: each.pattern, start: position + each.at, line, endLine: line + newlinesWithin(pattern) });
-      if (matches.length >= limit) return matches;
-    }
-    linesBefore += countNewlines(chunk, 0, chunk.length);
-    carry = chunk.slice(Math.max(0, chunk.length - Math.max(0, longest - 1)));
     position += chunk.length;
     throwIfCancelled(signals);
   }
   return matches;
 }
 
-/** How much of the file's start `rarestBytes` counts bytes in. */
+/**
+ * The search of a file a chunk at a time, each chunk searched where it lies (the source's reused buffer): only the
+ * seam with the previous chunk, where a match may straddle the two, is joined into a small buffer. So a pass
+ * allocates nothing of a chunk's size.
+ */
+class ChunkSearch {
+  readonly longest: number;
+  private finders: readonly Finder[] | undefined;
+  /** The previous chunk's last `longest - 1` bytes: the most of a match that can lie before this chunk. */
+  private carry = new Uint8Array(0);
+  private position = 0;
+  private linesBefore = 0;
+
+  constructor(private readonly patterns: readonly Uint8Array[]) {
+    this.longest = Math.max(0, ...patterns.map((pattern) => pattern.length));
+  }
+
+  /** The first `most` occurrences that end in `chunk`, the file's next, whose newlines are scanned; by their start. */
+  next(chunk: Uint8Array, newlines: NewlineIndex, most = Number.POSITIVE_INFINITY): ByteMatch[] {
+    const { patterns, carry, position, linesBefore } = this;
+    const reach = Math.max(0, this.longest - 1);
+    const finders = (this.finders ??= patternFinders(patterns, chunk.subarray(0, SAMPLE_BYTES)));
+    // Matches that begin in the carry and end in this chunk, then those wholly inside it; in order of their start.
+    const seam = concat([carry, chunk.subarray(0, reach)], carry.length + Math.min(chunk.length, reach));
+    const straddling = occurrences(seam, patterns, finders, (at, pattern) => at < carry.length && at + pattern.length > carry.length, most);
+    const inside = straddling.length >= most ? [] : occurrences(chunk, patterns, finders, () => true, most - straddling.length);
+    const found: ByteMatch[] = [];
+    for (const each of straddling) {
+      const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
+      found.push({ pattern: each.pattern, start: position - carry.length + each.at, line, endLine: line + this.within(each.pattern) });
+    }
+    for (const each of inside) {
+      const line = linesBefore + 1 + newlines.countBefore(each.at);
+      found.push({ pattern: each.pattern, start: position + each.at, line, endLine: line + this.within(each.pattern) });
+    }
+    this.linesBefore += newlines.count;
+    this.carry = chunk.slice(Math.max(0, chunk.length - reach));
+    this.position += chunk.length;
+    return found;
+  }
+
+  private within(pattern: number): number {
+    return newlinesWithin(this.patterns[pattern] ?? new Uint8Array(0));
+  }
+}
+
+/** How much of the file's start `patternFinders` counts bytes in. */
 const SAMPLE_BYTES = 64 * 1024;
+/** A byte at most this frequent in the sample is rare enough to search for by itself. */
+const RARE_BYTE = 1 / 1024;
+/** Below this length a pattern's skips are too short to pay: it is searched for by its rarest byte however common. */
+const SKIP_MIN_LENGTH = 4;
+
+/** Where a pattern starts in `bytes`, wholly inside, in order; `visit` says whether to go on. */
+type Finder = (bytes: Uint8Array, visit: (at: number) => boolean) => void;
 
 /**
- * For each pattern, the index of the byte of it that is rarest in `sample` (the file's start): the search scans for
- * that byte (indexOf, native) and checks the whole pattern around each hit, so the fewer hits, the fewer checks. In a
- * log, the first byte of a pattern is often one of the commonest there.
+ * How each pattern is looked for, chosen from the bytes' frequencies in `sample` (the file's start). By its rarest
+ * byte where that is rare: indexOf (native) finds each hit, and the whole pattern is checked there, so the fewer
+ * hits the better; in a log, the first byte of a pattern is often one of the commonest. Where every byte of a long
+ * pattern is common, by Horspool's skips instead: each look at the byte under the pattern's last moves on by as far
+ * as that byte allows (up to the pattern's length), which never passes over an occurrence, overlapping ones included.
  */
-function rarestBytes(patterns: readonly Uint8Array[], sample: Uint8Array): number[] {
+function patternFinders(patterns: readonly Uint8Array[], sample: Uint8Array): Finder[] {
   const counts = new Uint32Array(256);
   for (const byte of sample) counts[byte] = (counts[byte] ?? 0) + 1;
-  return patterns.map((pattern) => {
-    let best = 0;
+  return patterns.map((pattern): Finder => {
+    let anchor = 0;
     for (let index = 1; index < pattern.length; index++) {
-      if ((counts[pattern[index] ?? 0] ?? 0) < (counts[pattern[best] ?? 0] ?? 0)) best = index;
+      if ((counts[pattern[index] ?? 0] ?? 0) < (counts[pattern[anchor] ?? 0] ?? 0)) anchor = index;
     }
-    return best;
+    const rare = (counts[pattern[anchor] ?? 0] ?? 0) <= RARE_BYTE * Math.max(1, sample.length);
+    return rare || pattern.length < SKIP_MIN_LENGTH ? byRarestByte(pattern, anchor) : bySkips(pattern);
   });
+}
+
+function byRarestByte(pattern: Uint8Array, anchor: number): Finder {
+  const byte = pattern[anchor];
+  return (bytes, visit) => {
+    if (byte === undefined) return;
+    for (
+      let hit = bytes.indexOf(byte, anchor);
+      hit !== -1 && hit - anchor + pattern.length <= bytes.length;
+      hit = bytes.indexOf(byte, hit + 1)
+    ) {
+      if (equalAt(bytes, hit - anchor, pattern) && !visit(hit - anchor)) return;
+    }
+  };
+}
+
+function bySkips(pattern: Uint8Array): Finder {
+  const last = pattern.length - 1;
+  const skip = new Int32Array(256).fill(pattern.length);
+  for (let index = 0; index < last; index++) skip[pattern[index] ?? 0] = last - index;
+  const final = pattern[last];
+  return (bytes, visit) => {
+    for (let at = 0; at + last < bytes.length;) {
+      const byte = bytes[at + last] ?? 0;
+      if (byte === final && equalAt(bytes, at, pattern) && !visit(at)) return;
+      at += skip[byte] ?? pattern.length;
+    }
+  };
 }
 
 /**
  * The first `most` places where any pattern occurs wholly inside `bytes` and `keep` agrees, sorted by position. Each
- * pattern is found by its byte at `anchors` (rarestBytes) and stops at its own `most`, which keeps the first `most`
- * of all of them, and a chunk full of one short pattern holds no more than that.
+ * pattern stops at its own `most`, which keeps the first `most` of all of them, and a chunk full of one short
+ * pattern holds no more than that.
  */
 function occurrences(
   bytes: Uint8Array,
   patterns: readonly Uint8Array[],
-  anchors: readonly number[],
+  finders: readonly Finder[],
   keep: (at: number, pattern: Uint8Array) => boolean,
   most: number,
 ): { pattern: number; at: number }[] {
   const found: { pattern: number; at: number }[] = [];
   for (const [index, pattern] of patterns.entries()) {
-    const anchor = anchors[index] ?? 0;
-    const byte = pattern[anchor];
-    if (byte === undefined) continue;
     let count = 0;
-    for (
-      let hit = bytes.indexOf(byte, anchor);
-      hit !== -1 && hit - anchor + pattern.length <= bytes.length && count < most;
-      hit = bytes.indexOf(byte, hit + 1)
-    ) {
-      const at = hit - anchor;
-      if (keep(at, pattern) && equalAt(bytes, at, pattern)) {
-        found.push({ pattern: index, at });
-        count++;
-      }
-    }
+    finders[index]?.(bytes, (at) => {
+      if (!keep(at, pattern)) return true;
+      found.push({ pattern: index, at });
+      return ++count < most;
+    });
   }
   return found.sort((a, b) => a.at - b.at).slice(0, most);
 }

@@ -58,7 +58,16 @@ import { throwIfCancelled } from '../signals';
 import { removeQuietly, siblingPath } from '../staging';
 import { countLines, detectNewline, type NewlineStyle } from '../text';
 import type { Preparation } from '../tool';
-import { mergeWindows, splicePass, type Window, type WindowSpec } from './stream';
+import {
+  mergeWindows,
+  type PassOptions,
+  type PassSearch,
+  type PassSummary,
+  searchSplicePass,
+  splicePass,
+  type Window,
+  type WindowSpec,
+} from './stream';
 
 /** What the four text-edit tools can answer besides the pipeline's codes (edit_file adds its matching's). */
 export const TEXT_EDIT_ERRORS = [
@@ -90,6 +99,19 @@ export interface LargeText {
   encode(text: string): Promise<Uint8Array | undefined>;
   /** A line's bytes as text (lossy where they are not text: only for comparing). */
   decodeLine(bytes: Uint8Array): string;
+  /** The line endings of the file's first bytes (a guess at the rest's). */
+  readonly newline: NewlineStyle;
+}
+
+/**
+ * A kind's windows found by its own pass over a large file (stream.ts, searchSplicePass), so that the file is read
+ * once rather than searched and then spliced.
+ */
+export interface EditSearch extends PassSearch {
+  /** Whether a refusal during the pass may not stand: the windows it was placing could yet prove not to be the kind's. */
+  readonly provisional: boolean;
+  /** Whether the windows placed are those `windows` would have chosen, from how often each pattern occurred. */
+  accept(found: readonly number[]): boolean;
 }
 
 /** What makes one text-edit tool (or one of edit_file's edits) what it is. */
@@ -117,6 +139,11 @@ export interface TextEditKind<Extra, Fields = KindFields> {
   readonly verb: string;
   /** The windows of a large file the edit reads and rewrites. May search the file; may refuse early (NO_MATCH). */
   windows(file: LargeText): Promise<readonly WindowSpec[]>;
+  /**
+   * Where the windows are found by searching, the search to run within the edit's pass instead (undefined where it
+   * cannot be); if the pass finds what `windows` would not choose, the edit falls back to `windows` and a pass.
+   */
+  search?(file: LargeText): Promise<EditSearch | undefined>;
   /** The edit of one text (a whole file, or a window). Throws a ToolError to refuse. */
   rewrite(text: EditText): { readonly text: string; readonly extra: Extra };
   /**
@@ -218,6 +245,8 @@ function rewriteOrSay<Extra>(
 }
 
 /** A refusal of edit number `index` of several, saying which (and that none of them was made). */
+export function inEdit(error: ToolError, index: number): ToolError;
+export function inEdit(error: unknown, index: number): unknown;
 export function inEdit(error: unknown, index: number): unknown {
   if (!(error instanceof ToolError)) return error;
   return new ToolError(
@@ -251,6 +280,35 @@ function bodySource(context: ToolContext, absolute: string, size: number, skip: 
       return scratch.subarray(0, await readInto(absolute, skip + offset, scratch));
     },
   };
+}
+
+/** What one kind's pass did: its summary, each window's extra, and the line and line-ending counts it changed. */
+interface Spliced {
+  readonly summary: PassSummary;
+  readonly found: readonly number[];
+  readonly extras: unknown[];
+  changed: boolean;
+  oldLines: number;
+  newLines: number;
+  /** Line endings in the windows before and after their rewrite. */
+  readonly counts: { lf: number; crlf: number; newLf: number; newCrlf: number };
+  readonly changes: TextChange[];
+  /** The staging file it wrote, when writing. */
+  readonly staging?: string;
+  /** The source's hash, where the pass computed it (the first pass, unless the history already knew it). */
+  readonly originalHash?: IncrementalHash;
+  digest(): string;
+}
+
+/** The counts of LF and CRLF line endings in some bytes of an ASCII-compatible encoding. */
+function newlineBytes(bytes: Uint8Array): [lf: number, crlf: number] {
+  let lf = 0;
+  let crlf = 0;
+  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) {
+    if (index > 0 && bytes[index - 1] === 0x0d) crlf++;
+    else lf++;
+  }
+  return [lf, crlf];
 }
 
 function styleOf(lf: number, crlf: number): NewlineStyle {
@@ -339,6 +397,7 @@ export async function streamTextEdit<Fields>(
   }
   const codec = context.encodings.codec ?? LOCAL_CODEC;
   const prefix = shape.bom ? bomBytes(shape.encoding) : [];
+  const headNewline = styleOf(...newlineBytes(head.subarray(prefix.length)));
   // The history may have hashed the file just now (its before state): then the pass need not hash it again.
   const known = context.hashes?.get(path.absolute, stat);
   const stagings: string[] = [];
@@ -350,6 +409,84 @@ export async function streamTextEdit<Fields>(
   const fields: Fields[] = [];
   const diffs: TextChange[] = [];
   let changed = false;
+
+  /** One kind's pass over `source`, into a new staging file when writing; what it found and rewrote. */
+  const splice = async (
+    kind: TextEditKind<unknown, Fields>,
+    index: number,
+    several: number | undefined,
+    plan: { readonly specs: readonly WindowSpec[] } | { readonly search: PassSearch },
+  ): Promise<Spliced> => {
+    const staging = write ? siblingPath(path.absolute, 'write') : undefined;
+    const writer = staging && fs.openWriter ? await fs.openWriter(staging) : undefined;
+    if (staging) stagings.push(staging);
+    const originalHash = index === 0 && known === undefined ? incrementalHash(fs) : undefined;
+    originalHash?.update(Uint8Array.from(prefix));
+    const sink = hashingSink(context, prefix, writer, originalHash);
+    const done: Omit<Spliced, 'summary' | 'found' | 'staging' | 'originalHash' | 'digest'> = {
+      extras: [],
+      changed: false,
+      oldLines: 0,
+      newLines: 0,
+      counts: { lf: 0, crlf: 0, newLf: 0, newCrlf: 0 },
+      changes: [],
+    };
+    let lineDelta = 0;
+    const options: PassOptions = {
+      display: path.display,
+      writer: sink,
+      hash: originalHash,
+      onFirstWindow: () => sink.adopt(),
+      signals: context,
+      rewrite: async (window: Window) => {
+        const exact = await decodeExact(window.bytes, shape.encoding, codec);
+        if ('badOffset' in exact) {
+          throw mismatch(file, window.bytes, window.bytes, shape, exact.badOffset, settings);
+        }
+        const windowLines = countLines(exact.text);
+        const frame = {
+          offset: window.firstLine - 1,
+          total: window.atEnd ? window.firstLine - 1 + windowLines : Number.POSITIVE_INFINITY,
+        };
+        const result = rewriteOrSay(kind, { text: exact.text, display: path.display, frame }, several);
+        done.extras.push(result.extra);
+        const bytes = await encodeFileText(file, result.text, { encoding: shape.encoding, bom: false });
+        if (!sameBytes(bytes, window.bytes)) done.changed = true;
+        const before = newlineCounts(exact.text);
+        const after = newlineCounts(result.text);
+        done.counts.lf += before.lf;
+        done.counts.crlf += before.crlf;
+        done.counts.newLf += after.lf;
+        done.counts.newCrlf += after.crlf;
+        const resultLines = countLines(result.text);
+        done.oldLines += windowLines;
+        done.newLines += resultLines;
+        done.changes.push(
+          describeChange(path.display, exact.text, result.text, {}, { old: window.firstLine - 1, new: window.firstLine - 1 + lineDelta }),
+        );
+        lineDelta += resultLines - windowLines;
+        return bytes;
+      },
+    };
+    try {
+      const summary =
+        'search' in plan
+          ? await searchSplicePass(source, plan.search, options)
+          : { ...(await splicePass(source, mergeWindows(plan.specs), options)), found: [] };
+      await sink.close();
+      return { ...done, summary, found: summary.found, staging, originalHash, digest: () => sink.digest() };
+    } catch (error) {
+      if (staging) await discard(staging);
+      throw error;
+    } finally {
+      await writer?.close();
+    }
+  };
+  const discard = async (staging: string): Promise<void> => {
+    await removeQuietly(fs, staging);
+    stagings.splice(stagings.indexOf(staging), 1);
+  };
+
   try {
     for (const [index, kind] of kinds.entries()) {
       const large: LargeText = {
@@ -366,92 +503,53 @@ export async function streamTextEdit<Fields>(
           }
         },
         decodeLine: (bytes) => LOCAL_CODEC.decode(bytes, shape.encoding),
+        newline: headNewline,
       };
       const several = kinds.length > 1 ? index : undefined;
-      let specs: readonly WindowSpec[];
-      try {
-        specs = await kind.windows(large);
-      } catch (error) {
-        throw several === undefined ? error : inEdit(error, several);
-      }
-      const staging = write ? siblingPath(path.absolute, 'write') : undefined;
-      const writer = staging && fs.openWriter ? await fs.openWriter(staging) : undefined;
-      if (staging) stagings.push(staging);
-      const originalHash = index === 0 && known === undefined ? incrementalHash(fs) : undefined;
-      originalHash?.update(Uint8Array.from(prefix));
-      const sink = hashingSink(context, prefix, writer, originalHash);
-      const extras: unknown[] = [];
-      let oldLines = 0;
-      let newLines = 0;
-      let lineDelta = 0;
-      let windowCounts = { lf: 0, crlf: 0, newLf: 0, newCrlf: 0 };
-      const windowChanges: TextChange[] = [];
-      try {
-        const summary = await splicePass(source, mergeWindows(specs), {
-          display: path.display,
-          writer: sink,
-          hash: originalHash,
-          onFirstWindow: () => sink.adopt(),
-          signals: context,
-          rewrite: async (window: Window) => {
-            const exact = await decodeExact(window.bytes, shape.encoding, codec);
-            if ('badOffset' in exact) {
-              throw mismatch(file, window.bytes, window.bytes, shape, exact.badOffset, settings);
-            }
-            const windowLines = countLines(exact.text);
-            const frame = {
-              offset: window.firstLine - 1,
-              total: window.atEnd ? window.firstLine - 1 + windowLines : Number.POSITIVE_INFINITY,
-            };
-            const result = rewriteOrSay(kind, { text: exact.text, display: path.display, frame }, several);
-            extras.push(result.extra);
-            const bytes = await encodeFileText(file, result.text, { encoding: shape.encoding, bom: false });
-            if (!sameBytes(bytes, window.bytes)) changed = true;
-            const before = newlineCounts(exact.text);
-            const after = newlineCounts(result.text);
-            windowCounts = {
-              lf: windowCounts.lf + before.lf,
-              crlf: windowCounts.crlf + before.crlf,
-              newLf: windowCounts.newLf + after.lf,
-              newCrlf: windowCounts.newCrlf + after.crlf,
-            };
-            const resultLines = countLines(result.text);
-            oldLines += windowLines;
-            newLines += resultLines;
-            windowChanges.push(
-              describeChange(
-                path.display,
-                exact.text,
-                result.text,
-                {},
-                { old: window.firstLine - 1, new: window.firstLine - 1 + lineDelta },
-              ),
-            );
-            lineDelta += resultLines - windowLines;
-            return bytes;
-          },
-        });
-        await sink.close();
-        if (index === 0) {
-          previousHash = known ?? `sha256:${originalHash?.digest() ?? ''}`;
-          checkExpectedHash(path.display, previousHash, options.expectedHash);
-        }
-        totalLines = summary.totalLines - oldLines + newLines;
-        counts = { lf: summary.lf - windowCounts.lf + windowCounts.newLf, crlf: summary.crlf - windowCounts.crlf + windowCounts.newCrlf };
+      const named = async <T>(work: () => Promise<T>): Promise<T> => {
         try {
-          fields.push(kind.finish(extras, { totalLines, display: path.display }));
+          return await work();
         } catch (error) {
           throw several === undefined ? error : inEdit(error, several);
         }
-        diffs.push(joinChanges(path.display, windowChanges));
-        finalHash = sink.digest();
-      } finally {
-        await writer?.close();
+      };
+      const search = kind.search ? await named(() => kind.search?.(large) ?? Promise.resolve(undefined)) : undefined;
+      let pass: Spliced | undefined;
+      if (search) {
+        const tooMany = (): ToolError => (several === undefined ? search.tooMany() : inEdit(search.tooMany(), several));
+        try {
+          pass = await splice(kind, index, several, { search: { ...search, around: search.around.bind(search), tooMany } });
+        } catch (error) {
+          if (!search.provisional || !(error instanceof ToolError)) throw error;
+        }
+        if (pass && !search.accept(pass.found)) {
+          if (pass.staging) await discard(pass.staging);
+          pass = undefined;
+        }
       }
+      pass ??= await splice(kind, index, several, { specs: await named(() => kind.windows(large)) });
+      if (index === 0) {
+        previousHash = known ?? `sha256:${pass.originalHash?.digest() ?? ''}`;
+        checkExpectedHash(path.display, previousHash, options.expectedHash);
+      }
+      const { summary } = pass;
+      totalLines = summary.totalLines - pass.oldLines + pass.newLines;
+      counts = {
+        lf: summary.lf - pass.counts.lf + pass.counts.newLf,
+        crlf: summary.crlf - pass.counts.crlf + pass.counts.newCrlf,
+      };
+      try {
+        fields.push(kind.finish(pass.extras, { totalLines, display: path.display }));
+      } catch (error) {
+        throw several === undefined ? error : inEdit(error, several);
+      }
+      diffs.push(joinChanges(path.display, pass.changes));
+      finalHash = pass.digest();
+      changed ||= pass.changed;
       throwIfCancelled(context);
-      if (staging) {
-        const stagingStat = await fs.stat(staging);
-        source = bodySource(context, staging, stagingStat?.size ?? 0, prefix.length);
+      if (pass.staging) {
+        const stagingStat = await fs.stat(pass.staging);
+        source = bodySource(context, pass.staging, stagingStat?.size ?? 0, prefix.length);
       }
     }
     const last = stagings[stagings.length - 1];
