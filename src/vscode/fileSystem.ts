@@ -220,3 +220,25 @@ export class VscodeFileSystem implements FileSystem {
     return translated(() => vscode.workspace.fs.copy(this.uri(from), this.uri(to), options));
   }
 }
+
+/**
+ * Watches the files in `folder` that match `pattern`, creating the folder first: a watcher on a folder that does
+ * not exist yet may fire only many seconds after it appears, or never. A folder that cannot be created (a
+ * read-only storage) is watched all the same, so that `onEvent` still runs if it appears later.
+ */
+export function watchFolder(folder: vscode.Uri, pattern: string, onEvent: () => void): vscode.Disposable {
+  const disposables: vscode.Disposable[] = [];
+  let disposed = false;
+  const watch = (): void => {
+    if (disposed) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, pattern));
+    disposables.push(watcher, watcher.onDidCreate(onEvent), watcher.onDidDelete(onEvent), watcher.onDidChange(onEvent));
+  };
+  Promise.resolve(vscode.workspace.fs.createDirectory(folder)).then(watch, watch);
+  return {
+    dispose() {
+      disposed = true;
+      for (const disposable of disposables.splice(0)) disposable.dispose();
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { basename, dirname } from '../core/paths';
 import { findTool } from '../core/tools';
 import { undoLastTarget } from '../core/tools/undoLast';
 import type { Dialogs, OperationChoice } from './dialogs';
-import { VscodeFileSystem } from './fileSystem';
+import { VscodeFileSystem, watchFolder } from './fileSystem';
 import { readHistoryLimits } from './settings';
 import type { ToolHost } from './tools';
 
@@ -290,32 +290,21 @@ const REFRESH_DELAY_MS = 200;
 /**
  * Refreshes the Activity view when a record appears in or leaves the store, whoever wrote it: another agent's MCP
  * server or the runner working with `--state` on this folder records there too, and its changes are then listed
- * and undoable here. The folder is created first, since a watcher on a folder that does not exist yet may never fire.
+ * and undoable here.
  */
 export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vscode.Disposable {
-  const operations = vscode.Uri.joinPath(directory, 'operations');
-  const disposables: vscode.Disposable[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let disposed = false;
-  const refresh = (): void => {
+  const watcher = watchFolder(vscode.Uri.joinPath(directory, 'operations'), '*.json', () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
       view.refresh();
     }, REFRESH_DELAY_MS);
-  };
-  const watch = (): void => {
-    if (disposed) return;
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(operations, '*.json'));
-    disposables.push(watcher, watcher.onDidCreate(refresh), watcher.onDidDelete(refresh), watcher.onDidChange(refresh));
-  };
-  // A store that cannot be created (a read-only storage folder) is still watched: the view then refreshes if it appears.
-  Promise.resolve(vscode.workspace.fs.createDirectory(operations)).then(watch, watch);
+  });
   return {
     dispose() {
-      disposed = true;
       if (timer !== undefined) clearTimeout(timer);
-      for (const disposable of disposables.splice(0)) disposable.dispose();
+      watcher.dispose();
     },
   };
 }

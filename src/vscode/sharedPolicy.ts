@@ -15,7 +15,7 @@ import { describeError } from '../core/errors';
 import { normalizeAbsolute } from '../core/paths';
 import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy } from '../core/sharedPolicy';
 import { replaceFile } from '../core/staging';
-import { VscodeFileSystem } from './fileSystem';
+import { VscodeFileSystem, watchFolder } from './fileSystem';
 import type { EditorSession } from './session';
 
 /** What this window enforces now. */
@@ -46,6 +46,8 @@ export class PolicyPublisher implements vscode.Disposable {
   private written: { readonly policy: string; readonly text: string } | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  /** Set when the watcher reports the file: the next round reads it before deciding whether to write. */
+  private check = false;
   private disposed = false;
 
   constructor(
@@ -76,18 +78,24 @@ export class PolicyPublisher implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument(dirtyChanged),
       vscode.workspace.onDidOpenTextDocument(dirtyChanged),
     );
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(directory, POLICY_FILE_NAME));
-    const repair = (): void => void this.repair();
-    this.disposables.push(watcher, watcher.onDidChange(repair), watcher.onDidDelete(repair), watcher.onDidCreate(repair));
+    this.disposables.push(
+      watchFolder(directory, POLICY_FILE_NAME, () => {
+        this.check = true;
+        void this.publish();
+      }),
+    );
   }
 
   private dirtyNow(): string[] {
     return vscode.workspace.textDocuments.filter((document) => document.isDirty).map((document) => document.uri.toString());
   }
 
-  /** Writes the policy if it changed; resolves once what holds now is on disk. Calls made meanwhile coalesce. */
-  publish(force = false): Promise<void> {
-    if (force) this.written = undefined;
+  /**
+   * Writes the policy if it changed, or if the file no longer holds what this window wrote; resolves once what holds
+   * now is on disk. Calls made meanwhile coalesce into one more round, so a report of the file that arrives while a
+   * round runs is checked after it, never dropped.
+   */
+  publish(): Promise<void> {
     if (this.running) {
       this.again = true;
       return this.running;
@@ -98,6 +106,10 @@ export class PolicyPublisher implements vscode.Disposable {
         // After every listener of the event that started this has run: the settings cache drops its stale values
         // in a listener of its own.
         await new Promise((resolve) => setTimeout(resolve, 0));
+        if (this.check) {
+          this.check = false;
+          await this.forgetIfReplaced();
+        }
         await this.writeIfChanged();
       } while (this.again && !this.disposed);
     })().finally(() => {
@@ -121,9 +133,9 @@ export class PolicyPublisher implements vscode.Disposable {
     }
   }
 
-  /** Puts this window's policy back when the file no longer holds exactly what it wrote. */
-  private async repair(): Promise<void> {
-    if (this.disposed || this.running || !this.written) return;
+  /** Forgets what was written when the file no longer holds it, so that the round writes it back. */
+  private async forgetIfReplaced(): Promise<void> {
+    if (!this.written) return;
     const text = await Promise.resolve(vscode.workspace.fs.readFile(this.file)).then(
       (bytes) => new TextDecoder().decode(bytes),
       () => undefined,
@@ -132,7 +144,7 @@ export class PolicyPublisher implements vscode.Disposable {
     this.warn(
       `${this.file.fsPath} was ${text === undefined ? 'removed' : 'changed'} by something else; writing this window's policy back.`,
     );
-    await this.publish(true);
+    this.written = undefined;
   }
 
   dispose(): void {

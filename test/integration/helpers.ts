@@ -127,6 +127,21 @@ export { textTree as snapshot } from '../shared/tree';
  * Sets an agentFs setting for the duration of `body`, then restores it. Workspace settings by default, since the
  * extension lets a workspace tighten (readOnly, baseDirectory) but only the user loosen.
  */
+/**
+ * Turns auto save off for the suite it is called in: the web workbench saves edits after a delay by default, which
+ * would clear a document's unsaved state mid-test.
+ */
+export function withoutAutoSave(): void {
+  let autoSave: string | undefined;
+  before(async () => {
+    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+  });
+}
+
 export async function withSetting<T>(
   key: string,
   value: unknown,

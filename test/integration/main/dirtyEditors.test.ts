@@ -1,18 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { callTool, eventually, expectError, expectOk, readText, scratch } from '../helpers';
+import { callTool, eventually, expectError, expectOk, readText, scratch, withoutAutoSave } from '../helpers';
 
 /** A person's unsaved work is never overwritten; a clean open editor follows the file. */
 describe('open editors', () => {
-  // The web workbench saves edits after a delay by default, which would clear the unsaved state mid-test.
-  let autoSave: string | undefined;
-  before(async () => {
-    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
-    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-  });
-  after(async () => {
-    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
-  });
+  withoutAutoSave();
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });

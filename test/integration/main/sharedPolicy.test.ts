@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import { POLICY_FILE_NAME, readPolicyFile } from '../../../src/core/sharedPolicy';
-import { api, eventually, readText, scratch, withSetting } from '../helpers';
+import { api, eventually, readText, scratch, withoutAutoSave, withSetting } from '../helpers';
 
 interface Connected {
   readonly client: Client;
@@ -57,6 +57,7 @@ async function until(agent: Connected, args: Record<string, unknown>, code: stri
 
 describe('One policy: an agent connected by the command follows the editor', function () {
   this.timeout(60_000);
+  withoutAutoSave();
   let agent: Connected;
 
   before(async function () {
