@@ -11,7 +11,6 @@
 import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { isStagingName } from '../core/staging';
-import { createHash } from 'node:crypto';
 import {
   type DirEntry,
   type EntryKind,
@@ -25,6 +24,7 @@ import {
 } from '../core/fs';
 import { basename } from '../core/paths';
 import { type NodeLocks, trackStaging } from './locks';
+import { streamingHash } from './hashThread';
 
 const ERRNO_KINDS: Readonly<Record<string, FsErrorKind>> = {
   ENOENT: 'not-found',
@@ -105,10 +105,6 @@ function isMissing(error: unknown): boolean {
 /** Announces a staging file to this process's cross-process claims before it is created (locks.ts). */
 function announce(path: string): void {
   if (isStagingName(basename(path))) trackStaging(path);
-}
-
-function wrapHash(hash: ReturnType<typeof createHash>): IncrementalHash {
-  return { update: (bytes) => void hash.update(bytes), digest: () => hash.digest('hex'), copy: () => wrapHash(hash.copy()) };
 }
 
 /**
@@ -361,7 +357,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   createHash(): IncrementalHash {
-    return wrapHash(createHash('sha256'));
+    return streamingHash();
   }
 
   createDirectory(path: string): Promise<void> {
