@@ -72,11 +72,23 @@ describe('problems after an edit (TypeScript)', function () {
     );
     assert.ok(shownInATab(file), 'the edited file is shown in an editor');
 
-    const fixed = problemsOf(
-      expectOk(await callTool('edit_file', { path: s.rel('count.ts'), old_string: "double('2')", new_string: 'double(3)' })).data,
-    );
-    assert.deepEqual(fixed, { new: [], more: 0, resolved: 1 });
-    assert.deepEqual(errorsIn(file), []);
+    // A result waits a second at most for the service, which on a loaded machine can answer later than that: then
+    // the fix is reported as resolving nothing (never as anything new), and is tried again once the error is back.
+    const reports: Problems[] = [];
+    for (let attempt = 0; attempt < 3 && !reports.some((report) => report.resolved === 1); attempt++) {
+      if (attempt > 0) {
+        expectOk(await callTool('edit_file', { path: s.rel('count.ts'), old_string: 'double(3)', new_string: "double('2')" }));
+        await eventually(() => errorsIn(file).length === 1, 'the error is back', 30_000);
+      }
+      reports.push(
+        problemsOf(
+          expectOk(await callTool('edit_file', { path: s.rel('count.ts'), old_string: "double('2')", new_string: 'double(3)' })).data,
+        ),
+      );
+      await eventually(() => errorsIn(file).length === 0, 'the editor shows the error gone', 30_000);
+    }
+    for (const report of reports) assert.deepEqual({ ...report, resolved: undefined }, { new: [], more: 0, resolved: undefined });
+    assert.deepEqual(reports[reports.length - 1], { new: [], more: 0, resolved: 1 }, JSON.stringify(reports));
     assert.equal(fs.readFileSync(file, 'utf8').includes('double(3)'), true);
   });
 
