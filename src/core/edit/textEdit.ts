@@ -114,7 +114,6 @@ export interface EditSearch extends PassSearch {
   accept(found: readonly number[]): boolean;
 }
 
-/** What makes one text-edit tool (or one of edit_file's edits) what it is. */
 /** What every text-edit tool's result has, besides its kinds' own fields (results.ts: EDIT_FIELDS declares them). */
 export interface TextEditResult {
   readonly path: string;
@@ -134,6 +133,7 @@ export interface TextEditResult {
 /** A kind's own result fields (its `finish`); each tool's kinds name theirs, which its outputSchema then declares. */
 export type KindFields = Readonly<Record<string, unknown>>;
 
+/** What makes one text-edit tool (or one of edit_file's edits) what it is. */
 export interface TextEditKind<Extra, Fields = KindFields> {
   /** The progress line before the path: "Editing", "Replacing lines 3-4 of". */
   readonly verb: string;
@@ -513,12 +513,19 @@ export async function streamTextEdit<Fields>(
           throw several === undefined ? error : inEdit(error, several);
         }
       };
-      const search = kind.search ? await named(() => kind.search?.(large) ?? Promise.resolve(undefined)) : undefined;
+      const search = await named(async () => kind.search?.(large));
       let pass: Spliced | undefined;
       if (search) {
-        const tooMany = (): ToolError => (several === undefined ? search.tooMany() : inEdit(search.tooMany(), several));
+        // The search as this edit's pass reports it: a refusal names the edit among several.
+        const inPass: PassSearch = {
+          patterns: search.patterns,
+          drives: search.drives,
+          limit: search.limit,
+          around: (match) => search.around(match),
+          tooMany: () => (several === undefined ? search.tooMany() : inEdit(search.tooMany(), several)),
+        };
         try {
-          pass = await splice(kind, index, several, { search: { ...search, around: search.around.bind(search), tooMany } });
+          pass = await splice(kind, index, several, { search: inPass });
         } catch (error) {
           if (!search.provisional || !(error instanceof ToolError)) throw error;
         }
