@@ -73,6 +73,8 @@ function startThread(): HashThread | undefined {
   if (thread !== undefined) return thread ?? undefined;
   try {
     const control = new SharedArrayBuffer(8 + 32);
+    // A thread that may not block (a browser-like main thread) throws here: then hashing stays on it.
+    Atomics.wait(new Int32Array(control, 0, 1), 0, 1, 0);
     const ring = new SharedArrayBuffer(RING_BYTES);
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { control, ring } });
     // The worker never keeps the process alive; one that fails or exits is replaced by hashing here.
