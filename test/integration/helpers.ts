@@ -124,10 +124,6 @@ export function exists(file: string): boolean {
 export { textTree as snapshot } from '../shared/tree';
 
 /**
- * Sets an agentFs setting for the duration of `body`, then restores it. Workspace settings by default, since the
- * extension lets a workspace tighten (readOnly, baseDirectory) but only the user loosen.
- */
-/**
  * Turns auto save off for the suite it is called in: the web workbench saves edits after a delay by default, which
  * would clear a document's unsaved state mid-test.
  */
@@ -142,6 +138,10 @@ export function withoutAutoSave(): void {
   });
 }
 
+/**
+ * Sets an agentFs setting for the duration of `body`, then restores it. Workspace settings by default, since the
+ * extension lets a workspace tighten (readOnly, baseDirectory) but only the user loosen.
+ */
 export async function withSetting<T>(
   key: string,
   value: unknown,
