@@ -70,8 +70,11 @@ export class GlobList {
   /** The rules as globs, for engines that take globs themselves (ripgrep). */
   readonly globs: readonly string[];
   /**
-   * Regex sources (case-insensitive) that together match every name some rule could match, when every rule looks
-   * at names only; undefined when some rule needs the path. For IgnoreRules' one-regex pre-check.
+   * Regex sources (case-insensitive) that together match the name of every entry some rule could match in a walk
+   * (which checks an entry only once its ancestors passed): a rule's last segment, or for a rule aimed at a
+   * directory's contents the directory's own, since the walk meets that directory first. Undefined when some rule's
+   * last segment cannot be told (it spans segments, or braces or extended globs could hide a '/'). For IgnoreRules'
+   * one-regex pre-check.
    */
   readonly nameSources: readonly string[] | undefined;
 
@@ -99,9 +102,10 @@ export class GlobList {
     }
     this.globs = globs;
     this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
-    const byName = [...basenames, ...this.directoryNames];
-    this.nameSources =
-      this.full.length === 0 && byName.every((regex) => /^i?$/.test(regex.flags)) ? byName.map((regex) => regex.source) : undefined;
+    const byName = [...basenames, ...this.directoryNames, ...this.full.map(lastNameRegex)];
+    this.nameSources = byName.every((regex): regex is RegExp => regex !== undefined && /^i?$/.test(regex.flags))
+      ? byName.map((regex) => regex.source)
+      : undefined;
   }
 
   get isEmpty(): boolean {
@@ -147,15 +151,38 @@ export class GlobList {
   }
 }
 
-const compiledLists = new WeakMap<readonly string[], GlobList>();
+/**
+ * The name a walk can meet a path rule's match by (GlobList.nameSources): its last segment, or the one before a
+ * closing '/**'. Undefined where the last segment is '**', or braces or an extended glob could hold a '/'.
+ */
+function lastNameRegex({ matcher, coversDirectory }: Rule): RegExp | undefined {
+  const glob = matcher.pattern;
+  if (/[{}()]/.test(glob)) return undefined;
+  const segments = (coversDirectory ? glob.slice(0, -3) : glob).split('/');
+  return segmentRegex(segments.at(-1) ?? '', RULE_OPTIONS);
+}
 
-/** One GlobList per settings array, so a call does not recompile patterns the previous call compiled. */
+/** GlobLists by their patterns (joined with NUL, which no pattern holds), and by the arrays last asked with. */
+const compiledLists = new Map<string, GlobList>();
+const listsByArray = new WeakMap<readonly string[], GlobList>();
+/** Distinct pattern lists kept: far more than the settings and published policies of one host at a time. */
+const LISTS_KEPT = 64;
+
+/**
+ * One GlobList per list of patterns, so a call does not compile again what an earlier call compiled, even when its
+ * policy is a new array with the same patterns (a merged or narrowed policy is made afresh for every call).
+ */
 export function globList(patterns: readonly string[]): GlobList {
-  let list = compiledLists.get(patterns);
+  let list = listsByArray.get(patterns);
+  if (list) return list;
+  const key = patterns.join('\u0000');
+  list = compiledLists.get(key);
   if (!list) {
     list = new GlobList(patterns);
-    compiledLists.set(patterns, list);
+    if (compiledLists.size >= LISTS_KEPT) compiledLists.clear();
+    compiledLists.set(key, list);
   }
+  listsByArray.set(patterns, list);
   return list;
 }
 
