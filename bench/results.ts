@@ -124,7 +124,11 @@ export class Results {
     process.stderr.write(`\nWritten to ${output}\n`);
     if (options.docs) updateDocs(markdown);
     const missed = targets.filter((target) => target.met === false).length;
-    process.stderr.write(`${targets.length - missed} of ${targets.length} targets met${missed > 0 ? `, ${missed} not` : ''}\n`);
+    const unmeasured = targets.filter((target) => target.met === undefined).length;
+    const met = targets.length - missed - unmeasured;
+    process.stderr.write(
+      `${met} of ${targets.length} targets met${missed > 0 ? `, ${missed} not` : ''}${unmeasured > 0 ? `, ${unmeasured} not measured` : ''}\n`,
+    );
   }
 }
 
