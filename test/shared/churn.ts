@@ -132,15 +132,28 @@ export interface Change {
   readonly apply: () => void | Promise<void>;
 }
 
+/**
+ * Makes the folder `full` and those above it; false when a file has taken one of their names (an earlier change
+ * renamed or wrote one there), so the change that needed it cannot happen on this tree and is left out.
+ */
+function makeFolder(full: string): boolean {
+  try {
+    fs.mkdirSync(full, { recursive: true });
+    return true;
+  } catch (error) {
+    const { code } = error as NodeJS.ErrnoException;
+    if (code === 'EEXIST' || code === 'ENOTDIR') return false;
+    throw error;
+  }
+}
+
 function write(root: string, relative: string, content: string): void {
   const full = path.join(root, relative);
-  fs.mkdirSync(path.dirname(full), { recursive: true });
-  fs.writeFileSync(full, content);
+  if (makeFolder(path.dirname(full))) fs.writeFileSync(full, content);
 }
 
 function move(root: string, from: string, to: string): void {
-  fs.mkdirSync(path.dirname(path.join(root, to)), { recursive: true });
-  fs.renameSync(path.join(root, from), path.join(root, to));
+  if (makeFolder(path.dirname(path.join(root, to)))) fs.renameSync(path.join(root, from), path.join(root, to));
 }
 
 /** A JavaScript program that another Node process runs to make `count` changes below `root`. */
@@ -237,7 +250,7 @@ export function randomChange(root: string, chooser: Chooser, viaAgentFs?: (opera
   }
   if (kind < 28) {
     const target = `${someDirectory()}/${chooser.pick(['fresh', 'nested/deeper', 'node_modules/x', '.dot'])}`;
-    return { what: `mkdir ${target}`, apply: () => void fs.mkdirSync(path.join(root, target), { recursive: true }) };
+    return { what: `mkdir ${target}`, apply: () => void makeFolder(path.join(root, target)) };
   }
   if (kind < 36 && files.length > 0) {
     const target = chooser.pick(files);
@@ -302,7 +315,7 @@ export function randomChange(root: string, chooser: Chooser, viaAgentFs?: (opera
     return {
       what: `link ${at} -> ${target}`,
       apply: () => {
-        fs.mkdirSync(path.dirname(path.join(root, at)), { recursive: true });
+        if (!makeFolder(path.dirname(path.join(root, at)))) return;
         fs.rmSync(path.join(root, at), { force: true, recursive: true });
         fs.symlinkSync(target, path.join(root, at));
       },
@@ -320,7 +333,7 @@ export function randomChange(root: string, chooser: Chooser, viaAgentFs?: (opera
         const stat = fs.statSync(full, { throwIfNoEntry: false });
         fs.rmSync(full, { recursive: true, force: true });
         if (stat?.isDirectory()) fs.writeFileSync(full, 'now a file\n');
-        else fs.mkdirSync(full, { recursive: true });
+        else makeFolder(full);
       },
     };
   }
