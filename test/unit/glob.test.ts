@@ -71,7 +71,10 @@ describe('the name pre-check of walks', function () {
         for (const isDirectory of [false, true]) {
           if (!list.matchesEntry(relative, name, isDirectory)) continue;
           matched++;
-          assert.ok(quick.test(name), `${relative} (${isDirectory ? 'directory' : 'file'}) matches a rule, but its name fails the pre-check`);
+          assert.ok(
+            quick.test(name),
+            `${relative} (${isDirectory ? 'directory' : 'file'}) matches a rule, but its name fails the pre-check`,
+          );
         }
         if (depth < 4 && !list.matchesEntry(relative, name, true)) visit(relative, depth + 1);
       }
