@@ -255,6 +255,29 @@ export class IgnoreRules {
     return kept;
   }
 
+  /**
+   * The key of the rules that decide the entries of `directory` and, as far as the rules above it go, of everything
+   * below it (ruleKey): for a memo of whole subtrees (listing.ts). Call after enterDirectory(directory).
+   */
+  keyFor(directory: string, includeDotFiles: boolean): string {
+    return this.ruleKey(this.walkChain ?? this.chains.get(directory), includeDotFiles);
+  }
+
+  /**
+   * The .gitignore of `directory` that these rules read (enterDirectory loaded it), or undefined where none loaded:
+   * an opaque value, the same one for the same text (parsedGitignores). A memo that must learn whether a .gitignore
+   * below its top changed compares it with readGitignore's at a later call.
+   */
+  ownGitignore(directory: string): object | undefined {
+    const link = this.chains.get(directory)?.at(-1);
+    return link?.[0] === directory ? link[1] : undefined;
+  }
+
+  /** The .gitignore of `directory` as it reads now, as ownGitignore gives it. */
+  readGitignore(directory: string): Promise<object | undefined> {
+    return this.loadGitignore(directory);
+  }
+
   /** Everything a `skips` decision depends on besides the entry, as one string (per chain, computed once a call). */
   private ruleKey(chain: GitignoreChain | undefined, includeDotFiles: boolean): string {
     const keys = includeDotFiles ? this.ruleKeysWithDotFiles : this.ruleKeys;

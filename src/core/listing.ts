@@ -1,15 +1,15 @@
 /** The walk the listing and search tools share: walkDirectories plus the ignore rules (ignore.ts) and dot-file hiding. */
 import { toolRef } from './naming';
 import { ToolError } from './errors';
-import type { DirEntry, EntryKind } from './fs';
+import type { EntryKind } from './fs';
 import { IgnoreRules } from './ignore';
 import { assertMayRead } from './policy';
 import type { ConfinedPath } from './confinement';
 import type { ToolContext } from './context';
-import type { IndexedEntry, IndexSnapshot } from './pathIndex';
-import { reportProgress, throwIfCancelled } from './signals';
+import { type IndexedEntry, withPaths } from './pathIndex';
 import { ListingMemo } from './memo';
 import { walkDirectories } from './walk';
+import { forEachListing, type HeldSubtree, type Taken, walkHeld } from './heldWalk';
 
 export interface VisibleEntry {
   readonly absolute: string;
@@ -30,6 +30,12 @@ export interface VisibleWalkOptions {
   readonly maxDepth?: number;
   /** Return false to not descend into a directory the walk would otherwise enter. */
   readonly descend?: (entry: VisibleEntry) => boolean;
+  /**
+   * walkListings only: takes at once, with its top's depth, a subtree the walk passes over whole — one walked before
+   * under the same rules, in which the path index vouches nothing changed since — instead of its every listing through
+   * `visit` (forEachListing gives them). What a tool derives from it, a ListingMemo keeps.
+   */
+  readonly visitSubtree?: (subtree: HeldSubtree, depth: number) => void;
 }
 
 /**
@@ -40,7 +46,7 @@ export interface VisibleWalkOptions {
 export async function walkVisible(
   context: ToolContext,
   start: ConfinedPath,
-  options: VisibleWalkOptions,
+  options: Omit<VisibleWalkOptions, 'visitSubtree'>,
   visit: (entry: VisibleEntry, depth: number) => void,
 ): Promise<IgnoreRules> {
   return walkListings(context, start, options, (_directory, entries, depth) => {
@@ -70,19 +76,26 @@ export async function walkListings(
   }
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   // One listing, wherever it came from: its visible entries visited, its visible directories answered for entering.
-  const take = (directory: string, entries: readonly IndexedEntry[], depth: number): readonly string[] => {
+  const take = (directory: string, entries: readonly IndexedEntry[], depth: number): Taken => {
     const visible = rules.visibleEntries(directory, entries, options.includeDotFiles);
     visit(directory, visible, depth);
-    if (depth >= maxDepth) return [];
+    if (depth >= maxDepth) return { visible, next: [] };
     const { descend } = options;
-    if (!descend) return SUBDIRECTORY_PATHS.get(visible, '', (all) => all.filter(isWalkedDirectory).map((entry) => entry.absolute));
-    return visible.filter((entry) => isWalkedDirectory(entry) && descend(entry)).map((entry) => entry.absolute);
+    if (!descend)
+      return { visible, next: SUBDIRECTORY_PATHS.get(visible, '', (all) => all.filter(isWalkedDirectory).map((entry) => entry.absolute)) };
+    return { visible, next: visible.filter((entry) => isWalkedDirectory(entry) && descend(entry)).map((entry) => entry.absolute) };
   };
   const enterDirectory = options.includeIgnored ? undefined : rules.enterDirectory;
   const walkDisk = (): Promise<void> =>
-    walkDirectories(context.workspace.fs, start.absolute, context, (path, entries, depth) => take(path, withPaths(path, entries), depth), {
-      enterDirectory,
-    });
+    walkDirectories(
+      context.workspace.fs,
+      start.absolute,
+      context,
+      (path, entries, depth) => take(path, withPaths(path, entries), depth).next,
+      {
+        enterDirectory,
+      },
+    );
   const { index } = context;
   if (!index) {
     await walkDisk();
@@ -90,60 +103,23 @@ export async function walkListings(
   }
   try {
     const snapshot = await index.snapshot(start.root.path, start.absolute, context);
-    if (snapshot) await walkHeld(context, snapshot, start.absolute, enterDirectory, take);
-    else await walkDisk();
+    if (snapshot) {
+      // A whole subtree is walked the same way again only where nothing limits the walk but the rules.
+      const reuse = options.maxDepth === undefined && options.descend === undefined;
+      await walkHeld(context, snapshot, start.absolute, {
+        rules,
+        enterDirectory,
+        includeDotFiles: options.includeDotFiles,
+        reuse,
+        take,
+        visit,
+        visitSubtree: options.visitSubtree,
+      });
+    } else await walkDisk();
   } finally {
     index.release();
   }
   return rules;
-}
-
-/**
- * The walk over an index snapshot (pathIndex.ts): the same listings taken as walkDirectories would take, each from
- * the snapshot (from the disk where it has none). Depth first on one stack: with the listings in memory there is
- * nothing to overlap, and a promise per directory would cost more than taking its listing.
- */
-async function walkHeld(
-  context: ToolContext,
-  snapshot: IndexSnapshot,
-  start: string,
-  enterDirectory: IgnoreRules['enterDirectory'] | undefined,
-  take: (directory: string, entries: readonly IndexedEntry[], depth: number) => readonly string[],
-): Promise<void> {
-  const { fs } = context.workspace;
-  // The directories still to take, each with its depth and its parent (which spares enterDirectory a dirname).
-  const paths: string[] = [start];
-  const depths: number[] = [1];
-  const parents: (string | undefined)[] = [undefined];
-  let read = 0;
-  while (paths.length > 0) {
-    const path = paths.pop() ?? start;
-    const depth = depths.pop() ?? 1;
-    const parent = parents.pop();
-    throwIfCancelled(context);
-    const entries = snapshot.list(path) ?? withPaths(path, await fs.readDirectory(path));
-    reportProgress(context, ++read, undefined, 'directories read');
-    const entering = enterDirectory?.(path, entries, parent);
-    if (entering) {
-      await entering;
-      throwIfCancelled(context);
-    }
-    for (const directory of take(path, entries, depth)) {
-      paths.push(directory);
-      depths.push(depth + 1);
-      parents.push(path);
-    }
-  }
-}
-
-function withPaths(directory: string, entries: readonly DirEntry[]): IndexedEntry[] {
-  return entries.map((entry) => ({
-    name: entry.name,
-    kind: entry.kind,
-    isSymlink: entry.isSymlink,
-    absolute: directory === '/' ? `/${entry.name}` : `${directory}/${entry.name}`,
-    parent: directory,
-  }));
 }
 
 /** The directories of a listing a walk enters (a link is never entered). */
@@ -183,6 +159,8 @@ export async function searchStarts(context: ToolContext, named: ConfinedPath | u
  */
 export class FileTree {
   private readonly directories = new Map<string, Children>();
+  /** Subtrees added whole (addSubtree), by their top directory. */
+  private readonly subtrees = new Map<string, HeldSubtree>();
   /** Files added. */
   size = 0;
 
@@ -205,20 +183,32 @@ export class FileTree {
     this.size += listing.files;
   }
 
+  /**
+   * A subtree walkListings passed over whole (visitSubtree), with everything below it: its files and directories in
+   * the order remembered with each of its listings. Its directories are added no other way.
+   */
+  addSubtree(subtree: HeldSubtree): void {
+    this.subtrees.set(subtree.directory, subtree);
+    this.size += SUBTREE_FILES.get(subtree, '', countFiles);
+  }
+
   /** The absolute paths of the first `count` files below `start`, in code-unit order (compareCodePoints'). */
   first(start: string, count: number): string[] {
     const found: string[] = [];
-    const visit = (directory: string): void => {
-      const children = this.directories.get(directory);
+    // Only the directories met before `count` files are looked into: inside an added subtree, through its own.
+    const visit = (directory: string, within: HeldSubtree | undefined): void => {
+      const subtree = within ?? this.subtrees.get(directory);
+      const children = subtree ? ORDERED_LISTINGS.get(subtree.entries, '', orderListing) : this.directories.get(directory);
       if (!children) return;
+      const below = subtree && SUBTREES_BELOW.get(subtree, '', (each) => new Map(each.below.map((one) => [one.directory, one])));
       for (const { name, isDirectory } of 'ordered' in children ? children.ordered : order(children.files, children.subdirectories)) {
         if (found.length >= count) return;
         const path = directory === '/' ? `/${name}` : `${directory}/${name}`;
-        if (isDirectory) visit(path);
+        if (isDirectory) visit(path, below?.get(path));
         else found.push(path);
       }
     };
-    visit(start);
+    visit(start, undefined);
     return found;
   }
 
@@ -245,6 +235,17 @@ interface OrderedChildren {
 type Children = AddedChildren | OrderedChildren;
 
 const ORDERED_LISTINGS = new ListingMemo<OrderedChildren>();
+/** Per subtree added whole: its files, and the subtrees of its top's directories by their paths. */
+const SUBTREE_FILES = new ListingMemo<number>();
+const SUBTREES_BELOW = new ListingMemo<ReadonlyMap<string, HeldSubtree>>();
+
+function countFiles(subtree: HeldSubtree): number {
+  let files = 0;
+  forEachListing(subtree, (_directory, entries) => {
+    files += ORDERED_LISTINGS.get(entries, '', orderListing).files;
+  });
+  return files;
+}
 
 function orderListing(entries: readonly VisibleEntry[]): OrderedChildren {
   const files = entries.filter((entry) => entry.kind === 'file' && !entry.isSymlink).map((entry) => entry.name);

@@ -1,6 +1,7 @@
 /**
  * Memoisation by listing, for the walks over the path index (listing.ts, ignore.ts): a listing the index hands out
- * is the same array for as long as its directory is unchanged, and so are the arrays derived from it here.
+ * is the same array for as long as its directory is unchanged, and so are the arrays derived from it here, and the
+ * subtrees a walk passes over whole (heldWalk.ts) for as long as nothing in them changes.
  */
 
 /**
@@ -12,17 +13,18 @@
  * remembered: a listing read from the disk is a new array at every call and is simply derived from.
  */
 export class ListingMemo<T> {
-  private readonly byListing = new WeakMap<readonly object[], Map<string, T>>();
+  private readonly byListing = new WeakMap<object, Map<string, T>>();
 
-  get<E extends object>(entries: readonly E[], key: string, derive: (entries: readonly E[]) => T): T {
-    let byKey = this.byListing.get(entries);
+  /** What `derive` makes of `of` (a listing, or a HeldSubtree), remembered when `of` is held. */
+  get<K extends object>(of: K, key: string, derive: (of: K) => T): T {
+    let byKey = this.byListing.get(of);
     const known = byKey?.get(key);
     if (known !== undefined) return known;
-    const derived = derive(entries);
-    if (!held.has(entries)) return derived;
+    const derived = derive(of);
+    if (!held.has(of)) return derived;
     if (!byKey || byKey.size >= KEYS_KEPT) {
       byKey = new Map();
-      this.byListing.set(entries, byKey);
+      this.byListing.set(of, byKey);
     }
     byKey.set(key, derived);
     return derived;
@@ -32,20 +34,20 @@ export class ListingMemo<T> {
 /** Keys a ListingMemo keeps per listing: more than the patterns and queries a session switches between at once. */
 const KEYS_KEPT = 4;
 
-/** Arrays that never change (holdListing): the only ones worth remembering anything by. */
-const held = new WeakSet<readonly object[]>();
+/** Listings and subtrees that never change (holdListing): the only ones worth remembering anything by. */
+const held = new WeakSet<object>();
 
 /**
- * Marks `entries` as a listing that never changes — the path index's own listing of a directory, or what is derived
- * from one and remembered with it — so that what is derived from it is remembered (ListingMemo,
- * IgnoreRules.visibleEntries). The caller promises the array and its entries are never changed.
+ * Marks `entries` as a listing that never changes — the path index's own listing of a directory, what is derived
+ * from one and remembered with it, or a subtree kept whole (heldWalk.ts) — so that what is derived from it is
+ * remembered (ListingMemo, IgnoreRules.visibleEntries). The caller promises it and what it holds never change.
  */
-export function holdListing(entries: readonly object[]): void {
+export function holdListing(entries: object): void {
   held.add(entries);
 }
 
 /** Whether `entries` was marked by holdListing. */
-export function isHeldListing(entries: readonly object[]): boolean {
+export function isHeldListing(entries: object): boolean {
   return held.has(entries);
 }
 

@@ -46,3 +46,45 @@ export function pageFrom<T>(items: readonly T[], offset: number, total: number, 
 export function pageFields(page: Page<unknown>): { truncated: boolean; next_offset?: number } {
   return page.nextOffset === undefined ? { truncated: false } : { truncated: true, next_offset: page.nextOffset };
 }
+
+/**
+ * The first `count` items of the sorted `runs` taken together, in `compare`'s order: a merge that stops after
+ * `count`, so a page of a long result kept in sorted parts costs its own length, not a sort of everything.
+ */
+export function firstOfRuns<T extends object>(runs: readonly (readonly T[])[], count: number, compare: (a: T, b: T) => number): T[] {
+  interface Head {
+    readonly run: readonly T[];
+    at: number;
+    item: T;
+  }
+  // A binary heap of the runs' next items, least first.
+  const heap: Head[] = [];
+  for (const run of runs) if (run[0] !== undefined) heap.push({ run, at: 0, item: run[0] });
+  const before = (i: number, j: number): boolean => compare((heap[i] as Head).item, (heap[j] as Head).item) < 0;
+  const swap = (i: number, j: number): void => {
+    [heap[i], heap[j]] = [heap[j] as Head, heap[i] as Head];
+  };
+  const down = (from: number): void => {
+    for (let i = from; ;) {
+      const left = 2 * i + 1;
+      const least = left + 1 < heap.length && before(left + 1, left) ? left + 1 : left;
+      if (least >= heap.length || !before(least, i)) return;
+      swap(i, least);
+      i = least;
+    }
+  };
+  for (let i = Math.floor(heap.length / 2) - 1; i >= 0; i--) down(i);
+  const out: T[] = [];
+  while (out.length < count && heap.length > 0) {
+    const head = heap[0] as Head;
+    out.push(head.item);
+    const next = head.run[++head.at];
+    if (next !== undefined) head.item = next;
+    else {
+      swap(0, heap.length - 1);
+      heap.pop();
+    }
+    down(0);
+  }
+  return out;
+}

@@ -36,6 +36,13 @@ export interface IndexSnapshot {
    * never changed: the walks remember what they derive from it.
    */
   list(directory: string): readonly IndexedEntry[] | undefined;
+  /**
+   * A token for `directory` and everything below it: the same object for as long as none of its listings changes,
+   * given only when the index vouches for the whole subtree without looking at it (every directory in it held and
+   * watched, no event since its listing was read, no links); undefined otherwise. A walk may reuse what it derived
+   * from the subtree under the same token (listing.ts), as it reuses what it derived from one held listing.
+   */
+  subtree(directory: string): object | undefined;
 }
 
 /** What the index says about itself (workspace_info, the bench). */
@@ -71,4 +78,15 @@ export interface PathIndex {
   /** The walk that asked for a snapshot (given one or not) is over: the index does its own work between walks. */
   release(): void;
   report(): PathIndexReport;
+}
+
+/** A listing read from the disk as the index would hold it (a walk takes every listing in this form). */
+export function withPaths(directory: string, entries: readonly DirEntry[]): IndexedEntry[] {
+  return entries.map((entry) => ({
+    name: entry.name,
+    kind: entry.kind,
+    isSymlink: entry.isSymlink,
+    absolute: directory === '/' ? `/${entry.name}` : `${directory}/${entry.name}`,
+    parent: directory,
+  }));
 }

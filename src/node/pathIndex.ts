@@ -25,6 +25,13 @@
  * out. Links: a link's target can change kind without any event in the link's directory, so the kinds of links are
  * resolved again whenever a listing holding links is handed out.
  *
+ * Subtrees (watched nodes only): a node whose listing and every listing below it are watched, quiet and free of links
+ * gets a token (IndexSnapshot.subtree) when a call first asks, and keeps it until something at or below it changes.
+ * Invariant: a node holds a token only while every subdirectory in its listing is a node holding one, so a change
+ * anywhere clears the tokens of the node and of its ancestors up to the first that holds none (invalidate, called by
+ * every change to a node: marked dirty, read again, added, removed), and a walk can pass over a subtree whose token
+ * it knows without listing anything in it.
+ *
  * What can make events go missing, and what the index does about it:
  *  - The kernel's queue overflowing (more than max_queued_events unread, say a checkout while the process was busy).
  *    libuv drops the overflow notice, so the index counts instead: a queue that overflowed was full, and everything
@@ -152,6 +159,8 @@ interface DirNode {
   /** An event came since the listing was read. */
   dirty: boolean;
   watch: DirectoryWatch | undefined;
+  /** This subtree's token (see the header), while it has one. */
+  subtree: object | undefined;
 }
 
 /** Counters the tests and the bench read: where listings came from. */
@@ -166,6 +175,8 @@ export interface PathIndexStats {
   declined: number;
   /** Bursts that may have overflowed the kernel's queue. */
   overflows: number;
+  /** Subtree tokens handed out (each lets a walk pass over a whole subtree it has walked before). */
+  subtrees: number;
 }
 
 class RootIndex {
@@ -241,7 +252,7 @@ function queueCapacity(): number {
 
 export class NodePathIndex implements PathIndex {
   readonly freshness: 'events' | 'verify';
-  readonly stats: PathIndexStats = { snapshots: 0, served: 0, reread: 0, declined: 0, overflows: 0 };
+  readonly stats: PathIndexStats = { snapshots: 0, served: 0, reread: 0, declined: 0, overflows: 0, subtrees: 0 };
   private readonly roots = new Map<string, RootIndex>();
   private readonly maxPaths: number;
   private readonly maxWatches: number;
@@ -297,6 +308,11 @@ export class NodePathIndex implements PathIndex {
         root.queue.add(path);
         return undefined;
       },
+      subtree: (path) => {
+        const token = this.subtreeToken(root, path);
+        if (token) this.stats.subtrees++;
+        return token;
+      },
     };
   }
 
@@ -314,10 +330,7 @@ export class NodePathIndex implements PathIndex {
       if (root.state !== 'ready' || !isWithin(root.path, path)) continue;
       for (const each of [path, dirname(path)]) {
         const node = root.nodes.get(each);
-        if (node) {
-          node.dirty = true;
-          root.queue.add(each);
-        }
+        if (node) this.markDirty(root, node);
       }
     }
     this.schedule();
@@ -449,7 +462,53 @@ export class NodePathIndex implements PathIndex {
 
   private markDirty(root: RootIndex, node: DirNode): void {
     node.dirty = true;
+    this.invalidate(root, node.path);
     root.queue.add(node.path);
+  }
+
+  /**
+   * The token of the subtree at `path` (see the header), made now if it has none and every node below is fit to
+   * vouch for. Depth first on a stack of its own (a tree may be deeper than the call stack): a node gets its token
+   * once all its subdirectories have theirs; a subtree that cannot have one stops the search at its first unfit node,
+   * keeping the tokens made below meanwhile (each vouches for its own subtree).
+   */
+  private subtreeToken(root: RootIndex, path: string): object | undefined {
+    const top = root.nodes.get(path);
+    if (!top || top.subtree) return top?.subtree;
+    if (!this.mayVouch(top)) return undefined;
+    const stack: { node: DirNode; next: number }[] = [{ node: top, next: 0 }];
+    for (let frame = stack.at(-1); frame; frame = stack.at(-1)) {
+      const { node } = frame;
+      let below: DirNode | undefined;
+      while (!below && frame.next < node.entries.length) {
+        const entry = node.entries[frame.next++];
+        if (!entry || !isDirectoryEntry(entry)) continue;
+        const child = root.nodes.get(entry.absolute);
+        if (!child || !this.mayVouch(child)) return undefined;
+        if (!child.subtree) below = child;
+      }
+      if (below) stack.push({ node: below, next: 0 });
+      else {
+        node.subtree = {};
+        stack.pop();
+      }
+    }
+    return top.subtree;
+  }
+
+  /** A node whose listing is current with no look at the directory, and stays the same array: watched, quiet, no links. */
+  private mayVouch(node: DirNode): boolean {
+    return this.freshness === 'events' && node.watch !== undefined && !node.dirty && node.links === 0;
+  }
+
+  /** Something at `path` changed: its token and its ancestors' go, up to the first that has none (the header's invariant). */
+  private invalidate(root: RootIndex, path: string): void {
+    for (let at = path; ; at = dirname(at)) {
+      const node = root.nodes.get(at);
+      if (node?.subtree) node.subtree = undefined;
+      else if (at !== path) return;
+      if (at === root.path || !isWithin(root.path, at)) return;
+    }
   }
 
   /** The root is still the directory indexed, with the same mounts below it; false when it had to be reset. */
@@ -563,6 +622,7 @@ export class NodePathIndex implements PathIndex {
       racy: changedMeanwhile || readAt - before.mtimeMs < this.racyMs || readAt - before.ctimeMs < this.racyMs,
       dirty: false,
       watch: own,
+      subtree: undefined,
     };
   }
 
@@ -607,6 +667,7 @@ export class NodePathIndex implements PathIndex {
   /** Brings a node up to date in place; false when its directory is gone or another now (the node is dropped). */
   private reread(root: RootIndex, node: DirNode): boolean {
     this.stats.reread++;
+    this.invalidate(root, node.path);
     // Always a new watch, set up before the read: the old one may be on a directory that is gone, and the one now
     // at this path can have its inode number (ext4 hands a freed one to the next directory made), so identity alone
     // cannot tell a dead watch from a live one. On the same live directory the two share one inotify watch.
@@ -638,6 +699,7 @@ export class NodePathIndex implements PathIndex {
   private remove(root: RootIndex, path: string): void {
     const node = root.nodes.get(path);
     if (!node) return;
+    this.invalidate(root, path);
     root.nodes.delete(path);
     root.paths -= node.entries.length;
     this.unwatch(node);
@@ -689,6 +751,7 @@ export class NodePathIndex implements PathIndex {
     const fresh = this.read(root, path);
     if (!fresh) return;
     root.nodes.set(path, { path, ...fresh });
+    this.invalidate(root, path);
     root.paths += fresh.entries.length;
     for (const entry of fresh.entries) if (isDirectoryEntry(entry) && !root.nodes.has(entry.absolute)) root.queue.add(entry.absolute);
     if (root.paths > this.maxPaths) this.tooLarge(root);

@@ -6,6 +6,7 @@ import { FileNameSearch } from '../fuzzy';
 import type { Root } from '../confinement';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
+import { collect } from '../heldWalk';
 import { compareCodePoints, walkListings, type VisibleEntry } from '../listing';
 import { internKey, ListingMemo } from '../memo';
 import { INCLUDE_IGNORED, OFFSET } from './parameters';
@@ -38,8 +39,12 @@ interface Candidate {
   readonly root: Root;
 }
 
-/** The files of a listing the query may match, by query (FileNameSearch.mayMatch depends on nothing else). */
+/**
+ * The files of a listing the query may match, by query (FileNameSearch.mayMatch depends on nothing else); and of a
+ * subtree passed over whole.
+ */
 const CANDIDATES = new ListingMemo<readonly VisibleEntry[]>();
+const SUBTREE_CANDIDATES = new ListingMemo<readonly VisibleEntry[]>();
 
 function isCandidate(entry: VisibleEntry, search: FileNameSearch<Candidate>): boolean {
   // Links are neither followed nor offered: a match must be a file that is really inside the base.
@@ -82,14 +87,21 @@ export const findFile = defineTool({
     let ignored = 0;
     for (const root of context.paths.roots) {
       const start = { root, absolute: root.path, display: context.paths.display(root, root.path) };
+      const candidates = (entries: readonly VisibleEntry[]): readonly VisibleEntry[] =>
+        CANDIDATES.get(entries, key, (all) => all.filter((each) => isCandidate(each, search)));
+      const add = (found: readonly VisibleEntry[]): void => {
+        for (const entry of found) search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
+      };
       const rules = await walkListings(
         context,
         start,
-        { includeIgnored: input.include_ignored, search: false, includeDotFiles: true },
-        (_directory, entries) => {
-          for (const entry of CANDIDATES.get(entries, key, (all) => all.filter((each) => isCandidate(each, search))))
-            search.add({ name: entry.name, absolute: entry.absolute, root }, entry.name);
+        {
+          includeIgnored: input.include_ignored,
+          search: false,
+          includeDotFiles: true,
+          visitSubtree: (subtree) => add(SUBTREE_CANDIDATES.get(subtree, key, (whole) => collect(whole, candidates))),
         },
+        (_directory, entries) => add(candidates(entries)),
       );
       ignored += rules.ignoredCount;
     }

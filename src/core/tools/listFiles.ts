@@ -61,7 +61,14 @@ export const listFiles = defineTool({
     const rules = await walkListings(
       context,
       directory,
-      { includeIgnored: input.include_ignored, search: false, includeDotFiles: true, maxDepth: input.recursive ? undefined : 1 },
+      {
+        includeIgnored: input.include_ignored,
+        search: false,
+        includeDotFiles: true,
+        maxDepth: input.recursive ? undefined : 1,
+        // A subtree passed over whole holds no links.
+        visitSubtree: (subtree) => files.addSubtree(subtree),
+      },
       (parent, entries) => {
         files.addListing(parent, entries);
         for (const link of LINKED_FILES.get(entries, '', (all) => all.filter((entry) => entry.isSymlink && entry.kind === 'file')))

@@ -2,13 +2,14 @@ import { arrayOf, INTEGER, nullable, object, oneOf, optional, STRING } from '../
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { compileSearchGlob, searchNameRegex } from '../glob';
+import { collect } from '../heldWalk';
 import { compareCodePoints, entryType, searchStarts, walkListings, type VisibleEntry } from '../listing';
 import { internKey, ListingMemo } from '../memo';
 import { relativeTo } from '../paths';
 import type { InputSchema } from '../schema';
 import { defineTool } from '../tool';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
-import { pageFields, pageOf } from '../paging';
+import { firstOfRuns, pageFields, pageFrom } from '../paging';
 
 export const SEARCH_FILES_CAP = 200;
 
@@ -32,8 +33,13 @@ interface Found {
   readonly isSymlink: boolean;
 }
 
-/** What the pattern matches in a listing, as the answer shows it. */
+/** What the pattern matches in a listing, as the answer shows it; and in a subtree passed over whole, sorted. */
 const MATCHES = new ListingMemo<readonly Found[]>();
+const SORTED_MATCHES = new ListingMemo<readonly Found[]>();
+
+function byDisplay(a: Found, b: Found): number {
+  return compareCodePoints(a.display, b.display);
+}
 
 export const searchFiles = defineTool({
   name: 'search_files',
@@ -70,6 +76,8 @@ export const searchFiles = defineTool({
     const canPrune = !matcher.options.matchBase && !matcher.pattern.startsWith('**');
     const byName = searchNameRegex(matcher);
     const found: Found[] = [];
+    // Matches kept sorted with the subtrees a walk passed over whole: merged, not sorted again, at every call.
+    const sortedRuns: (readonly Found[])[] = [];
     let ignored = 0;
     const starts = await searchStarts(context, paths.path);
     for (const start of starts) {
@@ -84,6 +92,8 @@ export const searchFiles = defineTool({
       // All a listing's matches depend on: the pattern, and the root with what its paths are shown as.
       const key = internKey(`${input.pattern}\0${start.root.path}\0${start.root.name}\0${context.paths.roots.length}`);
       const links: Found[] = [];
+      const matchesOf = (entries: readonly VisibleEntry[]): readonly Found[] =>
+        MATCHES.get(entries, key, (all) => all.filter(matches).map(item));
       const rules = await walkListings(
         context,
         start,
@@ -92,21 +102,29 @@ export const searchFiles = defineTool({
           search: true,
           includeDotFiles: true,
           descend: canPrune ? (entry) => matcher.match(relativeTo(start.root.path, entry.absolute), true) : undefined,
+          // A subtree passed over whole holds no links.
+          visitSubtree: (subtree) => {
+            const sorted = SORTED_MATCHES.get(subtree, key, (whole) => collect(whole, matchesOf).sort(byDisplay));
+            if (sorted.length > 0) sortedRuns.push(sorted);
+          },
         },
         (_directory, entries) => {
-          for (const each of MATCHES.get(entries, key, (all) => all.filter(matches).map(item))) (each.isSymlink ? links : found).push(each);
+          for (const each of matchesOf(entries)) (each.isSymlink ? links : found).push(each);
         },
       );
       for (const link of links) if (await context.paths.allows(start.root, link.absolute)) found.push(link);
       ignored += rules.ignoredCount;
     }
-    found.sort((a, b) => compareCodePoints(a.display, b.display));
-    const page = pageOf(found, input.offset ?? 0, input.max_results);
+    found.sort(byDisplay);
+    const offset = input.offset ?? 0;
+    const total = sortedRuns.reduce((sum, run) => sum + run.length, found.length);
+    const first = sortedRuns.length === 0 ? found : firstOfRuns([found, ...sortedRuns], offset + input.max_results, byDisplay);
+    const page = pageFrom(first.slice(offset, offset + input.max_results), offset, total);
     return {
       pattern: input.pattern,
       ...(input.path === undefined ? {} : { path: starts[0]?.display ?? null }),
       count: page.items.length,
-      total: found.length,
+      total,
       ...pageFields(page),
       ignored_count: ignored,
       matches: page.items.map((item) => ({ relative_path: item.display, type: item.type })),
