@@ -105,7 +105,7 @@ export async function walkListings(
     const snapshot = await index.snapshot(start.root.path, start.absolute, context);
     if (snapshot) {
       // A whole subtree is walked the same way again only where nothing limits the walk but the rules.
-      const reuse = options.maxDepth === undefined && options.descend === undefined;
+      const reuse = maxDepth === Number.POSITIVE_INFINITY && options.descend === undefined;
       await walkHeld(context, snapshot, start.absolute, {
         rules,
         enterDirectory,

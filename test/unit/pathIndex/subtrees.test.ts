@@ -23,6 +23,7 @@ const CALLS: readonly [string, Record<string, unknown>][] = [
   ['list_files', { recursive: true, max_results: 500 }],
   ['search_files', { pattern: '**/*.md', max_results: 200 }],
   ['find_file', { file_name: 'notes', max_results: 50 }],
+  ['list_directory', { recursive: true }],
 ];
 
 describe('path index: subtrees passed over whole', function () {
