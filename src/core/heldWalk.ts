@@ -4,10 +4,10 @@
  * not change without listing anything in it.
  */
 import type { ToolContext } from './context';
-import { GITIGNORE, type IgnoreRules } from './ignore';
+import { holdsGitignore, type IgnoreRules, RULE_SETS_KEPT } from './ignore';
 import { type IndexedEntry, type IndexSnapshot, withPaths } from './pathIndex';
 import { reportProgress, throwIfCancelled } from './signals';
-import { holdListing } from './memo';
+import { holdListing, ListingMemo } from './memo';
 
 /** What walkListings' `take` made of one listing: the entries visited, and the directories to enter next. */
 export interface Taken {
@@ -88,9 +88,8 @@ interface PartSubtree {
   readonly parent: PartSubtree | undefined;
 }
 
-/** Subtrees by token, then by rule key; each token keeps its last SUBTREE_KEYS_KEPT keys. */
-const SUBTREES = new WeakMap<object, Map<string, Subtree>>();
-const SUBTREE_KEYS_KEPT = 8;
+/** Subtrees by token, then by rule key: a token keeps as many rule sets as IgnoreRules.visibleEntries keeps. */
+const SUBTREES = new ListingMemo<Subtree>(RULE_SETS_KEPT);
 
 /**
  * The walk over an index snapshot (pathIndex.ts): the same listings taken as walkDirectories would take, each from
@@ -123,7 +122,7 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
     }
     const token = walk.reuse ? snapshot.subtree(path) : undefined;
     const key = token ? rules.keyFor(path, walk.includeDotFiles) : '';
-    const kept = token ? SUBTREES.get(token)?.get(key) : undefined;
+    const kept = token ? SUBTREES.known(token, key) : undefined;
     if (kept && (await gitignoresUnchanged(rules, kept))) {
       if (walk.visitSubtree) walk.visitSubtree(kept, depth);
       else replay(kept, depth, walk.visit);
@@ -144,10 +143,7 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
             pending: next.length,
             ignored: rules.ignoredCount - ignoredBefore,
             directories: 1,
-            gitignore:
-              enterDirectory && entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file')
-                ? { read: rules.ownGitignore(path) }
-                : undefined,
+            gitignore: enterDirectory && holdsGitignore(entries) ? { read: rules.ownGitignore(path) } : undefined,
             gitignores: [],
             token,
             key,
@@ -199,12 +195,7 @@ function finishPart(part: PartSubtree): void {
     };
     if (done.token) {
       holdListing(subtree);
-      let byKey = SUBTREES.get(done.token);
-      if (!byKey || byKey.size >= SUBTREE_KEYS_KEPT) {
-        byKey = new Map();
-        SUBTREES.set(done.token, byKey);
-      }
-      byKey.set(done.key, subtree);
+      SUBTREES.keep(done.token, done.key, subtree);
     }
     const parent: PartSubtree | undefined = done.parent;
     done = parent && addPart(parent, subtree) ? parent : undefined;

@@ -114,7 +114,7 @@ const visibleByListing = new WeakMap<
   Map<string, { readonly entries: readonly DirEntry[]; readonly ignored: number }>
 >();
 /** Rule sets remembered per listing: more than a session switches between (include_ignored, search or not, dot files). */
-const RULE_SETS_KEPT = 8;
+export const RULE_SETS_KEPT = 8;
 /** Whether a listing holds a .gitignore file, by listing (the same reasoning). */
 const gitignoreInListing = new WeakMap<readonly DirEntry[], boolean>();
 /** A number per parsed .gitignore, for the memo keys (parsed files are shared by text, so equal texts share one). */
@@ -122,6 +122,16 @@ const gitignoreIds = new WeakMap<Gitignore, number>();
 let nextGitignoreId = 0;
 
 export const GITIGNORE = '.gitignore';
+
+/** Whether a listing holds a .gitignore file (remembered by listing). */
+export function holdsGitignore(entries: readonly DirEntry[]): boolean {
+  let holds = gitignoreInListing.get(entries);
+  if (holds === undefined) {
+    holds = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
+    gitignoreInListing.set(entries, holds);
+  }
+  return holds;
+}
 
 /** The rules for one walk (or one result check) under one root. Built per call; keeps the count of skipped entries. */
 export class IgnoreRules {
@@ -180,11 +190,7 @@ export class IgnoreRules {
   enterDirectory = (directory: string, entries: readonly DirEntry[], parent = dirname(directory)): Promise<void> | undefined => {
     if (this.options.includeIgnored || this.chains.has(directory)) return undefined;
     const known = this.chains.get(parent) ?? (directory === this.root.path ? [] : undefined);
-    let hasOwn = gitignoreInListing.get(entries);
-    if (hasOwn === undefined) {
-      hasOwn = entries.some((entry) => entry.name === GITIGNORE && entry.kind === 'file');
-      gitignoreInListing.set(entries, hasOwn);
-    }
+    const hasOwn = holdsGitignore(entries);
     // The common case, a directory without a .gitignore under one already entered, needs no I/O: no promise either.
     if (known && !hasOwn) {
       this.chains.set(directory, known);

@@ -15,19 +15,33 @@
 export class ListingMemo<T> {
   private readonly byListing = new WeakMap<object, Map<string, T>>();
 
+  constructor(private readonly keysKept = KEYS_KEPT) {}
+
   /** What `derive` makes of `of` (a listing, or a HeldSubtree), remembered when `of` is held. */
   get<K extends object>(of: K, key: string, derive: (of: K) => T): T {
-    let byKey = this.byListing.get(of);
-    const known = byKey?.get(key);
+    const known = this.known(of, key);
     if (known !== undefined) return known;
     const derived = derive(of);
-    if (!held.has(of)) return derived;
-    if (!byKey || byKey.size >= KEYS_KEPT) {
+    if (held.has(of)) this.keep(of, key, derived);
+    return derived;
+  }
+
+  /** What was kept for `of` and `key`, if anything. */
+  known(of: object, key: string): T | undefined {
+    return this.byListing.get(of)?.get(key);
+  }
+
+  /**
+   * Keeps `value` for `of` and `key`, for a caller that derives it in steps of its own (heldWalk.ts): `of` must be
+   * an object that stands for something that never changes, as a held listing does.
+   */
+  keep(of: object, key: string, value: T): void {
+    let byKey = this.byListing.get(of);
+    if (!byKey || byKey.size >= this.keysKept) {
       byKey = new Map();
       this.byListing.set(of, byKey);
     }
-    byKey.set(key, derived);
-    return derived;
+    byKey.set(key, value);
   }
 }
 
