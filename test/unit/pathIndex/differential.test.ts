@@ -10,6 +10,8 @@
  * comparison is not two walks.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { invokeOperation, type Session } from '../../../src/core/invoke';
 import { NodePathIndex, type NodePathIndexOptions } from '../../../src/node/pathIndex';
@@ -92,7 +94,10 @@ describe('path index: every answer is a fresh walk’s', function () {
 
   for (const run of RUNS) {
     it(`${run.name} (seed ${run.seed + SEED_OFFSET}, ${STEPS} changes)`, async () => {
-      const root = makeTempDir('agentfs-index-');
+      // The root inside a folder of its own: another process's changes may move the root itself aside.
+      const scratch = makeTempDir('agentfs-index-');
+      const root = path.join(scratch, 'root');
+      fs.mkdirSync(root);
       const losses: Losses = { dropped: 0, failedWatches: 0, erroredWatches: 0 };
       const index = new NodePathIndex(run.options(losses));
       try {
@@ -139,7 +144,7 @@ describe('path index: every answer is a fresh walk’s', function () {
         assert.equal(watches.open, watches.held, 'every open watch belongs to a directory the index holds');
       } finally {
         index.close();
-        removeTree(root);
+        removeTree(scratch);
       }
     });
   }
