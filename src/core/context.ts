@@ -58,4 +58,10 @@ export interface ToolContext extends CallSignals {
   readonly encodings: EncodingHost;
   /** Hashes of large files this call has computed (hashing.ts), shared by the history's states and streamed edits. */
   readonly hashes?: HashMemo;
+  /**
+   * Where the call is recorded and its tool announces its changes (ToolDefinition.announcesChanges): awaited once
+   * the tool has read what it replaces and before its first change to the disk, so that the history takes the
+   * before states then. A refusal thrown here (HISTORY_WRITE_FAILED) must leave everything as it was.
+   */
+  readonly beforeChange?: () => Promise<void>;
 }

@@ -101,6 +101,12 @@ export interface ToolDefinition<
    * destructiveHint false). Absent: a tool that changes files may replace or remove what exists.
    */
   readonly additive?: boolean;
+  /**
+   * The tool reads every byte of what it replaces before changing anything, and awaits `context.beforeChange`
+   * before its first change to the disk (and never changes anything otherwise). The history then takes the before
+   * states at that moment, with the hashes of large files from the tool's own read (history/record.ts).
+   */
+  readonly announcesChanges?: boolean;
   readonly icon: Codicon;
   /** Manifest tags beyond the `agentfs` and `filesystem` every tool has. */
   readonly tags: readonly string[];

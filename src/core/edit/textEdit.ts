@@ -202,6 +202,7 @@ async function editInMemory<Fields>(
 ): Promise<EditOutcome<Fields> & { readonly bytes: Uint8Array }> {
   const before = await context.workspace.fs.readFile(path.absolute);
   const previousHash = contentHash(before);
+  context.hashes?.set(path.absolute, stat, previousHash);
   checkExpectedHash(path.display, previousHash, options.expectedHash);
   const decoded = await decodeFileText(fileRef(context, path), before, options.encoding);
   let text = decoded.text;
@@ -537,6 +538,8 @@ export async function streamTextEdit<Fields>(
       pass ??= await splice(kind, index, several, { specs: await named(() => kind.windows(large)) });
       if (index === 0) {
         previousHash = known ?? `sha256:${pass.originalHash?.digest() ?? ''}`;
+        // The history's before state, taken at beforeChange, finds it here rather than reading the file again.
+        if (known === undefined) context.hashes?.set(path.absolute, stat, previousHash);
         checkExpectedHash(path.display, previousHash, options.expectedHash);
       }
       const { summary } = pass;
@@ -562,6 +565,7 @@ export async function streamTextEdit<Fields>(
     const last = stagings[stagings.length - 1];
     if (write && last) {
       if (stat.mode !== undefined && fs.setMode) await fs.setMode(last, stat.mode);
+      await context.beforeChange?.();
       throwIfCancelled(context);
       const target = stat.isSymlink && fs.realPath ? ((await fs.realPath(path.absolute)) ?? path.absolute) : path.absolute;
       await fs.rename(last, target, { overwrite: true });
@@ -655,7 +659,10 @@ export async function runTextEdit<Fields extends object>(
     if (stat.size <= context.policy.editInMemoryBytes) {
       const planned = await editInMemory(context, path, stat, options, kinds);
       throwIfCancelled(context);
-      if (planned.changed && !options.dryRun) await writeFileAtomic(context, path.absolute, planned.bytes, stat);
+      if (planned.changed && !options.dryRun) {
+        await context.beforeChange?.();
+        await writeFileAtomic(context, path.absolute, planned.bytes, stat);
+      }
       outcome = planned;
     } else {
       outcome = await streamTextEdit(context, path, stat, options, kinds, !options.dryRun);

@@ -35,7 +35,7 @@ export interface HistoryFields {
  * every other Agent FS process.
  */
 export async function runRecorded(tool: Tool, call: ToolCall, context: ToolContext): Promise<unknown> {
-  const run = (): Promise<unknown> => call.run(context);
+  const run = (runContext: ToolContext = context): Promise<unknown> => call.run(runContext);
   if (tool.effect === 'read') return run();
   const history = context.history;
   if (call.input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
@@ -55,7 +55,7 @@ async function recordCall(
   call: ToolCall,
   context: ToolContext,
   history: HistoryStore,
-  run: () => Promise<unknown>,
+  run: (runContext?: ToolContext) => Promise<unknown>,
 ): Promise<unknown> {
   let targets: ConfinedPath[];
   try {
@@ -72,45 +72,73 @@ async function recordCall(
   return withProcessLocks(locks, tool.failureCode, () => recordLocked(tool, call, context, history, run, targets));
 }
 
+/** What a call's record is built on, taken before its change: the before states, their content, the reservation. */
+interface Before {
+  readonly states: readonly PathState[];
+  readonly reader: StateReader;
+  readonly reservation: Reservation;
+}
+
 async function recordLocked(
   tool: Tool,
   call: ToolCall,
   context: ToolContext,
   history: HistoryStore,
-  run: () => Promise<unknown>,
+  run: (runContext?: ToolContext) => Promise<unknown>,
   targets: readonly ConfinedPath[],
 ): Promise<unknown> {
   const { input } = call;
   const { fs } = context.workspace;
   const { maxBytes } = history.limits();
-  // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
-  const beforeReader = new StateReader(fs, context, maxBytes, true);
-  const before: PathState[] = [];
-  try {
-    for (const target of targets) before.push(await beforeReader.read(target.absolute));
-  } catch (error) {
-    // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
-    // history could not undo it, so the change is not made.
-    if (error instanceof CancelledError || error instanceof ToolError) throw error;
-    throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
-  }
-  // Everything the record needs that a full disk could refuse is written before the call changes anything.
-  const id = history.newId();
-  let reservation: Reservation;
-  try {
-    reservation = await history.reserve(id, beforeReader.contents, JSON.stringify({ input, targets, before }).length);
-  } catch (error) {
-    if (!(error instanceof HistoryWriteError)) throw error;
-    throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
-  }
+  const readBefore = async (): Promise<Before> => {
+    // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
+    const reader = new StateReader(fs, context, maxBytes, true);
+    const states: PathState[] = [];
+    try {
+      for (const target of targets) states.push(await reader.read(target.absolute));
+    } catch (error) {
+      // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
+      // history could not undo it, so the change is not made.
+      if (error instanceof CancelledError || error instanceof ToolError) throw error;
+      throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
+    }
+    // Everything the record needs that a full disk could refuse is written before the call changes anything.
+    try {
+      const reservation = await history.reserve(
+        history.newId(),
+        reader.contents,
+        JSON.stringify({ input, targets, before: states }).length,
+      );
+      return { states, reader, reservation };
+    } catch (error) {
+      if (!(error instanceof HistoryWriteError)) throw error;
+      throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
+    }
+  };
 
+  // A tool that announces its change reads every byte it replaces first, hashing it (a large file's hash is then in
+  // `context.hashes`): its before states are taken at its announcement, just before the change, so a gibibyte is
+  // not read once more here to hash it. Any other tool's are taken before it runs.
+  let taken: Before | undefined = tool.announcesChanges ? undefined : await readBefore();
+  const runContext: ToolContext = tool.announcesChanges
+    ? {
+        ...context,
+        beforeChange: async () => {
+          taken ??= await readBefore();
+        },
+      }
+    : context;
   let data: unknown;
   try {
-    data = await run();
+    data = await run(runContext);
   } catch (error) {
-    await history.cancel(reservation).catch(() => undefined);
+    if (taken) await history.cancel(taken.reservation).catch(() => undefined);
     throw error;
   }
+  // Unannounced, the tool changed nothing.
+  if (!taken) return withFields(data, { operation_id: null, undo_available: false });
+  const { states: before, reader: beforeReader, reservation } = taken;
+  const id = reservation.id;
 
   let record: OperationRecord | undefined;
   try {

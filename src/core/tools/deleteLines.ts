@@ -32,6 +32,7 @@ export const deleteLines = defineTool({
   icon: 'remove',
   tags: ['write', 'edit'],
   effect: 'write',
+  announcesChanges: true,
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,

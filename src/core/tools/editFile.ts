@@ -118,6 +118,7 @@ export const editFile = defineTool({
   icon: 'edit',
   tags: ['write', 'edit'],
   effect: 'write',
+  announcesChanges: true,
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,

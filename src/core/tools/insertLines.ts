@@ -33,6 +33,7 @@ export const insertLines = defineTool({
   icon: 'insert',
   tags: ['write', 'edit'],
   effect: 'write',
+  announcesChanges: true,
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,

@@ -34,6 +34,7 @@ export const replaceLines = defineTool({
   icon: 'replace',
   tags: ['write', 'edit'],
   effect: 'write',
+  announcesChanges: true,
   failureCode: 'WRITE_FAILED',
   idempotent: false,
   inputSchema,
