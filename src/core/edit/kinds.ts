@@ -43,7 +43,7 @@ export function insertKind(position: InsertPosition, line: number | undefined, c
     verb: `Inserting lines ${where}`,
     async windows(file) {
       // At the end: the last two lines (the last may lack its newline, the one before gives the line ending).
-      if (position === 'end' || line === undefined) return [{ fromOffset: await lastLinesStart(file.source, 2) }];
+      if (position === 'end' || line === undefined) return [{ fromOffset: await lastLinesStart(file.source, 2, file.breaks) }];
       return [position === 'before' ? { firstLine: Math.max(1, line - 1), lastLine: line } : { firstLine: line, lastLine: line + 1 }];
     },
     rewrite: ({ text, display, frame }) => ({ text: insertLinesAt(text, position, line, content, display, frame), extra: null }),
@@ -112,7 +112,7 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
       // The stages of findMatches, in its order, over the bytes: the first that finds anything places the windows.
       const { exact, crlf } = await encodings(file);
       const patterns = [exact, crlf].filter((pattern): pattern is Uint8Array => pattern !== undefined && pattern.length > 0);
-      const found = patterns.length > 0 ? await searchBytes(file.source, patterns, file.signals, MAX_LARGE_MATCHES + 1) : [];
+      const found = patterns.length > 0 ? await searchBytes(file.source, patterns, file.signals, MAX_LARGE_MATCHES + 1, file.breaks) : [];
       const exactIndex = exact ? patterns.indexOf(exact) : -1;
       const firstStage = found.some((match) => match.pattern === exactIndex)
         ? found.filter((match) => match.pattern === exactIndex)
@@ -127,6 +127,7 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
             (bytes) => file.decodeLine(bytes).trim(),
             file.signals,
             MAX_LARGE_MATCHES + 1,
+            file.breaks,
           );
           specs = starts.map((start) => ({ firstLine: Math.max(1, start - 1), lastLine: start + keys.length }));
         }

@@ -8,8 +8,8 @@
  * byte-identical whatever the file holds. The searches find where old text occurs without decoding the file; where
  * a search is what places the windows, `searchSplicePass` runs it inside the splice, so the file is read once.
  *
- * These passes need an encoding in which the byte 0x0A is a line feed wherever it occurs (every encoding Agent FS
- * knows except UTF-16), which the callers check.
+ * Lines end where the file's encoding ends them (bytes.ts, LineBreaks: the byte 0x0A, or in UTF-16 the code unit
+ * 0x000A at an even offset); a search's matches count only where they start on a code unit.
  *
  * Over 300 lines: the passes and the byte searches share one chunked reading of the file and its newlines' offsets
  * (NewlineIndex, found once per chunk), which are most of a pass's work.
@@ -17,13 +17,10 @@
 import { limitExceeded } from '../caps';
 import type { ToolError } from '../errors';
 import type { FileWriter, IncrementalHash } from '../fs';
-import { humanSize } from '../read/bytes';
+import { BYTE_BREAKS, humanSize, type LineBreaks, NEWLINE } from '../read/bytes';
 import { CHUNK_BYTES } from '../read/limits';
 import type { ByteSource } from '../read/select';
 import { type CallSignals, throwIfCancelled } from '../signals';
-
-const NEWLINE = 0x0a;
-const CARRIAGE_RETURN = 0x0d;
 
 /** The most bytes one window may hold: the lines an edit touches are decoded and edited in memory. */
 export const WINDOW_MAX_BYTES = 32 * 1024 * 1024;
@@ -95,6 +92,8 @@ export interface PassOptions {
   /** Told when the first window opens: until then the output is the source byte for byte. */
   readonly onFirstWindow?: () => void;
   readonly signals: Pick<CallSignals, 'isCancelled'>;
+  /** Where lines end in the source's encoding; absent, at 0x0A bytes. */
+  readonly breaks?: LineBreaks;
 }
 
 /**
@@ -104,7 +103,7 @@ export interface PassOptions {
  */
 export async function splicePass(source: ByteSource, specs: readonly WindowSpec[], options: PassOptions): Promise<PassSummary> {
   const splicer = new Splicer(specs, source.size, options);
-  const newlines = new NewlineIndex();
+  const newlines = new NewlineIndex(options.breaks);
   for (let position = 0; ;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
@@ -147,8 +146,8 @@ export async function searchSplicePass(
   options: PassOptions,
 ): Promise<PassSummary & { readonly found: readonly number[] }> {
   const splicer = new Splicer([], source.size, options);
-  const newlines = new NewlineIndex();
-  const finder = new ChunkSearch(search.patterns);
+  const newlines = new NewlineIndex(options.breaks);
+  const finder = new ChunkSearch(search.patterns, options.breaks);
   const found = search.patterns.map(() => 0);
   const reach = Math.max(0, finder.longest - 1);
   /** Bytes read but not yet spliced, from `held.start`, with their newlines' offsets (relative to it). */
@@ -228,10 +227,17 @@ class NewlineIndex {
   positions = new Int32Array(0);
   count = 0;
 
+  constructor(private readonly breaks: LineBreaks = BYTE_BREAKS) {}
+
   scan(bytes: Uint8Array): void {
     if (this.positions.length < bytes.length) this.positions = new Int32Array(Math.max(bytes.length, CHUNK_BYTES));
-    const { positions } = this;
+    const { positions, breaks } = this;
     let count = 0;
+    if (breaks.unit !== 1) {
+      for (let index = breaks.next(bytes); index !== -1; index = breaks.next(bytes, index + 1)) positions[count++] = index;
+      this.count = count;
+      return;
+    }
     let from = 0;
     if (bytes.byteOffset % 4 === 0) {
       // Four bytes at a time: a word holds a newline iff its XOR with four of them has a zero byte (the bit trick
@@ -282,7 +288,11 @@ class Splicer {
   private lf = 0;
   private crlf = 0;
   private position = 0;
-  private previous = -1;
+  /** The last bytes fed before the current piece (a carriage return before a newline may lie there). */
+  private recent: number[] = [];
+  /** Whether the bytes fed so far end with a newline. */
+  private endsWithNewline = false;
+  private readonly breaks: LineBreaks;
   /** The last line whose start has been passed: a window can no longer begin there or before. */
   private decided = 0;
   private opened = 0;
@@ -294,6 +304,7 @@ class Splicer {
     private readonly options: PassOptions,
   ) {
     this.pending = [...specs].sort((a, b) => startKey(a) - startKey(b));
+    this.breaks = options.breaks ?? BYTE_BREAKS;
   }
 
   /** A window more, starting no earlier than the last one added; one that overlaps or touches it joins it. */
@@ -321,9 +332,11 @@ class Splicer {
       this.startAt(0, 1);
     }
     let segment = 0;
+    const { recent } = this;
+    const before = (offset: number): number | undefined => recent[recent.length + offset];
     for (let each = 0; each < count; each++) {
       const index = newlines[each] ?? 0;
-      if ((index > 0 ? bytes[index - 1] : this.previous) === CARRIAGE_RETURN) this.crlf++;
+      if (this.breaks.afterReturn(bytes, index, before)) this.crlf++;
       else this.lf++;
       const after = index + 1;
       if (this.open && this.line >= this.open.lastLine) {
@@ -341,14 +354,15 @@ class Splicer {
     }
     if (this.open) this.take(bytes.subarray(segment));
     else await this.copy(bytes.subarray(segment));
-    this.previous = bytes[bytes.length - 1] ?? this.previous;
+    this.recent = [...recent, ...bytes.subarray(Math.max(0, bytes.length - 3))].slice(-3);
+    this.endsWithNewline = count > 0 && newlines[count - 1] === bytes.length - 1;
     this.position += bytes.length;
   }
 
   /** After the last byte: closes the open window, and finds the windows that start past the end, empty, there. */
   async finish(): Promise<PassSummary> {
-    const { position, previous, line } = this;
-    const totalLines = position === 0 ? 0 : previous === NEWLINE ? line - 1 : line;
+    const { position, line } = this;
+    const totalLines = position === 0 ? 0 : this.endsWithNewline ? line - 1 : line;
     await this.close(position);
     while (this.pending.length > 0) {
       this.pending.shift();
@@ -416,16 +430,17 @@ function opensAt(spec: WindowSpec | undefined, offset: number, lineNumber: numbe
 }
 
 /** The offset where the last `count` lines of `source` start (0 for a file of fewer lines). */
-export async function lastLinesStart(source: ByteSource, count: number): Promise<number> {
+export async function lastLinesStart(source: ByteSource, count: number, breaks: LineBreaks = BYTE_BREAKS): Promise<number> {
   const { size } = source;
-  if (size === 0) return 0;
-  const endsWithNewline = (await source.read(size - 1, 1))[0] === NEWLINE;
-  let position = endsWithNewline ? size - 1 : size;
+  const { unit } = breaks;
+  if (size < unit) return 0;
+  const last = await source.read(size - unit, unit);
+  let position = breaks.next(last) === unit - 1 ? size - unit : size;
   let seen = 0;
   while (position > 0) {
     const from = Math.max(0, position - CHUNK_BYTES);
     const chunk = await source.read(from, position - from);
-    for (let index = chunk.lastIndexOf(NEWLINE); index !== -1; index = index === 0 ? -1 : chunk.lastIndexOf(NEWLINE, index - 1)) {
+    for (let index = breaks.previous(chunk); index !== -1; index = breaks.previous(chunk, index - 1)) {
       if (++seen === count) return from + index + 1;
     }
     position = from;
@@ -452,9 +467,10 @@ export async function searchBytes(
   patterns: readonly Uint8Array[],
   signals: Pick<CallSignals, 'isCancelled'>,
   limit = 100_000,
+  breaks: LineBreaks = BYTE_BREAKS,
 ): Promise<ByteMatch[]> {
-  const finder = new ChunkSearch(patterns);
-  const newlines = new NewlineIndex();
+  const finder = new ChunkSearch(patterns, breaks);
+  const newlines = new NewlineIndex(breaks);
   const matches: ByteMatch[] = [];
   for (let position = 0; ;) {
     const chunk = await source.read(position, CHUNK_BYTES);
@@ -478,27 +494,44 @@ export async function searchBytes(
 class ChunkSearch {
   readonly longest: number;
   private finders: readonly Finder[] | undefined;
-  /** The previous chunk's last `longest - 1` bytes: the most of a match that can lie before this chunk. */
+  /**
+   * The previous chunk's last `longest - 1` bytes (the most of a match that can lie before this chunk), rounded up
+   * to whole code units so that the seam starts on one.
+   */
   private carry = new Uint8Array(0);
+  private readonly carryBytes: number;
   private position = 0;
   private linesBefore = 0;
 
-  constructor(private readonly patterns: readonly Uint8Array[]) {
+  constructor(
+    private readonly patterns: readonly Uint8Array[],
+    private readonly breaks: LineBreaks = BYTE_BREAKS,
+  ) {
     this.longest = Math.max(0, ...patterns.map((pattern) => pattern.length));
+    const reach = Math.max(0, this.longest - 1);
+    this.carryBytes = reach + (reach % breaks.unit);
   }
 
   /** The first `most` occurrences that end in `chunk`, the file's next, whose newlines are scanned; by their start. */
   next(chunk: Uint8Array, newlines: NewlineIndex, most = Number.POSITIVE_INFINITY): ByteMatch[] {
-    const { patterns, carry, position, linesBefore } = this;
+    const { patterns, carry, position, linesBefore, breaks } = this;
     const reach = Math.max(0, this.longest - 1);
     const finders = (this.finders ??= patternFinders(patterns, chunk.subarray(0, SAMPLE_BYTES)));
+    // Only what starts on a code unit is an occurrence (the seam and the chunk both start on one).
+    const aligned = (at: number): boolean => at % breaks.unit === 0;
     // Matches that begin in the carry and end in this chunk, then those wholly inside it; in order of their start.
     const seam = concat([carry, chunk.subarray(0, reach)], carry.length + Math.min(chunk.length, reach));
-    const straddling = occurrences(seam, patterns, finders, (at, pattern) => at < carry.length && at + pattern.length > carry.length, most);
-    const inside = straddling.length >= most ? [] : occurrences(chunk, patterns, finders, () => true, most - straddling.length);
+    const straddling = occurrences(
+      seam,
+      patterns,
+      finders,
+      (at, pattern) => aligned(at) && at < carry.length && at + pattern.length > carry.length,
+      most,
+    );
+    const inside = straddling.length >= most ? [] : occurrences(chunk, patterns, finders, aligned, most - straddling.length);
     const found: ByteMatch[] = [];
     for (const each of straddling) {
-      const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length);
+      const line = linesBefore + 1 - countNewlines(seam, each.at, carry.length, breaks);
       found.push({ pattern: each.pattern, start: position - carry.length + each.at, line, endLine: line + this.within(each.pattern) });
     }
     for (const each of inside) {
@@ -506,13 +539,13 @@ class ChunkSearch {
       found.push({ pattern: each.pattern, start: position + each.at, line, endLine: line + this.within(each.pattern) });
     }
     this.linesBefore += newlines.count;
-    this.carry = chunk.slice(Math.max(0, chunk.length - reach));
+    this.carry = chunk.slice(Math.max(0, chunk.length - this.carryBytes));
     this.position += chunk.length;
     return found;
   }
 
   private within(pattern: number): number {
-    return newlinesWithin(this.patterns[pattern] ?? new Uint8Array(0));
+    return newlinesWithin(this.patterns[pattern] ?? new Uint8Array(0), this.breaks);
   }
 }
 
@@ -599,8 +632,8 @@ function occurrences(
 }
 
 /** The line breaks inside a match: every newline but one that ends it (the match's last line is where it ends). */
-function newlinesWithin(pattern: Uint8Array): number {
-  return countNewlines(pattern, 0, Math.max(0, pattern.length - 1));
+function newlinesWithin(pattern: Uint8Array, breaks: LineBreaks): number {
+  return countNewlines(pattern, 0, Math.max(0, pattern.length - 1), breaks);
 }
 
 function equalAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
@@ -608,9 +641,10 @@ function equalAt(bytes: Uint8Array, at: number, pattern: Uint8Array): boolean {
   return true;
 }
 
-function countNewlines(bytes: Uint8Array, from: number, to: number): number {
+/** Newlines whose last byte lies in [from, to). */
+function countNewlines(bytes: Uint8Array, from: number, to: number, breaks: LineBreaks): number {
   let count = 0;
-  for (let index = bytes.indexOf(NEWLINE, from); index !== -1 && index < to; index = bytes.indexOf(NEWLINE, index + 1)) count++;
+  for (let index = breaks.next(bytes, from); index !== -1 && index < to; index = breaks.next(bytes, index + 1)) count++;
   return count;
 }
 
@@ -626,6 +660,7 @@ export async function searchLineKeys(
   keyOf: (line: Uint8Array) => string,
   signals: Pick<CallSignals, 'isCancelled'>,
   limit = 100_000,
+  breaks: LineBreaks = BYTE_BREAKS,
 ): Promise<number[]> {
   const longest = 4 * Math.max(0, ...keys.map((key) => key.length)) + 4096;
   const recent: (string | undefined)[] = [];
@@ -661,7 +696,7 @@ export async function searchLineKeys(
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
     let from = 0;
-    for (let index = chunk.indexOf(NEWLINE); index !== -1; index = chunk.indexOf(NEWLINE, index + 1)) {
+    for (let index = breaks.next(chunk); index !== -1; index = breaks.next(chunk, index + 1)) {
       add(chunk.subarray(from, index + 1));
       endLine();
       from = index + 1;

@@ -29,7 +29,7 @@ import {
   mismatch,
   requestedEncoding,
 } from '../encoding/fileText';
-import { type EncodingId, isAsciiCompatible, publicName, type TextShape } from '../encoding/names';
+import { type EncodingId, publicName, type TextShape } from '../encoding/names';
 import {
   checkExpectedHash,
   checkHashFormat,
@@ -50,7 +50,7 @@ import type { LineFrame } from '../lineEdits';
 import { withPathLocks } from '../locks';
 import { toolRef } from '../naming';
 import { assertMayWrite } from '../policy';
-import { humanSize } from '../read/bytes';
+import { humanSize, type LineBreaks, lineBreaksOf } from '../read/bytes';
 import { CHUNK_BYTES } from '../read/limits';
 import type { ByteSource } from '../read/select';
 import type { ConfinedPath } from '../confinement';
@@ -101,6 +101,8 @@ export interface LargeText {
   decodeLine(bytes: Uint8Array): string;
   /** The line endings of the file's first bytes (a guess at the rest's). */
   readonly newline: NewlineStyle;
+  /** Where its lines end. */
+  readonly breaks: LineBreaks;
 }
 
 /**
@@ -301,12 +303,12 @@ interface Spliced {
   digest(): string;
 }
 
-/** The counts of LF and CRLF line endings in some bytes of an ASCII-compatible encoding. */
-function newlineBytes(bytes: Uint8Array): [lf: number, crlf: number] {
+/** The counts of LF and CRLF line endings in some bytes (which start on a line). */
+function newlineBytes(bytes: Uint8Array, breaks: LineBreaks): [lf: number, crlf: number] {
   let lf = 0;
   let crlf = 0;
-  for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) {
-    if (index > 0 && bytes[index - 1] === 0x0d) crlf++;
+  for (let index = breaks.next(bytes); index !== -1; index = breaks.next(bytes, index + 1)) {
+    if (breaks.afterReturn(bytes, index)) crlf++;
     else lf++;
   }
   return [lf, crlf];
@@ -388,17 +390,10 @@ export async function streamTextEdit<Fields>(
   const { detection, settings } = await detectFileEncoding(file, head, options.encoding);
   if (detection.kind === 'binary') throw binaryRefusal(path.display);
   const shape: TextShape = detection;
-  if (!isAsciiCompatible(shape.encoding)) {
-    throw limitExceeded(
-      'size_bytes',
-      context.policy.editInMemoryBytes,
-      `${path.display} is a ${publicName(shape.encoding)} file of ${humanSize(stat.size)}; Agent FS edits UTF-16 files of at most ${humanSize(context.policy.editInMemoryBytes)}. Nothing was changed.`,
-      path.display,
-    );
-  }
+  const breaks = lineBreaksOf(shape.encoding);
   const codec = context.encodings.codec ?? LOCAL_CODEC;
   const prefix = shape.bom ? bomBytes(shape.encoding) : [];
-  const headNewline = styleOf(...newlineBytes(head.subarray(prefix.length)));
+  const headNewline = styleOf(...newlineBytes(head.subarray(prefix.length), breaks));
   // The history may have hashed the file just now (its before state): then the pass need not hash it again.
   const known = context.hashes?.get(path.absolute, stat);
   const stagings: string[] = [];
@@ -435,6 +430,7 @@ export async function streamTextEdit<Fields>(
     let lineDelta = 0;
     const options: PassOptions = {
       display: path.display,
+      breaks,
       writer: sink,
       hash: originalHash,
       onFirstWindow: () => sink.adopt(),
@@ -505,6 +501,7 @@ export async function streamTextEdit<Fields>(
         },
         decodeLine: (bytes) => LOCAL_CODEC.decode(bytes, shape.encoding),
         newline: headNewline,
+        breaks,
       };
       const several = kinds.length > 1 ? index : undefined;
       const named = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -113,11 +113,6 @@ export function familyOf(encoding: EncodingId): EncodingFamily {
   return ENCODINGS[encoding].family;
 }
 
-/** Encodings in which every byte below 0x80 is that ASCII character, so '\n' is the byte 0x0A at any offset. */
-export function isAsciiCompatible(encoding: EncodingId): boolean {
-  return familyOf(encoding) !== 'utf16';
-}
-
 function isEncodingId(name: string): name is EncodingId {
   return Object.prototype.hasOwnProperty.call(ENCODINGS, name);
 }

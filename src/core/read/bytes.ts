@@ -1,6 +1,6 @@
 /**
- * Facts about stored bytes that the reads need without decoding: line counts, newline style and UTF-8 cut points,
- * for the ASCII-compatible encodings (all but UTF-16) whose line ends are '\n' bytes.
+ * Facts about stored bytes that the reads and the streamed edits need without decoding: where lines end, line counts,
+ * newline style and character cut points.
  */
 import { type EncodingFamily, type EncodingId, familyOf } from '../encoding/names';
 import type { NewlineStyle } from '../text';
@@ -19,19 +19,89 @@ export function humanSize(bytes: number): string {
   return unit === 0 ? `${bytes} B` : `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit] ?? ''}`;
 }
 
-/** Lines as an editor counts them (text.ts countLines), over bytes. */
-export function countLinesInBytes(bytes: Uint8Array): number {
-  if (bytes.length === 0) return 0;
-  let count = 0;
-  for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, index + 1)) count++;
-  return bytes[bytes.length - 1] === NEWLINE ? count : count + 1;
+/**
+ * Where lines end in an encoding's stored bytes. In every encoding Agent FS knows but UTF-16 a line ends after the
+ * byte 0x0A, which is part of no other character; in UTF-16 it ends after the code unit 0x000A, two bytes at an even
+ * offset from the start of the text (after the BOM), and a 0x0A byte anywhere else belongs to another character.
+ * A newline is named by the offset of its last byte, so the next line starts one byte after it in every encoding.
+ *
+ * Invariant: the bytes handed in start at an even offset of the text (a line start, or a whole number of chunks in),
+ * so that a code unit's place in them is its place in the text.
+ */
+export interface LineBreaks {
+  /** Bytes in a code unit: 2 in UTF-16, else 1. */
+  readonly unit: 1 | 2;
+  /** The last byte of the first newline whose last byte is at `from` or after; -1 if none. */
+  next(bytes: Uint8Array, from?: number): number;
+  /** The last byte of the last newline whose last byte is at `from` or before; -1 if none. */
+  previous(bytes: Uint8Array, from?: number): number;
+  /** Whether the newline whose last byte is at `end` follows a carriage return; `before(k)` is the byte k before the array (k < 0). */
+  afterReturn(bytes: Uint8Array, end: number, before?: (offset: number) => number | undefined): boolean;
 }
 
-export function newlineOfBytes(bytes: Uint8Array): NewlineStyle {
+const at = (bytes: Uint8Array, offset: number, before?: (offset: number) => number | undefined): number | undefined =>
+  offset >= 0 ? bytes[offset] : before?.(offset);
+
+/** Line ends of every encoding but UTF-16: the byte 0x0A. */
+export const BYTE_BREAKS: LineBreaks = {
+  unit: 1,
+  next: (bytes, from = 0) => bytes.indexOf(NEWLINE, from),
+  previous: (bytes, from = bytes.length - 1) => (from < 0 ? -1 : bytes.lastIndexOf(NEWLINE, from)),
+  afterReturn: (bytes, end, before) => at(bytes, end - 1, before) === CARRIAGE_RETURN,
+};
+
+/** UTF-16: `low` is the offset of the code unit's low byte in it (0 little-endian, 1 big-endian). */
+function unitBreaks(low: 0 | 1): LineBreaks {
+  const high = 1 - low;
+  return {
+    unit: 2,
+    next(bytes, from = 0) {
+      for (let index = bytes.indexOf(NEWLINE, Math.max(0, from - 1)); index !== -1; index = bytes.indexOf(NEWLINE, index + 1)) {
+        const start = index - low;
+        if (start % 2 === 0 && start + 1 >= from && bytes[start + high] === 0 && start + 1 < bytes.length) return start + 1;
+      }
+      return -1;
+    },
+    previous(bytes, from = bytes.length - 1) {
+      for (
+        let index = from < 0 ? -1 : bytes.lastIndexOf(NEWLINE, from);
+        index !== -1;
+        index = index === 0 ? -1 : bytes.lastIndexOf(NEWLINE, index - 1)
+      ) {
+        const start = index - low;
+        if (start >= 0 && start % 2 === 0 && start + 1 <= from && bytes[start + high] === 0) return start + 1;
+      }
+      return -1;
+    },
+    // The carriage return is the unit before: its bytes at end - 3 and end - 2.
+    afterReturn: (bytes, end, before) => at(bytes, end - 3 + low, before) === CARRIAGE_RETURN && at(bytes, end - 3 + high, before) === 0,
+  };
+}
+
+const UTF16LE_BREAKS = unitBreaks(0);
+const UTF16BE_BREAKS = unitBreaks(1);
+
+export function lineBreaksOf(encoding: EncodingId): LineBreaks {
+  return encoding === 'utf16le' ? UTF16LE_BREAKS : encoding === 'utf16be' ? UTF16BE_BREAKS : BYTE_BREAKS;
+}
+
+/** Lines as an editor counts them (text.ts countLines), over bytes. */
+export function countLinesInBytes(bytes: Uint8Array, breaks: LineBreaks = BYTE_BREAKS): number {
+  if (bytes.length === 0) return 0;
+  let count = 0;
+  let last = -1;
+  for (let index = breaks.next(bytes); index !== -1; index = breaks.next(bytes, index + 1)) {
+    count++;
+    last = index;
+  }
+  return last === bytes.length - 1 ? count : count + 1;
+}
+
+export function newlineOfBytes(bytes: Uint8Array, breaks: LineBreaks = BYTE_BREAKS): NewlineStyle {
   let crlf = 0;
   let lf = 0;
-  for (let index = bytes.indexOf(NEWLINE); index !== -1; index = bytes.indexOf(NEWLINE, index + 1)) {
-    if (index > 0 && bytes[index - 1] === CARRIAGE_RETURN) crlf++;
+  for (let index = breaks.next(bytes); index !== -1; index = breaks.next(bytes, index + 1)) {
+    if (breaks.afterReturn(bytes, index)) crlf++;
     else lf++;
     if (crlf > 0 && lf > 0) return 'mixed';
   }

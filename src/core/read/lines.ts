@@ -13,9 +13,8 @@
  * (ENCODING_MISMATCH), never handed out as U+FFFD. The BOM is not part of the content (`bom` says it is there).
  * A file read whole is decoded whole and its lines are picked from the text's UTF-8 bytes (the stored bytes
  * themselves for UTF-8), so `max_bytes` counts what the model receives. A file read in part is measured in its
- * stored bytes: in every encoding but UTF-16 a line ends with the byte '\n' and keeps its '\r', so lines are found
- * without decoding, and only the selected stretch is decoded. UTF-16 files are not read in part, so those above
- * WHOLE_READ_BYTES are refused.
+ * stored bytes: a line ends with the byte '\n' (in UTF-16, the code unit 0x000A; bytes.ts, LineBreaks) and keeps its
+ * '\r', so lines are found without decoding, and only the selected stretch is decoded.
  */
 import { toolRef } from '../naming';
 import { limitExceeded } from '../caps';
@@ -25,7 +24,7 @@ import { binaryRefusal, decodeFileText, detectFileEncoding, type FileRef, mismat
 import { type EncodingId, publicName } from '../encoding/names';
 import type { FileSystem } from '../fs';
 import { contentHash, type NewlineStyle } from '../text';
-import { countLinesInBytes, humanSize, newlineOfBytes } from './bytes';
+import { countLinesInBytes, humanSize, lineBreaksOf, newlineOfBytes } from './bytes';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
 import {
   type ByteSource,
@@ -79,14 +78,7 @@ export async function readLines(fs: FileSystem, file: FileRef, size: number, req
   const { detection, settings } = await detectFileEncoding(file, head, request.encoding);
   if (detection.kind === 'binary') throw binaryRefusal(display);
   const { encoding, bom } = detection;
-  if (encoding === 'utf16le' || encoding === 'utf16be') {
-    throw limitExceeded(
-      'size_bytes',
-      WHOLE_READ_BYTES,
-      `${display} is a UTF-16 file of ${humanSize(size)}; Agent FS reads UTF-16 files of at most ${humanSize(WHOLE_READ_BYTES)}. Use ${toolRef('search_content')} to find lines in it.`,
-      display,
-    );
-  }
+  const breaks = lineBreaksOf(encoding);
   // Lines are counted from after the BOM, so line 1 starts with the first character.
   const skip = bom ? bomBytes(encoding).length : 0;
   const bodySize = size - skip;
@@ -109,7 +101,7 @@ export async function readLines(fs: FileSystem, file: FileRef, size: number, req
     encoding: publicName(encoding),
     bom,
     // Only the part read is known; a single line says nothing, so the file's start decides then.
-    newline: newlineOfBytes(bytes) === 'none' ? newlineOfBytes(head.subarray(skip)) : newlineOfBytes(bytes),
+    newline: newlineOfBytes(bytes, breaks) === 'none' ? newlineOfBytes(head.subarray(skip), breaks) : newlineOfBytes(bytes, breaks),
     ...selectionFields(selection),
   };
 }

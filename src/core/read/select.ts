@@ -5,7 +5,7 @@
  */
 import { ToolError } from '../errors';
 import type { EncodingId } from '../encoding/names';
-import { countLinesInBytes, cutEnd, cutStart, NEWLINE } from './bytes';
+import { countLinesInBytes, cutEnd, cutStart, lineBreaksOf } from './bytes';
 import { CHUNK_BYTES, TAIL_CHUNK_BYTES } from './limits';
 
 export interface LineRequest {
@@ -63,6 +63,7 @@ export async function selectForward(
   const startLine = request.startLine ?? 1;
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
   const { size } = source;
+  const breaks = lineBreaksOf(encoding);
   if (knownTotal !== null && startLine > Math.max(knownTotal, 1)) throw refuseStart(startLine, knownTotal);
 
   // Find where startLine begins: after the (startLine - 1)th newline.
@@ -75,7 +76,7 @@ export async function selectForward(
     if (chunk.length === 0) break;
     let from = 0;
     for (;;) {
-      const index = chunk.indexOf(NEWLINE, from);
+      const index = breaks.next(chunk, from);
       if (index === -1) break;
       newlinesSeen++;
       needed--;
@@ -89,8 +90,8 @@ export async function selectForward(
   }
   if (needed > 0 || (startLine > 1 && start >= size)) {
     // Past the end: the scan has seen every newline, so the count is exact.
-    const lastByte = size > 0 ? (await source.read(size - 1, 1))[0] : undefined;
-    const total = size === 0 ? 0 : lastByte === NEWLINE ? newlinesSeen : newlinesSeen + 1;
+    const last = await source.read(Math.max(0, size - breaks.unit), Math.min(size, breaks.unit));
+    const total = size === 0 ? 0 : last.length === breaks.unit && breaks.next(last) === last.length - 1 ? newlinesSeen : newlinesSeen + 1;
     throw refuseStart(startLine, total);
   }
 
@@ -117,7 +118,7 @@ export async function selectForward(
     }
     let from = 0;
     for (;;) {
-      const index = chunk.indexOf(NEWLINE, from);
+      const index = breaks.next(chunk, from);
       const lineEnd = index === -1 ? -1 : position + index + 1;
       if (lineEnd === -1) {
         // The current line continues past this chunk; give up early on a line that cannot fit anyway.
@@ -169,17 +170,20 @@ export async function selectTail(
 ): Promise<Selection> {
   const count = request.tailLines ?? 0;
   const { size } = source;
+  const breaks = lineBreaksOf(encoding);
+  const { unit } = breaks;
   if (size === 0) return { start: 0, end: 0, startLine: null, endLine: null, totalLines: 0, truncation: null, nextStartLine: null };
-  const endsWithNewline = (await source.read(size - 1, 1))[0] === NEWLINE;
+  const last = await source.read(Math.max(0, size - unit), Math.min(size, unit));
+  const endsWithNewline = last.length === unit && breaks.next(last) === last.length - 1;
   // Newlines before `scanEnd` separate lines; the one that ends the file does not start another.
-  const scanEnd = endsWithNewline ? size - 1 : size;
+  const scanEnd = endsWithNewline ? size - unit : size;
   let position = scanEnd;
   let start = -1;
   let newlines = 0;
   while (position > 0 && start === -1) {
     const from = Math.max(0, position - TAIL_CHUNK_BYTES);
     const chunk = await source.read(from, position - from);
-    for (let index = chunk.lastIndexOf(NEWLINE); index !== -1; index = index === 0 ? -1 : chunk.lastIndexOf(NEWLINE, index - 1)) {
+    for (let index = breaks.previous(chunk); index !== -1; index = breaks.previous(chunk, index - 1)) {
       newlines++;
       if (newlines === count) {
         start = from + index + 1;
@@ -196,21 +200,22 @@ export async function selectTail(
   let truncation: TruncationReason | null = null;
   if (start === -1 || size - start > request.maxBytes) {
     // Too much for max_bytes (so size > maxBytes): keep the last whole lines that fit, i.e. start at the first line
-    // start at or after size - maxBytes. A line starts after a newline; the file's final newline starts none.
-    const windowStart = size - request.maxBytes;
-    const window = await source.read(windowStart - 1, request.maxBytes + 1);
-    const index = window.indexOf(NEWLINE);
-    const lineStart = index === -1 ? size : windowStart + index;
+    // start at or after size - maxBytes. A line starts after a newline; the file's final newline starts none. The
+    // window begins a code unit early, so that a line starting right at its start is seen.
+    const windowStart = size - request.maxBytes + ((size - request.maxBytes) % unit);
+    const window = await source.read(windowStart - unit, size - windowStart + unit);
+    const index = breaks.next(window, unit - 1);
+    const lineStart = index === -1 ? size : windowStart - unit + index + 1;
     if (lineStart < size) {
       start = lineStart;
       truncation = 'max_bytes';
     } else {
       // Not even the last line fits: its last max_bytes bytes, from a character boundary.
-      start = windowStart + cutStart(window, 1, encoding) - 1;
+      start = windowStart - unit + cutStart(window, unit, encoding);
       truncation = 'line_too_long';
     }
   }
-  const returned = countLinesInBytes(await source.read(start, size - start));
+  const returned = countLinesInBytes(await source.read(start, size - start), breaks);
   let totalLines = knownTotal;
   let startLine: number | null = null;
   if (knownTotal !== null) startLine = truncation === 'line_too_long' ? knownTotal : knownTotal - returned + 1;

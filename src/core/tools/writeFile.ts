@@ -5,7 +5,7 @@ import { shown, sizeText, undoSentence } from '../consequences';
 import { checkExpectedHash, checkHashFormat, describeChange, describeLines, diffForResult, fencedDiff, type TextChange } from '../editing';
 import { DETECTION_HEAD_BYTES } from '../encoding/detect';
 import { decodeFileText, detectFileEncoding, encodeFileText, fileRef, requestedEncoding } from '../encoding/fileText';
-import { type EncodingId, familyOf, publicName, type TextShape } from '../encoding/names';
+import { type EncodingId, publicName, type TextShape } from '../encoding/names';
 import { ToolError } from '../errors';
 import { ensureParentDirectory, writeFileAtomic } from '../writes';
 import type { FileStat } from '../fs';
@@ -13,7 +13,7 @@ import { withPathLocks } from '../locks';
 import { assertMayWrite } from '../policy';
 import { type ConfinedPath, namePair } from '../confinement';
 import { contentHash, incrementalHash } from '../hashing';
-import { newlineOfBytes } from '../read/bytes';
+import { lineBreaksOf, newlineOfBytes } from '../read/bytes';
 import { CHUNK_BYTES } from '../read/limits';
 import { detectNewline, type NewlineStyle } from '../text';
 import type { ToolContext } from '../context';
@@ -75,7 +75,8 @@ async function readExisting(
     const head = await fs.readRange(path.absolute, 0, DETECTION_HEAD_BYTES);
     const { detection } = await detectFileEncoding(file, head, requested);
     const shape = detection.kind === 'text' ? detection : undefined;
-    const newline = shape && familyOf(shape.encoding) !== 'utf16' ? newlineOfBytes(head) : 'none';
+    // The head starts on a code unit (offset 0), so its line ends are found in every encoding.
+    const newline = shape ? newlineOfBytes(head, lineBreaksOf(shape.encoding)) : 'none';
     return { hash: `sha256:${hash.digest()}`, shape, text: undefined, newline };
   }
   const bytes = await fs.readFile(path.absolute);

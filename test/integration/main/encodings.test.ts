@@ -183,4 +183,31 @@ describe('encodings in the editor', function () {
     lines[149_999] = 'replaced in the editor\n';
     assert.equal(fs.readFileSync(s.abs('big.log'), 'utf8'), lines.join(''));
   });
+
+  it('a UTF-16 file above the in-memory limit is read in part and edited by streaming too', async () => {
+    const s = scratch('large-utf16');
+    // U+0A00 U+3000 holds the bytes of a newline one byte off: it must not split a line.
+    const line = (index: number): string => `line ${String(index).padStart(7, '0')} \u0a00\u3000 of a UTF-16 file\r\n`;
+    const lines = Array.from({ length: 200_000 }, (_, index) => line(index + 1));
+    const encode = (text: string): Buffer => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    fs.writeFileSync(s.abs('big.txt'), encode(lines.join('')));
+    assert.ok(fs.statSync(s.abs('big.txt')).size > 10 * 1024 * 1024);
+    const read = expectOk(await callTool('read_file', { file_name: s.rel('big.txt'), start_line: 75_000, end_line: 75_001 })).data;
+    assert.equal(read.content, lines.slice(74_999, 75_001).join(''));
+    assert.deepEqual([read.encoding, read.bom, read.newline], ['utf-16le', true, 'crlf']);
+    const edited = expectOk(
+      await callTool('replace_lines', {
+        path: s.rel('big.txt'),
+        start_line: 100_000,
+        end_line: 100_000,
+        content: 'replaced \u0a00\u3000 here\n',
+      }),
+    ).data;
+    assert.deepEqual([edited.encoding, edited.newline, edited.total_lines], ['utf-16le', 'crlf', 200_000]);
+    lines[99_999] = 'replaced \u0a00\u3000 here\r\n';
+    assert.ok(
+      fs.readFileSync(s.abs('big.txt')).equals(encode(lines.join(''))),
+      'the line replaced, its ending kept, every other byte as it was',
+    );
+  });
 });
