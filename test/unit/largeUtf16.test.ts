@@ -9,8 +9,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { flagEncodingHost } from '../../src/core/encoding/host';
 import { createNodeSession } from '../../src/node/session';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
+import { ripgrepForTests } from './search/ripgrep';
 
 const LINES = 120_000;
 const DECOYS = '\u0a00\u3000 \u3000\u0a41 \u4120\u4200\u2000 \u2000\u4100\u4220 ਊĊ 😊';
@@ -133,6 +135,52 @@ describe('UTF-16 files above 10 MiB: read in part, edited by streaming', functio
         assert.ok(fs.readFileSync(target()).equals(encode(content.replace(/\n/g, layout.eol), layout)));
         assert.equal(data.newline, layout.eol === '\n' ? 'lf' : 'crlf');
       });
+
+      if (layout.bom) {
+        it('search_content finds its lines, the scan (chunk by chunk) as ripgrep does', async () => {
+          const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
+          const engines = {
+            ripgrep: createNodeSession(base, {}, { ripgrep: ripgrepForTests(), encodings: utf8 }),
+            scan: createNodeSession(base, {}, { ripgrep: false, encodings: utf8 }),
+          };
+          for (const query of ['line 12345 of', `${lineAt(99_998)}`, '\u3000\u0a41']) {
+            const answers = [];
+            for (const [engine, session] of Object.entries(engines)) {
+              const data = expectOk(await call(session, 'search_content', { query, file_pattern: name, max_results: 3 }), 'search_content');
+              assert.equal(data.engine, engine);
+              answers.push(data);
+            }
+            const [viaRipgrep, viaScan] = answers;
+            assert.deepEqual(viaScan?.matches, viaRipgrep?.matches, query);
+            assert.equal(viaScan?.count, viaRipgrep?.count, query);
+          }
+          const found = expectOk(
+            await call(engines.scan, 'search_content', { query: 'line 12345 of', file_pattern: name }),
+            'search_content',
+          );
+          assert.deepEqual(
+            (found.matches as { line: number; text: string }[]).map(({ line, text }) => [line, text]),
+            [[12_345, lineAt(12_344)]],
+          );
+        });
+
+        it('search_content scans one far larger (80 MB) to its end', async () => {
+          const count = 6 * LINES;
+          const big = Array.from({ length: count }, (_, index) => `${lineAt(index)}${layout.eol}`).join('');
+          fs.writeFileSync(path.join(base, 'huge.txt'), encode(big, layout));
+          const scan = createNodeSession(base, {}, { ripgrep: false });
+          const found = expectOk(
+            await call(scan, 'search_content', { query: `line ${count} of`, file_pattern: 'huge.txt' }),
+            'search_content',
+          );
+          fs.rmSync(path.join(base, 'huge.txt'));
+          assert.ok(big.length * 2 > 64 * 1024 * 1024, 'above what the scan once decoded whole');
+          assert.deepEqual(
+            (found.matches as { line: number; text: string }[]).map(({ line, text }) => [line, text]),
+            [[count, lineAt(count - 1)]],
+          );
+        });
+      }
 
       it('text found only one byte off is not there: NO_MATCH, and nothing changes', async () => {
         const envelope = await call(createNodeSession(base), 'edit_file', { path: name, ...named, old_string: 'AB', new_string: 'x' });

@@ -394,7 +394,8 @@ export async function streamTextEdit<Fields>(
   const codec = context.encodings.codec ?? LOCAL_CODEC;
   const prefix = shape.bom ? bomBytes(shape.encoding) : [];
   const headNewline = styleOf(...newlineBytes(head.subarray(prefix.length), breaks));
-  // The history may have hashed the file just now (its before state): then the pass need not hash it again.
+  // The history may have hashed the file just now (the before state of a tool that does not announce its change, as
+  // apply_patch): then the pass need not hash it again.
   const known = context.hashes?.get(path.absolute, stat);
   const stagings: string[] = [];
   let source = bodySource(context, path.absolute, stat.size, prefix.length);

@@ -5,7 +5,8 @@
  *
  * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
  * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is read as UTF-8. Files are read in
- * chunks split at newlines, so a 1 GiB log costs one chunk of memory, not the file.
+ * chunks split at newlines (in UTF-16, at the code unit 0x000A), so a 1 GiB log costs one chunk of memory, not the
+ * file, in either.
  *
  * Matches come out in the order of the files' sort keys, then by line, whatever order the reads finish in: the
  * caller can stop at the first N and know they are the first N.
@@ -18,6 +19,7 @@ import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../confinement';
 import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
+import { lineBreaksOf } from '../read/bytes';
 import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
@@ -46,8 +48,6 @@ const CONCURRENCY = 8;
 const LOOKAHEAD_FILES = 256;
 /** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
-/** UTF-16 files are decoded whole; above this they are passed over. */
-const UTF16_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface ScanRequest {
   readonly start: ConfinedPath;
@@ -267,7 +267,7 @@ export async function scanContent(
       return stopped ? NO : YES;
     };
     // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
-    let bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
+    const bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
     const bom = bomEncoding(bytes);
     const utf16 = bom === 'utf16le' || bom === 'utf16be';
     const more = fs.readRange !== undefined && bytes.length === FIRST_READ_BYTES;
@@ -281,13 +281,8 @@ export async function scanContent(
       return;
     }
     filesSearched++;
-    if (utf16) {
-      if (more) {
-        const size = (await fs.stat(path))?.size ?? 0;
-        if (size > UTF16_MAX_BYTES) return;
-        bytes = await read(path, 0, size);
-      }
-      const text = LOCAL_CODEC.decode(bytes.subarray(2), bom ?? 'utf16le');
+    if (utf16 && !more) {
+      const text = LOCAL_CODEC.decode(bytes.subarray(2), bom);
       if (!request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
@@ -302,8 +297,10 @@ export async function scanContent(
       await scanner.finish();
       return;
     }
-    // A large file: chunks cut after their last newline (a UTF-8 sequence never holds a newline byte). The second
-    // read is small, since most files that outgrow the first are only a little larger.
+    // A large file: chunks cut after their last newline (a UTF-8 sequence never holds a newline byte; in UTF-16 the
+    // newline is a code unit, and every read starts on one). The second read is small, since most files that outgrow
+    // the first are only a little larger.
+    const breaks = lineBreaksOf(utf16 ? bom : 'utf8');
     const scanner = new LineScanner(path, request, emit);
     let offset = 0;
     let carry: Uint8Array = new Uint8Array(0);
@@ -316,9 +313,9 @@ export async function scanContent(
       first = false;
       offset += chunk.length;
       const isEnd = chunk.length === 0;
-      if (!isEnd && chunk.indexOf(0) !== -1) break;
+      if (!isEnd && !utf16 && chunk.indexOf(0) !== -1) break;
       const joined = carry.length === 0 ? chunk : concat(carry, chunk);
-      const cut = isEnd ? joined.length : joined.lastIndexOf(0x0a) + 1;
+      const cut = isEnd ? joined.length : breaks.previous(joined) + 1;
       const complete = joined.subarray(0, cut);
       carry = joined.slice(cut);
       // A "line" this long is not text anyone searches line by line; stop rather than hold it all.
@@ -327,7 +324,12 @@ export async function scanContent(
         if (isEnd) break;
         continue;
       }
-      if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
+      if (utf16) {
+        const text = LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, bom);
+        if (request.query.mayMatch(text) || scanner.waiting) {
+          for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+        } else scanner.skip(text);
+      } else if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
         scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
       } else {
         const text = await textOf(path, complete, false, atFileStart);
