@@ -50,7 +50,7 @@ import type { LineFrame } from '../lineEdits';
 import { withPathLocks } from '../locks';
 import { toolRef } from '../naming';
 import { assertMayWrite } from '../policy';
-import { humanSize, type LineBreaks, lineBreaksOf } from '../read/bytes';
+import { humanSize, type LineBreaks, lineBreaksOf, newlineOfBytes } from '../read/bytes';
 import { CHUNK_BYTES } from '../read/limits';
 import type { ByteSource } from '../read/select';
 import type { ConfinedPath } from '../confinement';
@@ -303,17 +303,6 @@ interface Spliced {
   digest(): string;
 }
 
-/** The counts of LF and CRLF line endings in some bytes (which start on a line). */
-function newlineBytes(bytes: Uint8Array, breaks: LineBreaks): [lf: number, crlf: number] {
-  let lf = 0;
-  let crlf = 0;
-  for (let index = breaks.next(bytes); index !== -1; index = breaks.next(bytes, index + 1)) {
-    if (breaks.afterReturn(bytes, index)) crlf++;
-    else lf++;
-  }
-  return [lf, crlf];
-}
-
 function styleOf(lf: number, crlf: number): NewlineStyle {
   return lf > 0 && crlf > 0 ? 'mixed' : crlf > 0 ? 'crlf' : lf > 0 ? 'lf' : 'none';
 }
@@ -393,7 +382,7 @@ export async function streamTextEdit<Fields>(
   const breaks = lineBreaksOf(shape.encoding);
   const codec = context.encodings.codec ?? LOCAL_CODEC;
   const prefix = shape.bom ? bomBytes(shape.encoding) : [];
-  const headNewline = styleOf(...newlineBytes(head.subarray(prefix.length), breaks));
+  const headNewline = newlineOfBytes(head.subarray(prefix.length), breaks);
   // The history may have hashed the file just now (the before state of a tool that does not announce its change, as
   // apply_patch): then the pass need not hash it again.
   const known = context.hashes?.get(path.absolute, stat);

@@ -281,16 +281,8 @@ export async function scanContent(
       return;
     }
     filesSearched++;
-    if (utf16 && !more) {
-      const text = LOCAL_CODEC.decode(bytes.subarray(2), bom);
-      if (!request.query.mayMatch(text)) return;
-      const scanner = new LineScanner(path, request, emit);
-      for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
-      await scanner.finish();
-      return;
-    }
     if (!more) {
-      const text = await textOf(path, bytes, true, true);
+      const text = utf16 ? LOCAL_CODEC.decode(bytes.subarray(2), bom) : await textOf(path, bytes, true, true);
       if (text === undefined || !request.query.mayMatch(text)) return;
       const scanner = new LineScanner(path, request, emit);
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
@@ -324,15 +316,12 @@ export async function scanContent(
         if (isEnd) break;
         continue;
       }
-      if (utf16) {
-        const text = LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, bom);
-        if (request.query.mayMatch(text) || scanner.waiting) {
-          for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
-        } else scanner.skip(text);
-      } else if (!scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
+      if (!utf16 && !scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
         scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
       } else {
-        const text = await textOf(path, complete, false, atFileStart);
+        const text = utf16
+          ? LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, bom)
+          : await textOf(path, complete, false, atFileStart);
         // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
         if (text === undefined) scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
         else if (request.query.mayMatch(text) || scanner.waiting) {
