@@ -15,7 +15,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isWithin } from '../core/paths';
-import { toPosixPath } from './session';
+import { toPosixPath } from './nativePaths';
 
 export interface ClientRoot {
   readonly uri: string;

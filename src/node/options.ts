@@ -15,7 +15,7 @@ import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { type EncodingId, encodingNamed, someEncodingNames } from '../core/encoding/names';
 import { isWithin } from '../core/paths';
 import type { PolicyKnobs } from '../core/settings';
-import { toPosixPath } from './session';
+import { toPosixPath } from './nativePaths';
 import { defaultHistoryDirectory } from './stateDirectory';
 
 export interface HostOptions {

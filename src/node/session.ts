@@ -16,17 +16,7 @@ import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
-
-/** POSIX form of a native absolute path, as the core expects ("C:\\a" → "/C:/a" on Windows). */
-export function toPosixPath(nativePath: string): string {
-  const resolved = nodePath.resolve(nativePath);
-  return nodePath.sep === '/' ? resolved : '/' + resolved.split(nodePath.sep).join('/');
-}
-
-/** The native form of one of the core's absolute paths ("/C:/a" → "C:\\a" on Windows). */
-export function toNativePath(posixPath: string): string {
-  return nodePath.sep === '/' ? posixPath : posixPath.slice(1).split('/').join(nodePath.sep);
-}
+import { toNativePath, toPosixPath } from './nativePaths';
 
 export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */

@@ -14,7 +14,8 @@ import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
 import { isStagingName } from '../../src/core/staging';
 import type { EditorState } from '../../src/core/context';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { createNodeSession, toPosixPath } from '../../src/node/session';
+import { toPosixPath } from '../../src/node/nativePaths';
+import { createNodeSession } from '../../src/node/session';
 
 export type FaultyStep = 'writeFile' | 'rename' | 'copyFile' | 'delete';
 

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { HistoryStore, type HistoryLimits, type OperationRecord } from '../../src/core/history/store';
 import type { Session } from '../../src/core/invoke';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { createNodeSession, toPosixPath } from '../../src/node/session';
+import { toPosixPath } from '../../src/node/nativePaths';
+import { createNodeSession } from '../../src/node/session';
 import { FaultyFileSystem } from './faultInjection';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
 

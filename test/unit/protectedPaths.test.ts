@@ -6,7 +6,8 @@ import { invokeOperation } from '../../src/core/invoke';
 import { isHidden, isProtected } from '../../src/core/policy';
 import { DEFAULT_POLICY } from '../../src/core/settings';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { createNodeSession, toPosixPath } from '../../src/node/session';
+import { toPosixPath } from '../../src/node/nativePaths';
+import { createNodeSession } from '../../src/node/session';
 import { sessionOver } from './faultInjection';
 import {
   assertTree,

@@ -11,7 +11,8 @@ import type { Session } from '../../src/core/invoke';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
 import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy, readPolicyFile } from '../../src/core/sharedPolicy';
 import { flagKnobs } from '../../src/node/options';
-import { createNodeSession, toPosixPath } from '../../src/node/session';
+import { toPosixPath } from '../../src/node/nativePaths';
+import { createNodeSession } from '../../src/node/session';
 import { SharedPolicyFile } from '../../src/node/sharedPolicy';
 import { call, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from './helpers';
 

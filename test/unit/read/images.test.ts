@@ -12,7 +12,8 @@ import { IMAGE_MAX_BYTES } from '../../../src/core/read/image';
 import { imageFormatOf, readImageHeader } from '../../../src/core/read/imageHeader';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { createNodeSession, toPosixPath } from '../../../src/node/session';
+import { toPosixPath } from '../../../src/node/nativePaths';
+import { createNodeSession } from '../../../src/node/session';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
 
