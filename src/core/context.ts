@@ -2,6 +2,7 @@
 import type { EncodingHost } from './encoding/host';
 import type { HashMemo } from './hashing';
 import type { HistoryStore } from './history/store';
+import type { GitEnvironment } from './ignore/sources';
 import type { HostNaming } from './naming';
 import type { PathIndex } from './pathIndex';
 import type { PathResolver, Workspace } from './confinement';
@@ -56,6 +57,8 @@ export interface ToolContext extends CallSignals {
   readonly naming: HostNaming;
   /** The host's encoding rules and codec (encoding/host.ts): every read and write of text goes through them. */
   readonly encodings: EncodingHost;
+  /** Where git's per-user files are (ignore/sources.ts), for the rules of what the finding tools leave out. */
+  readonly git?: GitEnvironment;
   /** Hashes of large files this call has computed (hashing.ts), shared by the history's states and streamed edits. */
   readonly hashes?: HashMemo;
   /**

@@ -4,7 +4,7 @@
  * not change without listing anything in it.
  */
 import type { ToolContext } from './context';
-import { holdsGitignore, type IgnoreRules, RULE_SETS_KEPT } from './ignore';
+import { holdsGitignore, type IgnoreRules, RULE_SETS_KEPT } from './ignore/rules';
 import { type IndexedEntry, type IndexSnapshot, withPaths } from './pathIndex';
 import { reportProgress, throwIfCancelled } from './signals';
 import { holdListing, ListingMemo } from './memo';

@@ -9,6 +9,7 @@ import { isFsError } from './fs';
 import { HashMemo } from './hashing';
 import { runRecorded } from './history/record';
 import type { HistoryStore } from './history/store';
+import type { GitEnvironment } from './ignore/sources';
 import type { PathIndex } from './pathIndex';
 import { PathResolver, type Workspace } from './confinement';
 import type { ContentSearcher } from './search/searcher';
@@ -38,6 +39,8 @@ export interface Session {
   readonly naming?: HostNaming;
   /** The host's encoding settings and codec; absent: UTF-8 unless a BOM says otherwise, no guessing. */
   readonly encodings?: EncodingHost;
+  /** Where git's per-user config and excludes file are, as the host's environment says; absent: none is read. */
+  readonly git?: GitEnvironment;
 }
 
 function namingOf(session: Session): HostNaming {
@@ -169,6 +172,7 @@ async function createContext(
     history: session.history,
     naming: namingOf(session),
     encodings: session.encodings ?? PLAIN_ENCODING_HOST,
+    ...(session.git ? { git: session.git } : {}),
     hashes: new HashMemo(),
     isCancelled,
     ...(progress ? { progress } : {}),

@@ -2,7 +2,7 @@
 import { toolRef } from './naming';
 import { ToolError } from './errors';
 import type { EntryKind } from './fs';
-import { IgnoreRules } from './ignore';
+import { IgnoreRules } from './ignore/rules';
 import { assertMayRead } from './policy';
 import type { ConfinedPath } from './confinement';
 import type { ToolContext } from './context';
@@ -36,6 +36,8 @@ export interface VisibleWalkOptions {
    * `visit` (forEachListing gives them). What a tool derives from it, a ListingMemo keeps.
    */
   readonly visitSubtree?: (subtree: HeldSubtree, depth: number) => void;
+  /** Told every entry the rules skip (ignored, excluded or hidden; not a dot file left out), the walk going everywhere. */
+  readonly skipped?: (absolute: string) => void;
 }
 
 /**
@@ -79,6 +81,12 @@ export async function walkListings(
   const take = (directory: string, entries: readonly IndexedEntry[], depth: number): Taken => {
     const visible = rules.visibleEntries(directory, entries, options.includeDotFiles);
     visit(directory, visible, depth);
+    const { skipped } = options;
+    if (skipped && visible.length < entries.length) {
+      const shown = new Set(visible);
+      for (const entry of entries)
+        if (!shown.has(entry) && (options.includeDotFiles || !entry.name.startsWith('.'))) skipped(entry.absolute);
+    }
     if (depth >= maxDepth) return { visible, next: [] };
     const { descend } = options;
     if (!descend)
@@ -105,7 +113,7 @@ export async function walkListings(
     const snapshot = await index.snapshot(start.root.path, start.absolute, context);
     if (snapshot) {
       // A whole subtree is walked the same way again only where nothing limits the walk but the rules.
-      const reuse = maxDepth === Number.POSITIVE_INFINITY && options.descend === undefined;
+      const reuse = maxDepth === Number.POSITIVE_INFINITY && options.descend === undefined && options.skipped === undefined;
       await walkHeld(context, snapshot, start.absolute, {
         rules,
         enterDirectory,

@@ -4,6 +4,7 @@
  * test/unit/manifest.test.ts checks against package.json's `contributes.configuration`.
  */
 import { DEFAULT_HISTORY_LIMITS } from './history/store';
+import { ALL_IGNORE_FILES, type IgnoreFileSettings } from './ignore/sources';
 
 /** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/cli.ts). */
 export interface Policy {
@@ -25,6 +26,11 @@ export interface Policy {
   readonly exclude: readonly string[];
   /** VS Code's search.exclude (patterns whose value is true): skipped by search_files and search_content only. */
   readonly searchExclude: readonly string[];
+  /**
+   * Which of git's ignore sources the listing and search tools honour (ignore/sources.ts): all of them unless the
+   * editor's search.useIgnoreFiles, search.useGlobalIgnoreFiles or search.useParentIgnoreFiles is set to false.
+   */
+  readonly ignoreFiles: IgnoreFileSettings;
   /**
    * Files up to this many bytes are edited in memory, larger ones streamed (edit/textEdit.ts). Not a setting: a
    * limit of the implementation, which tests lower to run the streamed path over small files.
@@ -111,6 +117,7 @@ export const DEFAULT_POLICY: Policy = {
   editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
   exclude: [],
   searchExclude: [],
+  ignoreFiles: ALL_IGNORE_FILES,
   knobs: EDITOR_KNOBS,
 };
 

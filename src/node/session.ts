@@ -1,4 +1,7 @@
 /** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
+import type { GitEnvironment } from '../core/ignore/sources';
+import { gitEnvironment } from './gitEnvironment';
+import { toNativePath, toPosixPath } from './nativePaths';
 import { realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
@@ -16,7 +19,6 @@ import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
-import { toNativePath, toPosixPath } from './nativePaths';
 
 export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */
@@ -50,6 +52,8 @@ export interface NodeSessionOptions {
    * host. Absent: every call walks the disk, as the runner (one process per call) always does.
    */
   readonly index?: PathIndex;
+  /** Where git's per-user config and excludes file are (gitEnvironment.ts); default: as this process's environment says. */
+  readonly git?: GitEnvironment;
 }
 
 /**
@@ -99,6 +103,7 @@ export function createNodeSession(
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
     ...(options.index ? { index: options.index } : {}),
     encodings: options.encodings ?? RUNNER_ENCODINGS,
+    git: options.git ?? gitEnvironment(),
     host: {
       kind: options.hostKind ?? 'runner',
       version: process.version,

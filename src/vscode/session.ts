@@ -13,6 +13,8 @@ import type { ContentSearcher } from '../core/search/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/pathIndex';
+import { gitEnvironment } from '../node/gitEnvironment';
+import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ignore/sources';
 import { editorIndexOptions, NodePathIndex } from '../node/pathIndex';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { EditorEncodings } from './encodings';
@@ -99,6 +101,15 @@ export class EditorSession implements Session {
     if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
     editorIndex ??= new NodePathIndex(editorIndexOptions());
     return editorIndex;
+  }
+
+  /**
+   * Where git's per-user files are, for folders on the local disk (the extension host's environment is the user's);
+   * elsewhere only the workspace's own ignore files count.
+   */
+  get git(): GitEnvironment {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    return folders.length > 0 && folders.every((folder) => folder.uri.scheme === 'file') ? gitEnvironment() : NO_GIT_ENVIRONMENT;
   }
 
   /** What workspace_info reports about the editor. */

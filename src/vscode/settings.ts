@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
+import type { IgnoreFileSettings } from '../core/ignore/sources';
 import {
   DEFAULT_CONFIRM_EDITS_OVER_LINES,
   AGENT_FS_STORAGE_PATHS,
@@ -102,6 +103,21 @@ export function readSettings(scope?: vscode.Uri): Settings {
     : { ...settings, policy: { ...settings.policy, trusted: vscode.workspace.isTrusted } };
 }
 
+/**
+ * Which ignore sources count, from VS Code's search settings: a source counts unless one of its settings is set to
+ * false somewhere. Their defaults are VS Code's choice for its search view (global and parent ignore files off);
+ * Agent FS shows a model what git shows, so only a value someone wrote turns a source off.
+ */
+function ignoreFiles(scope?: vscode.Uri): IgnoreFileSettings {
+  const search = vscode.workspace.getConfiguration('search', scope);
+  const on = (key: string): boolean => {
+    const value = layers<unknown>(search, key);
+    return ![value.globalValue, value.workspaceValue, value.workspaceFolderValue].includes(false);
+  };
+  const enabled = on('useIgnoreFiles');
+  return { enabled, global: enabled && on('useGlobalIgnoreFiles'), parents: enabled && on('useParentIgnoreFiles') };
+}
+
 function computeSettings(scope?: vscode.Uri): Settings {
   const configuration = vscode.workspace.getConfiguration(SECTION, scope);
   const confirm = layers<boolean>(configuration, 'confirmDestructive');
@@ -121,6 +137,7 @@ function computeSettings(scope?: vscode.Uri): Settings {
       maxReadBytes: Math.max(1024, lowestOfLayers(layers<unknown>(configuration, 'maxReadBytes'), DEFAULT_MAX_READ_BYTES)),
       exclude: [...enabledGlobs('files', 'exclude', scope), ...globs(configuration.get<unknown>('exclude'))],
       searchExclude: enabledGlobs('search', 'exclude', scope),
+      ignoreFiles: ignoreFiles(scope),
       editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
       knobs: EDITOR_KNOBS,
     },

@@ -14,7 +14,7 @@
  * Over 300 lines: one pipeline (walk, reads, line scanner) that keeps the order matches leave in.
  */
 import { CancelledError } from '../errors';
-import type { IgnoreRules } from '../ignore';
+import type { IgnoreRules } from '../ignore/rules';
 import { FileTree, walkVisible, type VisibleEntry } from '../listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../confinement';

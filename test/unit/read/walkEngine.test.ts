@@ -1,6 +1,6 @@
 /**
  * The shortcuts that make walks fast give the answers of the slow, obvious way: the fuzzy prefilter drops no name
- * fuse.js would match, the one-regex ignore pre-check skips exactly what the `ignore` package and the globs say,
+ * fuse.js would match, the one-regex ignore pre-check skips exactly what git (`git ls-files`) and the globs say,
  * the file tree gives the head of a full sort, a listing that keeps only its shallow levels shows what a full
  * sort shows, and the Node port's synchronous and thread-pool directory reads agree.
  */
@@ -8,14 +8,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Fuse from 'fuse.js';
-import ignore from 'ignore';
 import { FsError } from '../../../src/core/fs';
 import { FileNameSearch } from '../../../src/core/fuzzy';
 import { compareCodePoints, FileTree } from '../../../src/core/listing';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 // The bench's seeded generator: the same sequence on every run, so a failure reproduces.
 import { random } from '../../../bench/generate';
-import { call, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
+import { gitShows, initRepository } from '../../shared/ignoreCorpus';
+import { call, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from '../helpers';
 
 const WORDS = [
   'user',
@@ -203,11 +203,16 @@ describe('walk engine shortcuts', function () {
         ws = tempWorkspace({ exclude: ['*.txt.bak', 'cfg'] });
         ws.write(Object.fromEntries([...files, 'z.txt.bak'].map((file) => [file, file])));
         fs.writeFileSync(path.join(ws.base, '.gitignore'), text);
-        const rules = ignore().add(text);
+        // git is the oracle: what `git ls-files --others --exclude-standard` shows, less the hidden and excluded paths.
+        const home = makeTempDir('agentfs-home-');
+        initRepository(ws.base, home);
         const hidden = ['.env', 'cfg/.env.local', 'id_rsa'];
-        const expected = [...files, 'z.txt.bak', '.gitignore']
-          .filter((file) => !hidden.includes(file) && file !== 'z.txt.bak' && !file.startsWith('cfg/') && !rules.ignores(file))
+        const expected = gitShows(ws.base, home)
+          .filter((file) => !hidden.includes(file) && file !== 'z.txt.bak' && !file.startsWith('cfg/'))
           .sort(compareCodePoints);
+        // Its answer taken, the repository goes: outside one, Agent FS reads .gitignore files all the same.
+        removeTree(home);
+        removeTree(path.join(ws.base, '.git'));
         const data = expectOk(await call(ws.session, 'list_files', { max_results: 1000 }));
         assert.deepEqual(data.files, expected);
         const shown = expectOk(await call(ws.session, 'list_files', { max_results: 1000, include_ignored: true }));

@@ -3,8 +3,10 @@
  *
  * An entry is skipped as *ignored* (counted, and shown again with `include_ignored: true`) when it is
  *  - a `.git` directory or file, at any depth;
- *  - matched by a .gitignore file in its directory or any directory above it up to the root (nested files, with
- *    git's precedence: the deepest file that has an opinion decides; `!negations` work within a file);
+ *  - ignored by git's rules, with git's sources and precedence: the .gitignore files from the root down (and, up to the
+ *    top of the repository's work tree, those above it), then the repository's info/exclude, then the user's global
+ *    excludes file — a deeper file and a later line winning, and nothing re-included below an ignored directory
+ *    (sources.ts finds the sources, ignoreFile.ts reads them, wildmatch.ts matches their patterns);
  *  - matched by a glob of `policy.exclude` (VS Code's files.exclude and agentFs.exclude), or, for the search tools,
  *    of `policy.searchExclude` (search.exclude).
  * An entry matched by `policy.hiddenPaths` is skipped always, whatever `include_ignored` says, and is not counted:
@@ -14,89 +16,31 @@
  * walk as in a check of one path.
  *
  * Walks check each entry once, when they meet it: a skipped directory is not descended, so everything inside it is
- * skipped with it and the directory counts as one ignored entry.
+ * skipped with it and the directory counts as one ignored entry — which is how git keeps a negation from
+ * re-including anything below an ignored directory.
  *
  * Over 300 lines: one rule set, with the caches that make it cheap per entry beside the rules they cache.
  */
-import ignore, { type Ignore } from 'ignore';
-import type { DirEntry } from './fs';
-import { type GlobList, globList } from './glob';
-import { holdListing, internKey, isHeldListing } from './memo';
-import { dirname, isWithin, relativeTo } from './paths';
-import type { Root } from './confinement';
-import type { ToolContext } from './context';
+import type { DirEntry } from '../fs';
+import { type GlobList, globList } from '../glob';
+import { holdListing, internKey, isHeldListing } from '../memo';
+import { dirname, isWithin, relativeTo } from '../paths';
+import type { Root } from '../confinement';
+import type { ToolContext } from '../context';
+import type { IgnoreFile } from './ignoreFile';
+import { GITIGNORE, gitignorePath, type IgnoreBase, loadIgnoreBase, NO_GIT_ENVIRONMENT, readRuleFile, type RuleLink } from './sources';
+
+export { GITIGNORE } from './sources';
 
 export interface IgnoreOptions {
-  /** `include_ignored`: show what .git, .gitignore and the exclude settings would hide (hiddenPaths still apply). */
+  /** `include_ignored`: show what .git, the ignore files and the exclude settings would hide (hiddenPaths still apply). */
   readonly includeIgnored: boolean;
   /** Apply search.exclude too (the search tools). */
   readonly search: boolean;
 }
 
-interface Gitignore {
-  readonly rules: Ignore;
-  /**
-   * No rule has a '/' before its end, so every rule matches a name at any depth: testing the entry's name alone is
-   * the same as testing its path, and far cheaper (`ignore` re-checks every parent of a path it has not seen).
-   */
-  readonly byName: boolean;
-  /** Answers by name, for byName files: names repeat across directories far more than paths do. */
-  readonly answers: Map<string, { readonly ignored: boolean; readonly unignored: boolean }>;
-  /**
-   * A regex source (case-insensitive, as `ignore` is by default) matching every name some rule could match, for
-   * byName files whose rules are plain enough to translate with certainty; undefined otherwise.
-   */
-  readonly nameFilter: string | undefined;
-}
-
-/** A name-only rule body this module can translate: ASCII name characters and the wildcards `*` and `?`. */
-const PLAIN_RULE = /^[A-Za-z0-9._\-*?+@%,=~]+$/;
-
-/**
- * A superset of the names a byName .gitignore can match: each rule as an anchored regex where `*` and `?` match any
- * characters (a negation or a trailing '/' only narrows what a rule matches, so both are dropped). Undefined as soon
- * as one rule holds anything else (escapes, classes, spaces, non-ASCII): those keep the exact path only.
- */
-function nameFilterOf(text: string): string | undefined {
-  const alternatives: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
-    if (line === '' || line.startsWith('#')) continue;
-    const body = line.replace(/^!/, '').replace(/\/+$/, '');
-    if (!PLAIN_RULE.test(body)) return undefined;
-    alternatives.push(body.replace(/[.+]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.'));
-  }
-  return alternatives.length === 0 ? '(?!)' : `^(?:${alternatives.join('|')})$`;
-}
-
-/**
- * Parsed .gitignore files by their text. The answers depend on the text alone, so calls share them (a repository's
- * .gitignore files rarely change between two listings): pure memoisation, bounded, no state of any one call.
- */
-const parsedGitignores = new Map<string, Gitignore>();
-const PARSED_GITIGNORES_KEPT = 256;
-/** Names remembered per .gitignore: more than a large repository has distinct names. */
-const ANSWERS_KEPT = 200_000;
-
-function parseGitignore(text: string): Gitignore {
-  const known = parsedGitignores.get(text);
-  if (known) return known;
-  const byName = text.split(/\r?\n/).every((line) => {
-    const rule = line.trim();
-    return rule === '' || rule.startsWith('#') || !rule.replace(/^!/, '').replace(/\/+$/, '').includes('/');
-  });
-  const parsed: Gitignore = {
-    rules: ignore({ allowRelativePaths: true }).add(text),
-    byName,
-    answers: new Map(),
-    nameFilter: byName ? nameFilterOf(text) : undefined,
-  };
-  if (parsedGitignores.size >= PARSED_GITIGNORES_KEPT) parsedGitignores.clear();
-  parsedGitignores.set(text, parsed);
-  return parsed;
-}
-
-/** [directory, its .gitignore] from the root down to one directory. */
-type GitignoreChain = readonly (readonly [string, Gitignore])[];
+/** The rule files a path is asked, lowest precedence first: the sources beside the root, then .gitignore files root-down. */
+type RuleChain = readonly RuleLink[];
 
 /** A listing entry that knows its absolute path (the path index keeps them so). */
 interface PathedEntry extends DirEntry {
@@ -107,7 +51,7 @@ interface PathedEntry extends DirEntry {
  * What `visibleEntries` found for one listing, by the rules in force: a listing the path index hands out is the same
  * array for as long as its directory is unchanged, so a walk over the index decides each entry once per set of
  * rules, not once per call. Pure memoisation: the key holds everything a decision depends on (the root, the options,
- * the globs, the .gitignore files from the root down, dot files), and a listing's entry goes with its array.
+ * the globs, the rule files in force, dot files), and a listing's entry goes with its array.
  */
 const visibleByListing = new WeakMap<
   readonly DirEntry[],
@@ -117,11 +61,12 @@ const visibleByListing = new WeakMap<
 export const RULE_SETS_KEPT = 8;
 /** Whether a listing holds a .gitignore file, by listing (the same reasoning). */
 const gitignoreInListing = new WeakMap<readonly DirEntry[], boolean>();
-/** A number per parsed .gitignore, for the memo keys (parsed files are shared by text, so equal texts share one). */
-const gitignoreIds = new WeakMap<Gitignore, number>();
-let nextGitignoreId = 0;
+/** A number per rule file, for the memo keys (files are shared by content, so equal texts share one). */
+const ruleFileIds = new WeakMap<IgnoreFile, number>();
+let nextRuleFileId = 0;
 
-export const GITIGNORE = '.gitignore';
+/** Any character outside ASCII: the pre-check's regexes are exact for ASCII names only, so such a name takes the full check. */
+const NON_ASCII = '[^\\x00-\\x7f]';
 
 /** Whether a listing holds a .gitignore file (remembered by listing). */
 export function holdsGitignore(entries: readonly DirEntry[]): boolean {
@@ -139,21 +84,23 @@ export class IgnoreRules {
   ignoredCount = 0;
   private readonly exclude: GlobList;
   private readonly hidden: GlobList;
-  private readonly chains = new Map<string, GitignoreChain>();
-  private readonly loading = new Map<string, Promise<GitignoreChain>>();
+  /** The sources beside the root's own .gitignore files, loaded by `prepare`. */
+  private base: IgnoreBase | undefined;
+  private readonly chains = new Map<string, RuleChain>();
+  private readonly loading = new Map<string, Promise<RuleChain>>();
   /**
    * The chain every entry of the current walk shares while no directory below its start has a .gitignore of its
    * own (the common case): saves a path slice and a map lookup per entry. Cleared by the first nested one.
    */
-  private walkChain: GitignoreChain | undefined;
+  private walkChain: RuleChain | undefined;
   /** Per chain in force: the one regex every name that some rule could skip matches; null where there is none. */
-  private readonly quickChecks = new Map<GitignoreChain | undefined, RegExp | null>();
+  private readonly quickChecks = new Map<RuleChain | undefined, RegExp | null>();
   /** The directory whose entries `skips` saw last, and its quick check: a walk checks a directory's entries in a row. */
   private lastParent: string | undefined;
   private lastQuick: RegExp | null = null;
   /** ruleKey's answers per chain in force, without and with dot files. */
-  private readonly ruleKeys = new Map<GitignoreChain | undefined, string>();
-  private readonly ruleKeysWithDotFiles = new Map<GitignoreChain | undefined, string>();
+  private readonly ruleKeys = new Map<RuleChain | undefined, string>();
+  private readonly ruleKeysWithDotFiles = new Map<RuleChain | undefined, string>();
 
   constructor(
     private readonly context: ToolContext,
@@ -174,12 +121,24 @@ export class IgnoreRules {
     return this.hidden.globs;
   }
 
+  /** Whether any ignore file counts (the editor's search.useIgnoreFiles); the exclude settings apply either way. */
+  get readsIgnoreFiles(): boolean {
+    return !this.options.includeIgnored && this.context.policy.ignoreFiles.enabled;
+  }
+
   /**
-   * Loads the .gitignore files of `directory` and every directory above it up to the root, so a walk that starts
-   * below the root still honours them. Call before walking from `directory`.
+   * Loads the sources beside the root (sources.ts) and the .gitignore files of `directory` and every directory above
+   * it up to the root, so a walk that starts below the root still honours them. Call before walking from
+   * `directory`, or checking a path (excludesPath).
    */
   async prepare(directory: string): Promise<void> {
     if (this.options.includeIgnored) return;
+    this.base = await loadIgnoreBase(
+      this.context.workspace.fs,
+      this.root.path,
+      this.context.git ?? NO_GIT_ENVIRONMENT,
+      this.context.policy.ignoreFiles,
+    );
     this.walkChain = await this.chainFor(directory);
   }
 
@@ -189,8 +148,8 @@ export class IgnoreRules {
    */
   enterDirectory = (directory: string, entries: readonly DirEntry[], parent = dirname(directory)): Promise<void> | undefined => {
     if (this.options.includeIgnored || this.chains.has(directory)) return undefined;
-    const known = this.chains.get(parent) ?? (directory === this.root.path ? [] : undefined);
-    const hasOwn = holdsGitignore(entries);
+    const known = this.chains.get(parent) ?? (directory === this.root.path ? this.prepared().links : undefined);
+    const hasOwn = holdsGitignore(entries) && this.context.policy.ignoreFiles.enabled;
     // The common case, a directory without a .gitignore under one already entered, needs no I/O: no promise either.
     if (known && !hasOwn) {
       this.chains.set(directory, known);
@@ -200,7 +159,7 @@ export class IgnoreRules {
       const above = known ?? (await this.chainFor(parent));
       const own = hasOwn ? await this.loadGitignore(directory) : undefined;
       if (own) this.walkChain = undefined;
-      this.chains.set(directory, own ? [...above, [directory, own]] : above);
+      this.chains.set(directory, own ? [...above, { directory, file: own, inRoot: true }] : above);
     })();
   };
 
@@ -271,12 +230,12 @@ export class IgnoreRules {
 
   /**
    * The .gitignore of `directory` that these rules read (enterDirectory loaded it), or undefined where none loaded:
-   * an opaque value, the same one for the same text (parsedGitignores). A memo that must learn whether a .gitignore
+   * an opaque value, the same one for the same text (ignoreFile.ts). A memo that must learn whether a .gitignore
    * below its top changed compares it with readGitignore's at a later call.
    */
   ownGitignore(directory: string): object | undefined {
     const link = this.chains.get(directory)?.at(-1);
-    return link?.[0] === directory ? link[1] : undefined;
+    return link?.inRoot && link.directory === directory ? link.file : undefined;
   }
 
   /** The .gitignore of `directory` as it reads now, as ownGitignore gives it. */
@@ -285,7 +244,7 @@ export class IgnoreRules {
   }
 
   /** Everything a `skips` decision depends on besides the entry, as one string (per chain, computed once a call). */
-  private ruleKey(chain: GitignoreChain | undefined, includeDotFiles: boolean): string {
+  private ruleKey(chain: RuleChain | undefined, includeDotFiles: boolean): string {
     const keys = includeDotFiles ? this.ruleKeysWithDotFiles : this.ruleKeys;
     let known = keys.get(chain);
     if (known === undefined) {
@@ -293,11 +252,11 @@ export class IgnoreRules {
         chain === undefined
           ? '-'
           : chain
-              .map(([directory, gitignore]) => {
-                let id = gitignoreIds.get(gitignore);
+              .map(({ directory, file }) => {
+                let id = ruleFileIds.get(file);
                 if (id === undefined) {
-                  id = nextGitignoreId++;
-                  gitignoreIds.set(gitignore, id);
+                  id = nextRuleFileId++;
+                  ruleFileIds.set(file, id);
                 }
                 return `${directory}\u0001${id}`;
               })
@@ -317,7 +276,7 @@ export class IgnoreRules {
     return known;
   }
 
-  private quickCheck(chain: GitignoreChain | undefined): RegExp | null {
+  private quickCheck(chain: RuleChain | undefined): RegExp | null {
     let known = this.quickChecks.get(chain);
     if (known === undefined) {
       known = this.buildQuickCheck(chain);
@@ -327,19 +286,20 @@ export class IgnoreRules {
   }
 
   /**
-   * One case-insensitive regex that matches every name which hiddenPaths, the exclude globs, `.git` or a .gitignore
-   * of `chain` could skip, or null when some rule needs more than the name (or cannot be translated with certainty):
-   * then every entry takes the full check. It may match more names than are skipped (the full check decides those),
-   * never fewer.
+   * One case-insensitive regex that matches every name which hiddenPaths, the exclude globs, `.git` or a rule file of
+   * `chain` could skip, and every name outside ASCII; or null when some rule needs more than the name (or cannot be
+   * translated with certainty): then every entry takes the full check. It may match more names than are skipped
+   * (the full check decides those), never fewer. The rule files' filters are exact over byte strings, which an
+   * ASCII name is; ignoring case only widens them.
    */
-  private buildQuickCheck(chain: GitignoreChain | undefined): RegExp | null {
+  private buildQuickCheck(chain: RuleChain | undefined): RegExp | null {
     const sources: (readonly string[] | undefined)[] = [this.hidden.nameSources];
     if (!this.options.includeIgnored) {
       if (!chain) return null;
       sources.push(
         ['^\\.git$'],
         this.exclude.nameSources,
-        ...chain.map(([, gitignore]) => (gitignore.nameFilter === undefined ? undefined : [gitignore.nameFilter])),
+        ...chain.map(({ file }) => (file.nameFilter === undefined ? undefined : [file.nameFilter])),
       );
     }
     const all: string[] = [];
@@ -347,7 +307,7 @@ export class IgnoreRules {
       if (each === undefined) return null;
       all.push(...each);
     }
-    return new RegExp(all.length === 0 ? '(?!)' : all.map((source) => `(?:${source})`).join('|'), 'i');
+    return new RegExp([...all.map((source) => `(?:${source})`), NON_ASCII].join('|'), 'i');
   }
 
   /** The full check, ancestors included, for a path that did not come from this walk (a ripgrep result). */
@@ -369,42 +329,34 @@ export class IgnoreRules {
     return false;
   }
 
-  private gitignored(absolute: string, name: string, isDirectory: boolean, known?: GitignoreChain): boolean {
+  /** What the rule files in force say of the path: the deepest with a verdict decides, as in git. */
+  private gitignored(absolute: string, name: string, isDirectory: boolean, known?: RuleChain): boolean {
     const chain = known ?? this.chains.get(dirname(absolute));
     if (!chain) return false;
-    // The deepest .gitignore with an opinion decides, as in git.
     for (let index = chain.length - 1; index >= 0; index--) {
       const link = chain[index];
       if (!link) continue;
-      const [directory, gitignore] = link;
-      let result;
-      if (gitignore.byName) {
-        const key = isDirectory ? `${name}/` : name;
-        result = gitignore.answers.get(key);
-        if (!result) {
-          result = gitignore.rules.test(key);
-          if (gitignore.answers.size >= ANSWERS_KEPT) gitignore.answers.clear();
-          gitignore.answers.set(key, result);
-        }
-      } else {
-        const relative = relativeTo(directory, absolute);
-        result = gitignore.rules.test(isDirectory ? `${relative}/` : relative);
-      }
-      if (result.ignored) return true;
-      if (result.unignored) return false;
+      const verdict = link.file.verdict(() => relativeTo(link.directory, absolute), name, isDirectory);
+      if (verdict !== undefined) return verdict === 'ignored';
     }
     return false;
   }
 
-  private chainFor(directory: string): Promise<GitignoreChain> {
+  private prepared(): IgnoreBase {
+    if (!this.base) throw new Error('IgnoreRules: prepare() was not called');
+    return this.base;
+  }
+
+  private chainFor(directory: string): Promise<RuleChain> {
     const known = this.chains.get(directory);
     if (known) return Promise.resolve(known);
     let pending = this.loading.get(directory);
     if (!pending) {
       pending = (async () => {
-        const parent = directory === this.root.path || !isWithin(this.root.path, directory) ? [] : await this.chainFor(dirname(directory));
-        const own = isWithin(this.root.path, directory) ? await this.loadGitignore(directory) : undefined;
-        const chain: GitignoreChain = own ? [...parent, [directory, own]] : parent;
+        const inside = isWithin(this.root.path, directory);
+        const parent = directory === this.root.path || !inside ? this.prepared().links : await this.chainFor(dirname(directory));
+        const own = inside ? await this.loadGitignore(directory) : undefined;
+        const chain: RuleChain = own ? [...parent, { directory, file: own, inRoot: true }] : parent;
         this.chains.set(directory, chain);
         return chain;
       })();
@@ -413,17 +365,8 @@ export class IgnoreRules {
     return pending;
   }
 
-  private async loadGitignore(directory: string): Promise<Gitignore | undefined> {
-    const path = directory === '/' ? `/${GITIGNORE}` : `${directory}/${GITIGNORE}`;
-    const { fs } = this.context.workspace;
-    try {
-      const stat = await fs.stat(path);
-      // A .gitignore that is a link is not followed: its target might be outside the base.
-      if (stat?.kind !== 'file' || stat.isSymlink) return undefined;
-      return parseGitignore(new TextDecoder().decode(await fs.readFile(path)));
-    } catch {
-      // An unreadable .gitignore hides nothing; the listing itself reports real I/O failures.
-      return undefined;
-    }
+  private async loadGitignore(directory: string): Promise<IgnoreFile | undefined> {
+    if (!this.context.policy.ignoreFiles.enabled) return undefined;
+    return readRuleFile(this.context.workspace.fs, gitignorePath(directory), this.prepared().casefold, false);
   }
 }
