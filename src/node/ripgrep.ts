@@ -3,18 +3,22 @@
  * editor uses the copy VS Code ships under `vscode.env.appRoot` (bundledRipgrep). The core checks every result
  * against its own rules afterwards (searchContent.ts), so this file only has to make ripgrep search at least
  * the files the core would, with the same meaning of the query:
- *  - ignore files: .gitignore only (no .ignore/.rgignore, no global or .git/info/exclude), honoured outside git
- *    repositories too, none read above the root; `.git` skipped; hidden (dot) files searched;
+ *  - no ignore file of ripgrep's own reading: where ignore files count, the core walks first and ripgrep skips exactly
+ *    what that walk skipped (ContentSearchRequest.skipped), written as literal paths anchored at the root into an
+ *    ignore file of ours, which ripgrep matches against paths relative to its working folder, the root; the core's
+ *    exclude and hidden globs and `.git` skipped too; hidden (dot) files searched;
  *  - the query: `-F` for literals; a regular expression (translated by core/search/query.ts) on ripgrep's default
  *    engine, or with `--pcre2` when it needs look-around or back-references or the default engine rejects it;
  *    `--crlf` so `$` matches before "\r\n" as it does on the scan's lines;
  *  - symbolic links not followed; binary files (a NUL byte) skipped; UTF-16 files with a BOM decoded.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import { CancelledError } from '../core/errors';
+import { relativeTo } from '../core/paths';
 import type { ContentSearcher, ContentSearchRequest, LineMatch, SearchOutcome } from '../core/search/searcher';
 
 interface RgText {
@@ -52,25 +56,37 @@ function nativePath(path: string): string {
 
 export type Engine = 'default' | 'pcre2';
 
-export function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default'): string[] {
-  const args = ['--json', '--no-config', '--no-messages', '--hidden', '--crlf', `--max-count=${request.maxMatchesPerFile}`];
+/**
+ * A path as an ignore rule that matches it alone: anchored at the root, every glob character escaped. Undefined for
+ * a path an ignore file cannot hold (a control character: a line break, or a tab ripgrep would trim), and on Windows,
+ * where ripgrep reads '\' as a separator, for one with a glob character.
+ */
+export function literalRule(relative: string, windows = process.platform === 'win32'): string | undefined {
+  if (/[\x00-\x1f]/.test(relative) || (windows && /[\\*?[\]{}!#]/.test(relative))) return undefined;
+  return `/${relative.replace(/[\\*?[\]{}! #]/g, '\\$&')}`;
+}
+
+/**
+ * ripgrep's arguments for `request`; `skipFile` is the ignore file that holds request.skipped as literalRule gives
+ * them. The start is given relative to the root, ripgrep's working folder, as ignore-file rules are matched so.
+ */
+export function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default', skipFile?: string): string[] {
+  const args = ['--json', '--no-config', '--no-messages', '--hidden', '--crlf', `--max-count=${request.maxMatchesPerFile}`, '--no-ignore'];
+  if (skipFile !== undefined) args.push(`--ignore-file=${skipFile}`);
   if (request.sorted) args.push('--sort=path');
   if (request.contextLines > 0) args.push(`--context=${request.contextLines}`);
   args.push(request.caseSensitive ? '--case-sensitive' : '--ignore-case');
   if (request.query.kind === 'literal') args.push('--fixed-strings');
   else if (engine === 'pcre2') args.push('--pcre2');
-  if (request.respectIgnoreFiles) {
-    args.push('--no-require-git', '--no-ignore-dot', '--no-ignore-global', '--no-ignore-exclude', '--no-ignore-parent');
-    for (const file of request.parentIgnoreFiles) args.push(`--ignore-file=${nativePath(file)}`);
-  } else args.push('--no-ignore');
   // Later globs win in ripgrep: the file pattern first, then every exclusion.
   for (const glob of request.includeGlobs) args.push(request.includeCaseInsensitive ? `--iglob=${glob}` : `--glob=${glob}`);
   for (const glob of request.excludeGlobs) args.push(`--iglob=!${glob}`);
-  if (request.respectIgnoreFiles) args.push('--glob=!.git');
+  if (request.skipGit) args.push('--glob=!.git');
   // Agent FS's own staging files (staging.ts siblingPath), as the port's listings leave them out too.
   args.push('--glob=!.*.agentfs-{write,copy,undo,replaced}-*');
   const pattern = request.query.kind === 'literal' ? request.query.text : engine === 'pcre2' ? request.query.pcre2 : request.query.rust;
-  args.push(`--regexp=${pattern ?? ''}`, '--', nativePath(request.start));
+  const start = relativeTo(request.root, request.start);
+  args.push(`--regexp=${pattern ?? ''}`, '--', start === '' ? '.' : `.${nodePath.sep}${nativePath(`/${start}`).replace(/^[\\/]/, '')}`);
   return args;
 }
 
@@ -106,13 +122,39 @@ export class RipgrepSearcher implements ContentSearcher {
     return 'unavailable';
   }
 
+  /** One engine over the request, with its skipped paths in an ignore file of ours for as long as ripgrep runs. */
   private async run(
     request: ContentSearchRequest,
     engine: Engine,
     onMatch: (match: LineMatch) => Promise<boolean>,
     isCancelled: () => boolean,
   ): Promise<SearchOutcome> {
-    const child = spawn(this.executable, ripgrepArguments(request, engine), {
+    if (request.skipped === undefined) return this.runWith(request, engine, undefined, onMatch, isCancelled);
+    const rules: string[] = [];
+    for (const path of request.skipped) {
+      const rule = literalRule(relativeTo(request.root, path));
+      // A name ripgrep cannot be told to skip exactly: the scan answers instead.
+      if (rule === undefined) return 'unavailable';
+      rules.push(rule);
+    }
+    const folder = mkdtempSync(nodePath.join(tmpdir(), 'agentfs-rg-'));
+    const skipFile = nodePath.join(folder, 'skipped');
+    try {
+      writeFileSync(skipFile, `${rules.join('\n')}\n`, { mode: 0o600 });
+      return await this.runWith(request, engine, skipFile, onMatch, isCancelled);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  private async runWith(
+    request: ContentSearchRequest,
+    engine: Engine,
+    skipFile: string | undefined,
+    onMatch: (match: LineMatch) => Promise<boolean>,
+    isCancelled: () => boolean,
+  ): Promise<SearchOutcome> {
+    const child = spawn(this.executable, ripgrepArguments(request, engine, skipFile), {
       cwd: nativePath(request.root),
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
@@ -174,7 +216,9 @@ export class RipgrepSearcher implements ContentSearcher {
         const event = JSON.parse(raw) as RgEvent;
         const { data } = event;
         if (event.type === 'begin') {
-          file = { path: bytesOf(data.path).toString('utf8').split(nodePath.sep).join('/'), lines: new Map(), matches: [] };
+          // Relative to the root, ripgrep's working folder, as the start was given.
+          const native = nodePath.resolve(nativePath(request.root), bytesOf(data.path).toString('utf8'));
+          file = { path: native.split(nodePath.sep).join('/'), lines: new Map(), matches: [] };
           if (nodePath.sep === '\\') file = { ...file, path: `/${file.path}` };
         } else if ((event.type === 'match' || event.type === 'context') && file && data.line_number !== undefined) {
           const bytes = bytesOf(data.lines);

@@ -2,7 +2,6 @@
  * search_content's two engines for one start, each giving its first `need` matches in the reply's order: the external
  * searcher (ripgrep), which reports files in any order, and the core's own scan, which reports them in order.
  */
-import type { Minimatch } from 'minimatch';
 import type { ToolContext } from '../context';
 import { compareCodePoints } from '../listing';
 import type { ConfinedPath } from '../confinement';
@@ -91,10 +90,8 @@ export async function searchByScan(
   accept: (match: LineMatch) => Promise<Accepted | undefined>,
   need: number,
   counted: (stats: ScanStats) => void,
-  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean; pattern: Minimatch | undefined },
+  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean },
 ): Promise<StartResult> {
-  const sidecarOrMatching = (absolute: string): boolean =>
-    options.pattern === undefined || files.matches(absolute) || (PDF_TEXT.test(absolute) && files.matches(absolute.slice(0, -4)));
   // Within one start the display paths share a prefix: they sort as the absolute paths do, a sidecar as its .pdf.
   const sortKey = (absolute: string): string | Promise<string> =>
     PDF_TEXT.test(absolute) ? files.exists(absolute.slice(0, -4)).then((exists) => (exists ? absolute.slice(0, -4) : absolute)) : absolute;
@@ -105,7 +102,7 @@ export async function searchByScan(
       start,
       query: options.query,
       contextLines: options.contextLines,
-      acceptsFile: sidecarOrMatching,
+      acceptsFile: (absolute) => files.searches(absolute),
       includeIgnored: options.includeIgnored,
       maxMatchesPerFile: need,
       sortKey,

@@ -20,6 +20,11 @@ export class FileFilter {
     private readonly pattern: Minimatch | undefined,
   ) {}
 
+  /** Whether a file is searched at all: it passes file_pattern, or it is the sidecar of a .pdf that does. */
+  searches(absolute: string): boolean {
+    return this.pattern === undefined || this.matches(absolute) || (PDF_TEXT.test(absolute) && this.matches(absolute.slice(0, -4)));
+  }
+
   /** Whether a root-relative path passes file_pattern. */
   matches(absolute: string): boolean {
     return this.pattern === undefined || this.pattern.match(relativeTo(this.start.root.path, absolute));

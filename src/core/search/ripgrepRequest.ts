@@ -1,11 +1,15 @@
 /**
  * What search_content asks the external searcher (ripgrep, src/node/ripgrep.ts) for one start: the same files and
- * the same meaning of the query as the core's own scan, or nothing when ripgrep cannot be told the rules exactly.
+ * the same meaning of the query as the core's own scan, or nothing when ripgrep cannot be told the query exactly.
+ *
+ * ripgrep reads no ignore file. Its reading of .gitignore files differs from git's (case under core.ignoreCase,
+ * trailing tabs, classes and `?` over multi-byte names, allow-lists), and every difference would hide a file git
+ * shows; so where ignore files count, the core walks the start first and hands ripgrep what the walk skipped.
  */
 import type { ToolContext } from '../context';
 import { normaliseGlob } from '../glob';
-import { GITIGNORE, type IgnoreRules } from '../ignore';
-import { dirname, isWithin } from '../paths';
+import type { IgnoreRules } from '../ignore/rules';
+import { walkListings } from '../listing';
 import type { ConfinedPath } from '../confinement';
 import type { CompiledQuery } from './query';
 import type { ContentSearchRequest } from './searcher';
@@ -18,21 +22,19 @@ export interface RequestInput {
   readonly include_ignored: boolean;
 }
 
-/** The .gitignore files from the root down to `start`'s parent: ripgrep reads only the root's itself (cwd-relative). */
-export async function parentIgnoreFiles(context: ToolContext, start: ConfinedPath): Promise<string[] | undefined> {
-  const found: string[] = [];
-  for (
-    let directory = dirname(start.absolute);
-    isWithin(start.root.path, directory) && start.absolute !== start.root.path;
-    directory = dirname(directory)
-  ) {
-    const candidate = directory === '/' ? `/${GITIGNORE}` : `${directory}/${GITIGNORE}`;
-    if ((await context.workspace.fs.stat(candidate))?.kind === 'file') found.push(candidate);
-    if (directory === start.root.path) break;
-  }
-  // A .gitignore between the root and start is relative to its own folder, which ripgrep cannot be told.
-  if (found.some((file) => file !== `${start.root.path}/${GITIGNORE}`)) return undefined;
-  return found;
+/** What the tools' walk of `start` skips (ignore files, excludes, hidden paths), and how many of them it ignored. */
+export async function skippedBelow(
+  context: ToolContext,
+  start: ConfinedPath,
+): Promise<{ readonly skipped: readonly string[]; readonly ignored: number }> {
+  const skipped: string[] = [];
+  const rules = await walkListings(
+    context,
+    start,
+    { includeIgnored: false, search: true, includeDotFiles: true, skipped: (absolute) => skipped.push(absolute) },
+    () => undefined,
+  );
+  return { skipped, ignored: rules.ignoredCount };
 }
 
 export function externalRequest(
@@ -40,7 +42,7 @@ export function externalRequest(
   query: CompiledQuery,
   input: RequestInput,
   rules: IgnoreRules,
-  parents: readonly string[],
+  skipped: readonly string[] | undefined,
   need: number,
 ): ContentSearchRequest | undefined {
   if (!query.external) return undefined;
@@ -51,14 +53,14 @@ export function externalRequest(
   return {
     root: start.root.path,
     start: start.absolute,
+    ...(skipped === undefined ? {} : { skipped }),
     query: query.external,
     caseSensitive: input.case_sensitive,
     contextLines: input.context_lines,
     includeGlobs,
     includeCaseInsensitive: input.file_pattern !== undefined && input.file_pattern === input.file_pattern.toLowerCase(),
     excludeGlobs: [...rules.hiddenGlobs, ...rules.excludeGlobs],
-    respectIgnoreFiles: !input.include_ignored,
-    parentIgnoreFiles: parents,
+    skipGit: !input.include_ignored,
     maxMatchesPerFile: need,
   };
 }

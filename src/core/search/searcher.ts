@@ -14,10 +14,16 @@ export type ExternalQuery =
   | { readonly kind: 'regex'; readonly rust: string | undefined; readonly pcre2: string | undefined };
 
 export interface ContentSearchRequest {
-  /** The root (absolute): relative globs are anchored here and .gitignore files above it are not read. */
+  /** The root (absolute): relative globs are anchored here. */
   readonly root: string;
   /** The directory to search (absolute, inside root). */
   readonly start: string;
+  /**
+   * What the core's own walk of `start` skipped (absolute paths: ignored by git's rules, excluded or hidden), for the
+   * searcher to skip exactly these: no searcher reads ignore files the way git does. The searcher reads no ignore
+   * file itself either way; absent, nothing is skipped but by the globs below.
+   */
+  readonly skipped?: readonly string[];
   readonly query: ExternalQuery;
   readonly caseSensitive: boolean;
   /** Lines of context before and after each matching line. */
@@ -28,10 +34,8 @@ export interface ContentSearchRequest {
   readonly includeCaseInsensitive: boolean;
   /** Files and directories matching these (normalised by ignore.ts, case-insensitive) are skipped. */
   readonly excludeGlobs: readonly string[];
-  /** Honour .gitignore files and skip `.git`. False with include_ignored. */
-  readonly respectIgnoreFiles: boolean;
-  /** .gitignore files between root (inclusive) and start (exclusive) whose rules apply below start too. */
-  readonly parentIgnoreFiles: readonly string[];
+  /** Skip `.git` (false with include_ignored). */
+  readonly skipGit: boolean;
   /** Stop a file after this many matching lines. */
   readonly maxMatchesPerFile: number;
   /**

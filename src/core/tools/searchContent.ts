@@ -8,7 +8,7 @@ import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { compileSearchGlob } from '../glob';
-import { IgnoreRules } from '../ignore';
+import { IgnoreRules } from '../ignore/rules';
 import { compareCodePoints, searchStarts } from '../listing';
 import { isWithin } from '../paths';
 import { compileQuery } from '../search/query';
@@ -16,7 +16,7 @@ import { encodedMatches, ripgrepMayRun } from '../search/encodedMatches';
 import { searchByScan, searchWithSearcher } from '../search/engines';
 import { FileFilter } from '../search/fileFilter';
 import { type Accepted, Smallest } from '../search/replyOrder';
-import { externalRequest, parentIgnoreFiles } from '../search/ripgrepRequest';
+import { externalRequest, skippedBelow } from '../search/ripgrepRequest';
 import type { LineMatch } from '../search/searcher';
 import { pageFields, pageFrom } from '../paging';
 import type { InputSchema } from '../schema';
@@ -187,14 +187,19 @@ export const searchContent = defineTool({
       };
 
       const ripgrep =
-        context.contentSearcher && (await ripgrepMayRun(context, start.absolute, input.query)) ? context.contentSearcher : undefined;
-      const parents = ripgrep ? await parentIgnoreFiles(context, start) : undefined;
-      const request = parents === undefined ? undefined : externalRequest(start, query, input, rules, parents, need);
+        context.contentSearcher && query.external && (await ripgrepMayRun(context, start.absolute, input.query))
+          ? context.contentSearcher
+          : undefined;
+      // Where ignore files count, ripgrep skips what the core's walk skips (ripgrepRequest.ts says why).
+      const listed = ripgrep && rules.readsIgnoreFiles ? await skippedBelow(context, start) : undefined;
+      const request = ripgrep ? externalRequest(start, query, input, rules, listed?.skipped, need) : undefined;
       const searched = ripgrep && request ? await searchWithSearcher(context, ripgrep, start, request, accept, need) : undefined;
       if (ripgrep && searched) {
         engine = ripgrep.name;
-        // ripgrep applies the ignore rules without counting what they skip: unknown, unless nothing was to be skipped.
-        if (!input.include_ignored) ignored = null;
+        // Counted by the core's walk; a walk of ripgrep's own skips what the exclude settings name without counting it.
+        if (listed) {
+          if (ignored !== null) ignored += listed.ignored;
+        } else if (!input.include_ignored) ignored = null;
       }
       const result =
         searched ??
@@ -207,7 +212,7 @@ export const searchContent = defineTool({
           (stats) => {
             if (ignored !== null) ignored += stats.rules.ignoredCount;
           },
-          { query, contextLines: input.context_lines, includeIgnored: input.include_ignored, pattern },
+          { query, contextLines: input.context_lines, includeIgnored: input.include_ignored },
         ));
       for (const item of result.matches) found.add(item);
       total = total === undefined || result.total === undefined ? undefined : total + result.total;
