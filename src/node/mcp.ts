@@ -27,6 +27,9 @@ Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default:
   --no-guess-encoding  do not guess the encoding of files without a BOM
   --no-index         keep no index of the roots' paths in memory: every listing and search walks the disk
                      (the index answers the same, faster, once built after the first call; Linux only)
+  --no-ignore-files  show what ignore files hide: read no .gitignore, .git/info/exclude or global excludes
+  --no-ignore-global read no global excludes file (core.excludesFile, ~/.config/git/ignore)
+  --no-ignore-parent read no .gitignore above a root (they count up to the repository's top)
   --confirm MODE     elicit (default): ask the person through the client before deleting or replacing anything,
                      where the client can ask, else leave it to the client's own approval; never: do not ask;
                      require: refuse such calls (CONFIRMATION_DECLINED) when the client cannot ask

@@ -9,10 +9,13 @@
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --no-index            keep no path index: every listing walks the disk (the MCP server; the runner always walks)
+ *   --no-ignore-files     read no ignore file (.gitignore, info/exclude, global excludes); --no-ignore-global: not the
+ *                         user's global excludes file; --no-ignore-parent: no .gitignore above a root
  *   --help (-h), --version (-v)
  */
 import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { type EncodingId, encodingNamed, someEncodingNames } from '../core/encoding/names';
+import { ALL_IGNORE_FILES, type IgnoreFileSettings } from '../core/ignore/sources';
 import { isWithin } from '../core/paths';
 import type { PolicyKnobs } from '../core/settings';
 import { toPosixPath } from './nativePaths';
@@ -33,6 +36,8 @@ export interface HostOptions {
   guessEncoding: boolean;
   /** False with --no-index: a long-lived host keeps no path index (pathIndex.ts). */
   index: boolean;
+  /** Which ignore sources the finding tools read (core/ignore/sources.ts): all, less what --no-ignore-* turn off. */
+  ignoreFiles: IgnoreFileSettings;
   help: boolean;
   version: boolean;
 }
@@ -59,6 +64,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     encoding: undefined,
     guessEncoding: true,
     index: true,
+    ignoreFiles: ALL_IGNORE_FILES,
     help: false,
     version: false,
   };
@@ -83,6 +89,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       if (inline !== undefined) return `${flag} takes no value`;
       if (flag === '--no-index') options.index = false;
       else options.guessEncoding = false;
+    } else if (flag === '--no-ignore-files' || flag === '--no-ignore-global' || flag === '--no-ignore-parent') {
+      if (inline !== undefined) return `${flag} takes no value`;
+      const off = flag === '--no-ignore-files' ? 'enabled' : flag === '--no-ignore-global' ? 'global' : 'parents';
+      options.ignoreFiles = { ...options.ignoreFiles, [off]: false };
     } else if (flag === '--history-max-bytes') {
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 0) return '--history-max-bytes needs a whole number of bytes';
@@ -144,10 +154,15 @@ export function flagKnobs(host: string): PolicyKnobs {
 }
 
 /** The policy a host started with these flags runs under. */
-export function flagPolicy(options: HostOptions, host: string): { readOnly: boolean; knobs: PolicyKnobs; maxReadBytes?: number } {
+export function flagPolicy(
+  options: HostOptions,
+  host: string,
+): { readOnly: boolean; knobs: PolicyKnobs; ignoreFiles: IgnoreFileSettings; maxReadBytes?: number } {
+  const { enabled, global, parents } = options.ignoreFiles;
   return {
     readOnly: options.readOnly,
     knobs: flagKnobs(host),
+    ignoreFiles: { enabled, global: enabled && global, parents: enabled && parents },
     ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}),
   };
 }

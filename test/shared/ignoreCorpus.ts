@@ -751,6 +751,15 @@ export function writeCorpusTree(root: string, home: string, tree: CorpusTree): v
   }
 }
 
+/** Makes `parent/root` (a tree's base directory) and `parent/home` (the HOME git and Agent FS run with). */
+export function treeFolders(parent: string): { readonly root: string; readonly home: string } {
+  const root = path.join(parent, 'root');
+  const home = path.join(parent, 'home');
+  fs.mkdirSync(root, { recursive: true });
+  fs.mkdirSync(home, { recursive: true });
+  return { root, home };
+}
+
 /** Makes `root` a git repository, with `home` as the HOME git runs with. */
 export function initRepository(root: string, home: string): void {
   fs.mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
@@ -776,4 +785,55 @@ export function gitIgnores(root: string, home: string, paths: readonly string[])
   // 1: none of them is ignored.
   if (result.status !== 0 && result.status !== 1) throw new Error(`git check-ignore failed: ${result.stderr}`);
   return new Set(result.stdout.split('\0').filter((each) => each !== ''));
+}
+
+/**
+ * The four cases in which Agent FS answered otherwise than git before it read rules as git does: names in another
+ * case than a rule, a nested .gitignore re-including what a root rule ignores beside a rule with a slash,
+ * .git/info/exclude, and the user's global excludes file. Each writes its tree into `root` (made a repository) and
+ * `home`.
+ */
+export const FOUR_CASES: readonly { readonly name: string; readonly write: (root: string, home: string) => void }[] = [
+  {
+    name: 'names in another case than a rule (shown on a case-sensitive file system)',
+    write: (root, home) => {
+      initRepository(root, home);
+      writeFiles(root, { '.gitignore': 'build/\n*.LOG\n', 'Build/a.txt': 'a\n', 'x.log': 'x\n', 'build/hidden.txt': 'h\n' });
+    },
+  },
+  {
+    name: 'a nested .gitignore re-including a folder the root ignores, beside a root rule with a slash',
+    write: (root, home) => {
+      initRepository(root, home);
+      writeFiles(root, {
+        '.gitignore': '/.vscode/\nnode_modules\n',
+        'a/b/pkg/.gitignore': '!/node_modules/\n',
+        'a/b/pkg/node_modules/x/a.js': 'a\n',
+        'node_modules/y/b.js': 'b\n',
+      });
+    },
+  },
+  {
+    name: '.git/info/exclude',
+    write: (root, home) => {
+      initRepository(root, home);
+      fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'secret.tmp\n');
+      writeFiles(root, { 'secret.tmp': 's\n', 'keep.txt': 'k\n', 'sub/secret.tmp': 's\n' });
+    },
+  },
+  {
+    name: "the user's global excludes file",
+    write: (root, home) => {
+      initRepository(root, home);
+      fs.writeFileSync(path.join(home, '.config', 'git', 'ignore'), '*.swp\n');
+      writeFiles(root, { '.a.txt.swp': 's\n', 'a.txt': 'a\n', 'deep/b.swp': 'b\n' });
+    },
+  },
+];
+
+function writeFiles(root: string, files: Readonly<Record<string, string>>): void {
+  for (const [relative, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
+    fs.writeFileSync(path.join(root, relative), content);
+  }
 }

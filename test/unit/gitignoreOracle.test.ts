@@ -13,8 +13,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation, type Session } from '../../src/core/invoke';
 import { gitEnvironment } from '../../src/node/gitEnvironment';
+import { NodePathIndex } from '../../src/node/pathIndex';
 import { createNodeSession } from '../../src/node/session';
-import { corpus, type CorpusTree, gitEnv, gitIgnores, gitShows, NEEDLE, writeCorpusTree } from '../shared/ignoreCorpus';
+import { Chooser, seeded } from '../shared/churn';
+import { corpus, type CorpusTree, gitEnv, gitIgnores, gitShows, NEEDLE, treeFolders, writeCorpusTree } from '../shared/ignoreCorpus';
 import { checkEnvelope } from '../shared/results';
 import { makeTempDir, removeTree } from './helpers';
 import { ripgrepForTests } from './search/ripgrep';
@@ -137,6 +139,41 @@ function describe_(differences: readonly Difference[]): string {
     .join('\n')}`;
 }
 
+/** One random change to what decides the ignored files: the rule files of every source, and core.ignoreCase. */
+function changeRules(root: string, home: string, chooser: Chooser, lines: readonly string[]): string {
+  // The comment keeps a rule file one search_content finds, as the corpus writes them.
+  const some = (): string => `${[...lines.filter(() => chooser.chance(0.3)), `# ${NEEDLE}`].join('\n')}\n`;
+  const folders = gitShows(root, home)
+    .map((file) => path.posix.dirname(file))
+    .filter((folder) => folder !== '.');
+  switch (chooser.int(6)) {
+    case 0:
+      fs.writeFileSync(path.join(root, '.gitignore'), some());
+      return 'root .gitignore rewritten';
+    case 1: {
+      const folder = folders.length > 0 ? chooser.pick(folders) : '.';
+      fs.writeFileSync(path.join(root, folder, '.gitignore'), some());
+      return `${folder}/.gitignore written`;
+    }
+    case 2:
+      fs.writeFileSync(path.join(root, '.git', 'info', 'exclude'), some());
+      return 'info/exclude rewritten';
+    case 3:
+      fs.writeFileSync(path.join(home, '.config', 'git', 'ignore'), some());
+      return 'global excludes rewritten';
+    case 4: {
+      const on = chooser.chance(0.5);
+      spawnSync('git', ['config', 'core.ignorecase', String(on)], { cwd: root, env: gitEnv(home) });
+      return `core.ignorecase ${String(on)}`;
+    }
+    default: {
+      const folder = folders.length > 0 ? chooser.pick(folders) : '.';
+      fs.rmSync(path.join(root, folder, '.gitignore'), { force: true });
+      return `${folder}/.gitignore removed`;
+    }
+  }
+}
+
 describe('ignore rules: every finding tool shows what git shows', function () {
   this.timeout(1_800_000);
 
@@ -152,10 +189,7 @@ describe('ignore rules: every finding tool shows what git shows', function () {
     let files = 0;
     try {
       for (const [index, tree] of trees.entries()) {
-        const root = path.join(scratch, `t${index}`, 'root');
-        const home = path.join(scratch, `t${index}`, 'home');
-        fs.mkdirSync(root, { recursive: true });
-        fs.mkdirSync(home, { recursive: true });
+        const { root, home } = treeFolders(path.join(scratch, `t${index}`));
         writeCorpusTree(root, home, tree);
         files += tree.files.length;
         differences.push(...(await check(tree, root, home)));
@@ -170,5 +204,40 @@ describe('ignore rules: every finding tool shows what git shows', function () {
       0,
       `${differences.length} differences from git over ${trees.length} trees:\n${describe_(differences)}`,
     );
+  });
+
+  it('with the path index, after random changes to the rule files between calls: 0 differences', async () => {
+    const trees = corpus(SEED + 1, 24);
+    const chooser = new Chooser(seeded(SEED));
+    const scratch = makeTempDir('agentfs-oracle-index-');
+    const index = new NodePathIndex();
+    const differences: Difference[] = [];
+    let answered = 0;
+    try {
+      for (const [number, tree] of trees.entries()) {
+        const { root, home } = treeFolders(path.join(scratch, `t${number}`));
+        writeCorpusTree(root, home, tree);
+        const options = { git: gitEnvironment(gitEnv(home)), locks: false as const, index };
+        const indexed = createNodeSession(root, {}, { ...options, ripgrep: ripgrepForTests() });
+        const scan = createNodeSession(root, {}, { ...options, ripgrep: false });
+        await index.whenReady(root);
+        const lines = trees[(number + 7) % trees.length]?.ruleSet.lines ?? [];
+        for (let step = 0; step < 6; step++) {
+          const what = step === 0 ? 'as written' : changeRules(root, home, chooser, [...tree.ruleSet.lines, ...lines]);
+          const shown = gitShows(root, home);
+          for (const [tool, found] of Object.entries(await shownByTools(indexed, scan))) {
+            const difference = compare(`${tree.name}, ${what}`, tool, shown, found);
+            if (difference) differences.push(difference);
+          }
+          answered++;
+        }
+      }
+      assert.ok(index.stats.served > 0, 'the index answered');
+    } finally {
+      index.close();
+      removeTree(scratch);
+    }
+    assert.equal(answered, trees.length * 6);
+    assert.equal(differences.length, 0, `${differences.length} differences from git:\n${describe_(differences)}`);
   });
 });
