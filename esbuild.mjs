@@ -4,7 +4,7 @@
 // First it writes package.json's `contributes.languageModelTools` from the tool definitions (src/core/tools/):
 // VS Code reads the manifest statically, so it must be a file, and generating it keeps each tool written in one
 // place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
-// The README's tool and error-code tables are written the same way (src/core/readmeTables.ts), checked by
+// The README's tool and error-code tables are written the same way (src/core/catalog/readmeTables.ts), checked by
 // test/unit/readmeTables.test.ts.
 import * as esbuild from 'esbuild';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -37,7 +37,7 @@ async function writeManifestTools() {
     minify: false,
     sourcemap: false,
     stdin: {
-      contents: "export * from './src/core/tools/index'; export { rewriteReadme } from './src/core/readmeTables';",
+      contents: "export * from './src/core/tools/index'; export { rewriteReadme } from './src/core/catalog/readmeTables';",
       resolveDir: '.',
       loader: 'ts',
     },

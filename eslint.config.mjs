@@ -1,6 +1,7 @@
 // Lint with type information. The `no-restricted-imports` blocks enforce the layering of docs/design.md, "Architecture":
 // src/core imports neither `vscode` nor Node built-ins; src/node never imports `vscode`; nothing but
 // src/vscode and src/extension.ts imports `vscode`; core and node never reach up into a later layer.
+import { existsSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 // Bare built-in names are matched exactly (a pattern 'fs' would also match the core's own './fs' module).
@@ -21,6 +22,65 @@ const bareBuiltins = [
   'worker_threads',
 ].map((name) => ({ name, message: 'src/core is pure: no Node built-ins (docs/design.md, "Architecture").' }));
 
+// The rooms of src/core, ground floor first: a folder ('x/') or a file at the core's top. A room imports only rooms on
+// lower floors, so the core's folders import one another one way (docs/development.md, "Layout"); the rule below is
+// built from this list, and test/unit/imports.test.ts holds the whole of src/ to having no circle between rooms.
+const CORE_FLOORS = [
+  ['errors', 'naming', 'paths', 'settings'],
+  ['encoding/', 'envelope', 'signals'],
+  ['contract/', 'ports/'],
+  ['confinement', 'files/'],
+  ['history/'],
+  ['context'],
+  ['policy/', 'read/', 'tool'],
+  ['catalog/', 'changes/', 'walk/'],
+  ['edit/', 'recording/', 'search/'],
+  ['tools/'],
+  ['invoke'],
+];
+
+const coreBase = {
+  paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (docs/design.md, "Architecture").' }, ...bareBuiltins],
+  patterns: [
+    { group: ['node:*'], message: 'src/core is pure: no Node built-ins (docs/design.md, "Architecture").' },
+    { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
+  ],
+};
+
+/** Import specifier patterns for a room: anything inside a folder room (and its index), the one module of a file room. */
+const roomImports = (room) =>
+  !room.endsWith('/')
+    ? [`**/${room}`]
+    : existsSync(`src/core/${room}index.ts`)
+      ? [`**/${room}*`, `**/${room.slice(0, -1)}`]
+      : [`**/${room}*`];
+
+const coreFloors = CORE_FLOORS.flatMap((rooms, floor) => {
+  const above = CORE_FLOORS.slice(floor).flat();
+  return rooms.map((room) => ({
+    files: [room.endsWith('/') ? `src/core/${room}**/*.ts` : `src/core/${room}.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...coreBase,
+          patterns: [
+            ...coreBase.patterns,
+            ...(above.length > 1
+              ? [
+                  {
+                    group: above.filter((other) => other !== room).flatMap(roomImports),
+                    message: `src/core/${room} stands on floor ${floor + 1} of CORE_FLOORS (eslint.config.mjs): it imports only rooms on lower floors.`,
+                  },
+                ]
+              : []),
+          ],
+        },
+      ],
+    },
+  }));
+});
+
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
@@ -35,21 +95,8 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  {
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'src/core is pure: no vscode (docs/design.md, "Architecture").' }, ...bareBuiltins],
-          patterns: [
-            { group: ['node:*'], message: 'src/core is pure: no Node built-ins (docs/design.md, "Architecture").' },
-            { group: ['**/node/**', '**/vscode/**', '**/extension'], message: 'src/core may not import a later layer.' },
-          ],
-        },
-      ],
-    },
-  },
+  { files: ['src/core/**/*.ts'], rules: { 'no-restricted-imports': ['error', coreBase] } },
+  ...coreFloors,
   {
     files: ['src/node/**/*.ts'],
     rules: {

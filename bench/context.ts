@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import type { Session } from '../src/core/invoke';
 import { invokeOperation } from '../src/core/invoke';
-import { definitionBytes } from '../src/core/manifest';
+import { definitionBytes } from '../src/core/catalog/manifest';
 import { TOOL_DEFINITIONS } from '../src/core/tools';
 import type { Bench } from './harness';
 

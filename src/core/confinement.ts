@@ -15,7 +15,7 @@
  * narrow the window by never descending through links they see (walk.ts).
  */
 import { type ErrorCode, ToolError } from './errors';
-import type { FileSystem } from './fs';
+import type { FileSystem } from './ports/fs';
 import { basename, dirname, isWithin, joinPath, normalizeAbsolute, relativeTo } from './paths';
 
 /** A base directory the tools may reach: the workspace folder, or the folder `agentFs.baseDirectory` narrows it to. */

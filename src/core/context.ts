@@ -1,12 +1,12 @@
 /** Everything a tool call may use, built per call by the pipeline (invoke.ts) from the host's session. */
 import type { EncodingHost } from './encoding/host';
-import type { HashMemo } from './hashing';
+import type { HashMemo } from './files/hashing';
 import type { HistoryStore } from './history/store';
-import type { GitEnvironment } from './ignore/sources';
+import type { GitEnvironment } from './ports/git';
 import type { HostNaming } from './naming';
-import type { PathIndex } from './pathIndex';
+import type { PathIndex } from './ports/pathIndex';
 import type { PathResolver, Workspace } from './confinement';
-import type { ContentSearcher } from './search/searcher';
+import type { ContentSearcher } from './ports/searcher';
 import type { Policy } from './settings';
 import type { CallSignals } from './signals';
 

@@ -1,5 +1,4 @@
 import type { ErrorCode } from './errors';
-import type { ImageMimeType } from './read/imageHeader';
 
 /** The one reply shape of every tool (docs/design.md, "The contract"). `operation` is the bare operation name. */
 export type Envelope = SuccessEnvelope | FailureEnvelope;
@@ -23,6 +22,9 @@ export function success(operation: string, data: unknown): SuccessEnvelope {
 export function failure(operation: string, code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): FailureEnvelope {
   return { ok: false, operation, error: details === undefined ? { code, message } : { code, message, details } };
 }
+
+/** The four image formats a model can be shown (read/imageHeader.ts tells them by their first bytes). */
+export type ImageMimeType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
 
 /** An image a reply carries beside its envelope (read_file of an image); each host passes it as its protocol's image. */
 export interface ImageAttachment {

@@ -3,8 +3,28 @@
  * VS Code's configuration, src/node/session.ts from the runner's flags), and the one table of their defaults, which
  * test/unit/manifest.test.ts checks against package.json's `contributes.configuration`.
  */
-import { DEFAULT_HISTORY_LIMITS } from './history/store';
-import { ALL_IGNORE_FILES, type IgnoreFileSettings } from './ignore/sources';
+
+/** How much the history keeps (agentFs.history.maxOperations and maxBytes; the runner's --history-max-bytes). */
+export interface HistoryLimits {
+  /** Operations kept; the oldest go first. */
+  readonly maxOperations: number;
+  /** Bytes of recorded content kept in all; an operation needing more than this is recorded without content. */
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxOperations: 200, maxBytes: 50 * 1024 * 1024 };
+
+/** Which sources count (the editor's search.useIgnoreFiles, search.useGlobalIgnoreFiles, search.useParentIgnoreFiles). */
+export interface IgnoreFileSettings {
+  /** .gitignore files and the repository's info/exclude; off: none of these sources counts. */
+  readonly enabled: boolean;
+  /** The user's global excludes file (core.excludesFile). */
+  readonly global: boolean;
+  /** .gitignore files above the root, up to the top of the repository's work tree. */
+  readonly parents: boolean;
+}
+
+export const ALL_IGNORE_FILES: IgnoreFileSettings = { enabled: true, global: true, parents: true };
 
 /** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/cli.ts). */
 export interface Policy {

@@ -8,14 +8,22 @@
  * parameter, resolved and confined in the order the definition lists them (confinement.ts). Only then do `prepare`, `run`
  * and `affects` see the call, with its paths resolved.
  */
-import { type Cap, checkDeclaredCaps } from './caps';
+import { type Cap, checkDeclaredCaps } from './contract/caps';
 import type { ToolContext } from './context';
 import type { WithImage } from './envelope';
 import { type ErrorCode, ToolError } from './errors';
-import { HOST_FIELDS, object, pipelineCodes, RECORDED_FIELDS, type ResultOf, type ResultSchema, type StrayFields } from './results';
+import {
+  HOST_FIELDS,
+  object,
+  pipelineCodes,
+  RECORDED_FIELDS,
+  type ResultOf,
+  type ResultSchema,
+  type StrayFields,
+} from './contract/results';
 import { type ConfinedPath, OUTSIDE_CODE, type PathResolver, type PathSlot } from './confinement';
-import type { Flatten, InputOf, InputSchema, PresentOf } from './schema';
-import { inputValidator } from './validation';
+import type { Flatten, InputOf, InputSchema, PresentOf } from './contract/schema';
+import { inputValidator } from './contract/validation';
 
 /**
  * Whether a tool changes files. Every consumer asks exactly that (`effect !== 'read'`): a tool that writes is refused

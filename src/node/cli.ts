@@ -12,7 +12,7 @@
  */
 import { failure, type ImageAttachment, type SuccessEnvelope } from '../core/envelope';
 import { invokeForReply } from '../core/invoke';
-import { EXTENSION_VERSION, type JsonSchema } from '../core/manifest';
+import { EXTENSION_VERSION, type JsonSchema } from '../core/catalog/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 import { createNodeSession } from './session';

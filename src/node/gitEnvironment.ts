@@ -5,7 +5,7 @@
  * else ~/.config/git/ignore). The core reads the files (core/ignore/sources.ts); this only says where they are.
  */
 import * as os from 'node:os';
-import type { GitEnvironment } from '../core/ignore/sources';
+import type { GitEnvironment } from '../core/ports/git';
 import { toPosixPath } from './nativePaths';
 
 /** git's reading of a boolean environment variable: set and not a false word. */

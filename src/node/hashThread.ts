@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { IncrementalHash } from '../core/fs';
+import type { IncrementalHash } from '../core/ports/fs';
 
 const RING_BYTES = 4 * 1024 * 1024;
 /** Pieces are split to at most this, so that one never waits for the whole ring to drain. */

@@ -35,8 +35,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
-import { stagingNameInfo } from '../core/staging';
-import { FsError, type HeldLock } from '../core/fs';
+import { stagingNameInfo } from '../core/files/staging';
+import { FsError, type HeldLock } from '../core/ports/fs';
 
 export interface NodeLockOptions {
   /** How long to wait for a live holder before failing with FsError 'locked'. */

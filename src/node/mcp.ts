@@ -8,7 +8,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
-import { EXTENSION_VERSION } from '../core/manifest';
+import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
 import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';

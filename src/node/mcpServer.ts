@@ -38,11 +38,11 @@ import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } fr
 import { CancelledError, ToolError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import type { HistoryStore } from '../core/history/store';
-import { EXTENSION_VERSION } from '../core/manifest';
+import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
-import { envelopeSchema } from '../core/results';
+import { envelopeSchema } from '../core/contract/results';
 import type { Policy } from '../core/settings';
-import type { PathIndex } from '../core/pathIndex';
+import type { PathIndex } from '../core/ports/pathIndex';
 import type { Progress } from '../core/signals';
 import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';

@@ -10,7 +10,7 @@
  */
 import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
 import * as fs from 'node:fs';
-import { isStagingName } from '../core/staging';
+import { isStagingName } from '../core/files/staging';
 import {
   type DirEntry,
   type EntryKind,
@@ -21,7 +21,7 @@ import {
   type FsErrorKind,
   type HeldLock,
   type IncrementalHash,
-} from '../core/fs';
+} from '../core/ports/fs';
 import { basename } from '../core/paths';
 import { type NodeLocks, trackStaging } from './locks';
 import { streamingHash } from './hashThread';

@@ -15,7 +15,7 @@
  */
 import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { type EncodingId, encodingNamed, someEncodingNames } from '../core/encoding/names';
-import { ALL_IGNORE_FILES, type IgnoreFileSettings } from '../core/ignore/sources';
+import { ALL_IGNORE_FILES, type IgnoreFileSettings } from '../core/settings';
 import { isWithin } from '../core/paths';
 import type { PolicyKnobs } from '../core/settings';
 import { toPosixPath } from './nativePaths';

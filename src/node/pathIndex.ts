@@ -52,8 +52,8 @@
  */
 import * as fs from 'node:fs';
 import { basename, dirname, isWithin } from '../core/paths';
-import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '../core/pathIndex';
-import { holdListing } from '../core/memo';
+import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '../core/ports/pathIndex';
+import { holdListing } from '../core/walk/memo';
 import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
 

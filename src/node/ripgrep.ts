@@ -19,7 +19,7 @@ import * as nodePath from 'node:path';
 import { createInterface } from 'node:readline';
 import { CancelledError } from '../core/errors';
 import { relativeTo } from '../core/paths';
-import type { ContentSearcher, ContentSearchRequest, LineMatch, SearchOutcome } from '../core/search/searcher';
+import type { ContentSearcher, ContentSearchRequest, LineMatch, SearchOutcome } from '../core/ports/searcher';
 
 interface RgText {
   readonly text?: string;

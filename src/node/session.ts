@@ -1,19 +1,20 @@
 /** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
-import type { GitEnvironment } from '../core/ignore/sources';
+import type { GitEnvironment } from '../core/ports/git';
 import { gitEnvironment } from './gitEnvironment';
 import { toNativePath, toPosixPath } from './nativePaths';
 import { realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { ToolError } from '../core/errors';
-import { DEFAULT_HISTORY_LIMITS, type HistoryLimits, HistoryStore } from '../core/history/store';
+import { HistoryStore } from '../core/history/store';
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/settings';
 import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
-import type { PathIndex } from '../core/pathIndex';
+import type { PathIndex } from '../core/ports/pathIndex';
 import { type HostNaming, RUNNER_NAMING } from '../core/naming';
 import type { Root, Workspace } from '../core/confinement';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../core/settings';
-import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/sharedPolicy';
+import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../core/policy/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from './locks';
 import { NodeFileSystem } from './nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from './ripgrep';

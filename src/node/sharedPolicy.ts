@@ -10,7 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { describeError, ToolError } from '../core/errors';
-import { POLICY_FILE_NAME, PolicyFileError, type PublishedPolicy, readPolicyFile } from '../core/sharedPolicy';
+import { POLICY_FILE_NAME, PolicyFileError, type PublishedPolicy, readPolicyFile } from '../core/policy/sharedPolicy';
 
 /** Case-insensitive where the platform's disks usually are. */
 export const CASE_INSENSITIVE_PATHS = process.platform === 'win32' || process.platform === 'darwin';

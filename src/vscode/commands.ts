@@ -1,7 +1,7 @@
 /** The command palette actions (category "Agent FS"): the same power the tools give a model, for the person. */
 import * as vscode from 'vscode';
-import type { JsonSchema } from '../core/manifest';
-import { operationOf, toolNameOf } from '../core/manifest';
+import type { JsonSchema } from '../core/catalog/manifest';
+import { operationOf, toolNameOf } from '../core/catalog/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import { isWithin, normalizeAbsolute, relativeTo } from '../core/paths';
 import type { Dialogs } from './dialogs';

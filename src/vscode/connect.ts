@@ -6,7 +6,7 @@
  * registry: in this window the same tools already serve Copilot as language-model tools.
  */
 import * as vscode from 'vscode';
-import { type ConnectSnippet, connectSnippets, serverCommand } from '../core/connect';
+import { type ConnectSnippet, connectSnippets, serverCommand } from '../core/catalog/connect';
 import type { Dialogs } from './dialogs';
 import type { EditorSession } from './session';
 

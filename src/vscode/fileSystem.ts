@@ -15,7 +15,7 @@
  */
 import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
-import { isStagingName } from '../core/staging';
+import { isStagingName } from '../core/files/staging';
 import {
   type DirEntry,
   type EntryKind,
@@ -26,7 +26,7 @@ import {
   type FsErrorKind,
   type HeldLock,
   type IncrementalHash,
-} from '../core/fs';
+} from '../core/ports/fs';
 import { basename, isWithin } from '../core/paths';
 import { NodeLocks, trackStaging } from '../node/locks';
 import { NodeFileSystem } from '../node/nodeFileSystem';

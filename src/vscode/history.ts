@@ -11,7 +11,7 @@ import type { Envelope } from '../core/envelope';
 import { ToolError } from '../core/errors';
 import { displayText, type FileChange, fileChanges, sideContent } from '../core/history/changes';
 import { HistoryStore, type OperationRecord } from '../core/history/store';
-import { undoneBy } from '../core/history/undo';
+import { undoneBy } from '../core/recording/undo';
 import { basename, dirname } from '../core/paths';
 import { findTool } from '../core/tools';
 import { undoLastTarget } from '../core/tools/undoLast';

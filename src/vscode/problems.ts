@@ -22,11 +22,11 @@
  * problems counted), each part working on the same call's state.
  */
 import * as vscode from 'vscode';
-import type { FileSystem } from '../core/fs';
+import type { FileSystem } from '../core/ports/fs';
 import type { Session } from '../core/invoke';
 import { basename, isWithin } from '../core/paths';
 import { PathResolver, type Workspace } from '../core/confinement';
-import { isStagingName } from '../core/staging';
+import { isStagingName } from '../core/files/staging';
 import { VscodeFileSystem } from './fileSystem';
 
 /** How long a call waits for VS Code to reload an open document the call changed. */

@@ -4,9 +4,10 @@
  * .vscode/settings.json must not be able to switch confirmations or read-only mode off.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/history/store';
-import type { IgnoreFileSettings } from '../core/ignore/sources';
 import {
+  DEFAULT_HISTORY_LIMITS,
+  type HistoryLimits,
+  type IgnoreFileSettings,
   DEFAULT_CONFIRM_EDITS_OVER_LINES,
   AGENT_FS_STORAGE_PATHS,
   DEFAULT_EDIT_IN_MEMORY_BYTES,

@@ -13,8 +13,8 @@
 import * as vscode from 'vscode';
 import { describeError } from '../core/errors';
 import { normalizeAbsolute } from '../core/paths';
-import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy } from '../core/sharedPolicy';
-import { replaceFile } from '../core/staging';
+import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy } from '../core/policy/sharedPolicy';
+import { replaceFile } from '../core/files/staging';
 import { VscodeFileSystem, watchFolder } from './fileSystem';
 import type { EditorSession } from './session';
 

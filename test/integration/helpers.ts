@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
-import type { JsonSchema } from '../../src/core/schema';
+import type { JsonSchema } from '../../src/core/contract/schema';
 import type { AgentFsApi } from '../../src/extension';
 import { sampleInput } from '../shared/schemaSamples';
 import { writeTree } from '../shared/tree';

@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
-import { connectSnippets, serverCommand } from '../../src/core/connect';
+import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
 import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';

@@ -6,7 +6,7 @@
  * produced it. No mocha here (test/shared): a violation throws an Error naming the tool and the path in the result.
  */
 import Ajv, { type ValidateFunction } from 'ajv';
-import { envelopeSchema } from '../../src/core/results';
+import { envelopeSchema } from '../../src/core/contract/results';
 import { findTool } from '../../src/core/tools';
 
 // Strict like the inputs' validator; union types are how a nullable field is written.

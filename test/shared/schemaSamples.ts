@@ -3,7 +3,7 @@
  * those tests were written): the unit tests read the schemas from the definitions, the integration specs from the
  * loaded extension's manifest. Imports nothing from vscode or mocha, so both can use it.
  */
-import type { JsonSchema } from '../../src/core/schema';
+import type { JsonSchema } from '../../src/core/contract/schema';
 
 /**
  * A value the schema accepts, or undefined when this small builder cannot make one. A string parameter named like

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
-import { isStagingName } from '../../src/core/staging';
+import { isStagingName } from '../../src/core/files/staging';
 import type { Session } from '../../src/core/invoke';
 import { createNodeSession } from '../../src/node/session';
 import { call, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from './helpers';

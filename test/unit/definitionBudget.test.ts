@@ -5,7 +5,7 @@
  * messages, not descriptions, teach the error codes.
  */
 import * as assert from 'node:assert/strict';
-import { definitionBytes } from '../../src/core/manifest';
+import { definitionBytes } from '../../src/core/catalog/manifest';
 import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
 
 const TOTAL_BUDGET = 20_000;

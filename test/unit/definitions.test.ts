@@ -9,8 +9,8 @@ import { ToolError } from '../../src/core/errors';
 import { RUNNER_NAMING } from '../../src/core/naming';
 import { PathResolver } from '../../src/core/confinement';
 import type { ToolContext } from '../../src/core/context';
-import type { InputOf, InputSchema } from '../../src/core/schema';
-import { arrayOf, INTEGER, nullable, object, oneOf, optional, type ResultOf, STRING } from '../../src/core/results';
+import type { InputOf, InputSchema } from '../../src/core/contract/schema';
+import { arrayOf, INTEGER, nullable, object, oneOf, optional, type ResultOf, STRING } from '../../src/core/contract/results';
 import { defineTool } from '../../src/core/tool';
 import { tempWorkspace } from './helpers';
 

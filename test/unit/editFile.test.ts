@@ -1,7 +1,7 @@
 /** edit_file and its staged matcher: exact, whitespace-tolerant with re-basing, NO_MATCH, MULTIPLE_MATCHES. */
 import * as assert from 'node:assert/strict';
-import { findMatches, applyRegions } from '../../src/core/match';
-import { contentHash } from '../../src/core/text';
+import { findMatches, applyRegions } from '../../src/core/edit/match';
+import { contentHash } from '../../src/core/files/text';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 
 function edit(text: string, oldString: string, newString: string): { stage: string; text: string } {

@@ -9,9 +9,9 @@
  */
 import * as nodePath from 'node:path';
 import type { Session } from '../../src/core/invoke';
-import type { DirEntry, FileStat, FileSystem } from '../../src/core/fs';
+import type { DirEntry, FileStat, FileSystem } from '../../src/core/ports/fs';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
-import { isStagingName } from '../../src/core/staging';
+import { isStagingName } from '../../src/core/files/staging';
 import type { EditorState } from '../../src/core/context';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/nativePaths';

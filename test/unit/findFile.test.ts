@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FsError } from '../../src/core/fs';
+import { FsError } from '../../src/core/ports/fs';
 import { faultySession } from './faultInjection';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 

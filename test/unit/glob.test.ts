@@ -4,8 +4,8 @@
  * files whichever engine searches.
  */
 import * as assert from 'node:assert/strict';
-import { globList, normaliseGlob, ruleGlob } from '../../src/core/glob';
-import { isHidden } from '../../src/core/policy';
+import { globList, normaliseGlob, ruleGlob } from '../../src/core/policy/glob';
+import { isHidden } from '../../src/core/policy/policy';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
 import { call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { invokeOperation, prepareOperation } from '../../src/core/invoke';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
-import { contentHash } from '../../src/core/text';
+import { contentHash } from '../../src/core/files/text';
 import { assertFields, assertTree, call, expectError, expectOk, nodeSession, tempWorkspace, type TempWorkspace } from './helpers';
 
 const hashOf = (text: string): string => contentHash(new TextEncoder().encode(text));

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { IncrementalHash } from '../../src/core/fs';
+import type { IncrementalHash } from '../../src/core/ports/fs';
 import { streamingHash } from '../../src/node/hashThread';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { createNodeSession } from '../../src/node/session';

@@ -6,7 +6,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { HistoryStore, type HistoryLimits, type OperationRecord } from '../../src/core/history/store';
+import { HistoryStore, type OperationRecord } from '../../src/core/history/store';
+import type { HistoryLimits } from '../../src/core/settings';
 import type { Session } from '../../src/core/invoke';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/nativePaths';

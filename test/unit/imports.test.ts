@@ -82,6 +82,24 @@ describe('module graph of src/', function () {
     assert.deepEqual(found, [], `import circles: ${found.map((component) => component.join(' → ')).join('; ')}`);
   });
 
+  it('has no circle between rooms either: the folders of src/core and the files at its top import one another one way', function () {
+    // A room is a folder of src/core, a file at its top, or a layer outside the core (node, vscode, extension).
+    const roomOf = (file: string): string => {
+      const [layer, second] = path.relative(SOURCE, file).split(path.sep);
+      return layer === 'core' ? `core/${second ?? ''}` : (layer ?? '');
+    };
+    const rooms = new Map<string, Set<string>>();
+    for (const [file, imports] of graph) {
+      const from = roomOf(file);
+      const edges = rooms.get(from) ?? new Set<string>();
+      for (const target of imports) if (roomOf(target) !== from) edges.add(roomOf(target));
+      rooms.set(from, edges);
+    }
+    assert.ok(rooms.size > 20, `only ${rooms.size} rooms found`);
+    const found = circles(new Map([...rooms].map(([room, edges]) => [room, [...edges]]))).map((component) => component.sort());
+    assert.deepEqual(found, [], `rooms that import each other: ${found.map((component) => component.join(' ↔ ')).join('; ')}`);
+  });
+
   it('would report one (the check itself works)', function () {
     const a = path.join(SOURCE, 'a.ts');
     const b = path.join(SOURCE, 'b.ts');

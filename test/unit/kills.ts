@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation, type Session } from '../../src/core/invoke';
-import { isStagingName } from '../../src/core/staging';
+import { isStagingName } from '../../src/core/files/staging';
 import { checkEnvelope } from '../shared/results';
 
 const SIZES = [64, 4096, 65536, 1024 * 1024];

@@ -1,6 +1,6 @@
 /** replace_lines, insert_lines, delete_lines: inclusive 1-based ranges, never clamped, endings kept. */
 import * as assert from 'node:assert/strict';
-import { contentHash } from '../../src/core/text';
+import { contentHash } from '../../src/core/files/text';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 
 describe('line edits', function () {

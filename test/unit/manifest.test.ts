@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import Ajv from 'ajv';
 import { ERROR_CODES } from '../../src/core/errors';
 import { SETTING_DEFAULTS } from '../../src/core/settings';
-import type { JsonSchema } from '../../src/core/manifest';
+import type { JsonSchema } from '../../src/core/catalog/manifest';
 import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { PLUGIN_OPERATIONS } from './schemaInputs';
 

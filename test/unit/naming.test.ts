@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { invokeOperation, prepareOperation } from '../../src/core/invoke';
-import { definitionBytes } from '../../src/core/manifest';
+import { definitionBytes } from '../../src/core/catalog/manifest';
 import { EDITOR_NAMING, hasMarkers, type HostNaming, mcpNaming, referencedTools, renderText, RUNNER_NAMING } from '../../src/core/naming';
 import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { mcpTool, serverNaming } from '../../src/node/mcpServer';

@@ -29,7 +29,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope, FailureEnvelope } from '../../src/core/envelope';
 import type { Session } from '../../src/core/invoke';
-import { compareCodePoints } from '../../src/core/listing';
+import { compareCodePoints } from '../../src/core/walk/listing';
 import { OUTSIDE_CODE } from '../../src/core/confinement';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
 import { createNodeSession } from '../../src/node/session';

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation } from '../../src/core/invoke';
-import { isHidden, isProtected } from '../../src/core/policy';
+import { isHidden, isProtected } from '../../src/core/policy/policy';
 import { DEFAULT_POLICY } from '../../src/core/settings';
 import { NodeFileSystem } from '../../src/node/nodeFileSystem';
 import { toPosixPath } from '../../src/node/nativePaths';

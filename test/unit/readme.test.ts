@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { toolNameOf } from '../../src/core/manifest';
+import { toolNameOf } from '../../src/core/catalog/manifest';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
 
 interface ToolSet {

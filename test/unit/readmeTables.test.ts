@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ERROR_CODES } from '../../src/core/errors';
-import { errorTable, rewriteReadme, toolTable, undocumentedCodes } from '../../src/core/readmeTables';
-import { object, optional, STRING } from '../../src/core/results';
+import { errorTable, rewriteReadme, toolTable, undocumentedCodes } from '../../src/core/catalog/readmeTables';
+import { object, optional, STRING } from '../../src/core/contract/results';
 import type { Tool } from '../../src/core/tool';
 import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 

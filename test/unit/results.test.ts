@@ -3,7 +3,7 @@
  * a real result passes; a stray field, a missing one, a wrong type or an undeclared error code does not.
  */
 import * as assert from 'node:assert/strict';
-import { envelopeSchema, RECORDED_FIELDS, schemaForHost } from '../../src/core/results';
+import { envelopeSchema, RECORDED_FIELDS, schemaForHost } from '../../src/core/contract/results';
 import { findTool, TOOL_DEFINITIONS } from '../../src/core/tools';
 import { checkEnvelope } from '../shared/results';
 import { call, expectOk, tempWorkspace } from './helpers';

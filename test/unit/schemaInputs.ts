@@ -2,7 +2,7 @@
  * Inputs for the tests that run over every tool: known-good ones for the plugin operations, a minimal valid input built from any
  * tool's schema (test/shared/schemaSamples.ts), and wrong values for each property.
  */
-import type { JsonSchema } from '../../src/core/manifest';
+import type { JsonSchema } from '../../src/core/catalog/manifest';
 import { sampleInput } from '../shared/schemaSamples';
 
 /** Known-good inputs for the twelve plugin operations (docs/design.md, "Compatibility"); other tools get one built from their schema. */

@@ -17,7 +17,7 @@ import {
   type Window,
 } from '../../src/core/edit/stream';
 import type { ToolError } from '../../src/core/errors';
-import { CHUNK_BYTES } from '../../src/core/read/limits';
+import { CHUNK_BYTES } from '../../src/core/ports/fs';
 import { memorySource } from '../../src/core/read/select';
 import { createNodeSession } from '../../src/node/session';
 import { Chooser, seeded } from '../shared/churn';

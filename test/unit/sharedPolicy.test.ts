@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
-import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy, readPolicyFile } from '../../src/core/sharedPolicy';
+import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy, readPolicyFile } from '../../src/core/policy/sharedPolicy';
 import { flagKnobs } from '../../src/node/options';
 import { toPosixPath } from '../../src/node/nativePaths';
 import { createNodeSession } from '../../src/node/session';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { memorySource } from '../../src/core/read/select';
 import { searchBytes } from '../../src/core/edit/stream';
-import { CHUNK_BYTES } from '../../src/core/read/limits';
+import { CHUNK_BYTES } from '../../src/core/ports/fs';
 
 const NEVER_CANCELLED = { isCancelled: () => false };
 

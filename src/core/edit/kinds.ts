@@ -4,10 +4,10 @@
  * one line more on each side than the edit touches, so what those functions decide from neighbouring lines (line
  * endings, a missing final newline) comes out as over the whole text.
  */
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import { ToolError } from '../errors';
-import { type InsertPosition, insertLinesAt, replaceLineRange } from '../lineEdits';
-import { applyRegions, type Candidate, findMatches, type MatchStage, patternLines } from '../match';
+import { type InsertPosition, insertLinesAt, replaceLineRange } from './lineEdits';
+import { applyRegions, type Candidate, findMatches, type MatchStage, patternLines } from './match';
 import { humanSize } from '../read/bytes';
 import { lastLinesStart, searchBytes, searchLineKeys, type WindowSpec } from './stream';
 import type { LargeText, TextEditKind } from './textEdit';

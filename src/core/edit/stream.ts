@@ -14,11 +14,11 @@
  * Over 300 lines: the passes and the byte searches share one chunked reading of the file and its newlines' offsets
  * (NewlineIndex, found once per chunk), which are most of a pass's work.
  */
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import type { ToolError } from '../errors';
-import type { FileWriter, IncrementalHash } from '../fs';
+import type { FileWriter, IncrementalHash } from '../ports/fs';
 import { BYTE_BREAKS, humanSize, type LineBreaks, NEWLINE } from '../read/bytes';
-import { CHUNK_BYTES } from '../read/limits';
+import { CHUNK_BYTES } from '../ports/fs';
 import type { ByteSource } from '../read/select';
 import { type CallSignals, throwIfCancelled } from '../signals';
 

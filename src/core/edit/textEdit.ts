@@ -16,7 +16,7 @@
  * Over 300 lines: the in-memory and the streamed edit are one implementation that keeps the same invariants side by
  * side.
  */
-import { shown, undoSentence } from '../consequences';
+import { shown, undoSentence } from '../changes/consequences';
 import type { ToolContext } from '../context';
 import { bomBytes, decodeExact, LOCAL_CODEC } from '../encoding/codec';
 import { DETECTION_HEAD_BYTES } from '../encoding/detect';
@@ -40,23 +40,23 @@ import {
   needsConfirmation,
   sameBytes,
   type TextChange,
-} from '../editing';
-import { limitExceeded } from '../caps';
+} from './editing';
+import { limitExceeded } from '../contract/caps';
 import { type ErrorCode, ToolError } from '../errors';
-import { writeFileAtomic } from '../writes';
-import type { FileStat, FileWriter, IncrementalHash } from '../fs';
-import { contentHash, incrementalHash } from '../hashing';
-import type { LineFrame } from '../lineEdits';
-import { withPathLocks } from '../locks';
+import { writeFileAtomic } from '../changes/writes';
+import type { FileStat, FileWriter, IncrementalHash } from '../ports/fs';
+import { contentHash, incrementalHash } from '../files/hashing';
+import type { LineFrame } from './lineEdits';
+import { withPathLocks } from '../files/locks';
 import { toolRef } from '../naming';
-import { assertMayWrite } from '../policy';
+import { assertMayWrite } from '../policy/policy';
 import { humanSize, type LineBreaks, lineBreaksOf, newlineOfBytes } from '../read/bytes';
-import { CHUNK_BYTES } from '../read/limits';
+import { CHUNK_BYTES } from '../ports/fs';
 import type { ByteSource } from '../read/select';
 import type { ConfinedPath } from '../confinement';
 import { throwIfCancelled } from '../signals';
-import { removeQuietly, siblingPath } from '../staging';
-import { countLines, detectNewline, type NewlineStyle } from '../text';
+import { removeQuietly, siblingPath } from '../files/staging';
+import { countLines, detectNewline, type NewlineStyle } from '../files/text';
 import type { Preparation } from '../tool';
 import {
   mergeWindows,

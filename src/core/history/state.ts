@@ -3,12 +3,12 @@
  * (with the bytes needed to restore it), after it (hashes, and bytes for the diff), and again before an undo (hashes
  * only, to prove nothing changed since). Symbolic links are described, never followed, inside a tree (walk.ts).
  */
-import type { FileSystem } from '../fs';
-import { contentHash, type HashMemo, hashFile } from '../hashing';
+import type { FileSystem } from '../ports/fs';
+import { contentHash, type HashMemo, hashFile } from '../files/hashing';
 import { relativeTo } from '../paths';
 import { LARGE_CONTENT_BYTES, type StoredContent } from './content';
 import { type CallSignals, throwIfCancelled } from '../signals';
-import { walkTree } from '../walk';
+import { walkTree } from '../files/walk';
 
 export interface MissingState {
   readonly type: 'missing';

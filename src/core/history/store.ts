@@ -41,10 +41,11 @@
  *
  * Over 300 lines: one class, each change to the directory making its writes in the same order under the same lock.
  */
+import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../settings';
 import { describeError } from '../errors';
-import type { FileSystem } from '../fs';
-import { contentHash, hashFile } from '../hashing';
-import { removeQuietly, replaceFile, siblingPath } from '../staging';
+import type { FileSystem } from '../ports/fs';
+import { contentHash, hashFile } from '../files/hashing';
+import { removeQuietly, replaceFile, siblingPath } from '../files/staging';
 import { contentSize, type StoredContent } from './content';
 import {
   addLine,
@@ -77,15 +78,6 @@ export class HistoryWriteError extends Error {
     this.name = 'HistoryWriteError';
   }
 }
-
-export interface HistoryLimits {
-  /** Operations kept; the oldest go first. */
-  readonly maxOperations: number;
-  /** Bytes of recorded content kept in all; an operation needing more than this is recorded without content. */
-  readonly maxBytes: number;
-}
-
-export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxOperations: 200, maxBytes: 50 * 1024 * 1024 };
 
 /** One path an operation changed. */
 export interface PathRecord {

@@ -3,7 +3,7 @@
  * newline style and character cut points.
  */
 import { type EncodingFamily, type EncodingId, familyOf } from '../encoding/names';
-import type { NewlineStyle } from '../text';
+import type { NewlineStyle } from '../files/text';
 
 export const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;

@@ -4,9 +4,9 @@ import { DETECTION_HEAD_BYTES } from '../encoding/detect';
 import { decodeFileText, detectFileEncoding, type FileRef } from '../encoding/fileText';
 import { familyOf, publicName } from '../encoding/names';
 import { ToolError } from '../errors';
-import type { FileSystem } from '../fs';
-import { contentHash } from '../hashing';
-import { countLines, detectNewline, type NewlineStyle } from '../text';
+import type { FileSystem } from '../ports/fs';
+import { contentHash } from '../files/hashing';
+import { countLines, detectNewline, type NewlineStyle } from '../files/text';
 import { countLinesInBytes, newlineOfBytes } from './bytes';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
 

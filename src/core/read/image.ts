@@ -4,10 +4,10 @@
  * file the text read refuses as binary is looked at again.
  */
 import { WithImage } from '../envelope';
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import { ToolError } from '../errors';
 import { type ConfinedPath, namePair } from '../confinement';
-import { contentHash } from '../text';
+import { contentHash } from '../files/text';
 import type { ToolContext } from '../context';
 import { humanSize } from './bytes';
 import { IMAGE_SNIFF_BYTES, imageFormatOf, readImageHeader } from './imageHeader';

@@ -4,7 +4,7 @@
  * facts out.
  */
 
-export type ImageMimeType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp';
+import type { ImageMimeType } from '../envelope';
 
 export interface ImageHeader {
   readonly mimeType: ImageMimeType;

@@ -7,8 +7,6 @@
 export const WHOLE_READ_BYTES = 10 * 1024 * 1024;
 /** Without ranged reads a file is read whole to read any of it; above this that is refused. */
 export const UNRANGED_READ_CAP = 64 * 1024 * 1024;
-/** Step of forward scans: large enough that a 1 GiB scan is a thousand reads, small enough to stay out of the way. */
-export const CHUNK_BYTES = 1024 * 1024;
 /** Step of backward (tail) scans: a hundred log lines usually fit in one. */
 export const TAIL_CHUNK_BYTES = 64 * 1024;
 

@@ -17,13 +17,13 @@
  * '\r', so lines are found without decoding, and only the selected stretch is decoded.
  */
 import { toolRef } from '../naming';
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import { bomBytes, decodeExact, LOCAL_CODEC } from '../encoding/codec';
 import { DETECTION_HEAD_BYTES } from '../encoding/detect';
 import { binaryRefusal, decodeFileText, detectFileEncoding, type FileRef, mismatch } from '../encoding/fileText';
 import { type EncodingId, publicName } from '../encoding/names';
-import type { FileSystem } from '../fs';
-import { contentHash, type NewlineStyle } from '../text';
+import type { FileSystem } from '../ports/fs';
+import { contentHash, type NewlineStyle } from '../files/text';
 import { countLinesInBytes, humanSize, lineBreaksOf, newlineOfBytes } from './bytes';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from './limits';
 import {

@@ -1,5 +1,5 @@
 /** The line parameters read_file and read_many_files share, checked against each other and the read cap. */
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import { ToolError } from '../errors';
 import { requestedEncoding } from '../encoding/fileText';
 import type { LineRequest } from './select';

@@ -6,7 +6,8 @@
 import { ToolError } from '../errors';
 import type { EncodingId } from '../encoding/names';
 import { countLinesInBytes, cutEnd, cutStart, lineBreaksOf } from './bytes';
-import { CHUNK_BYTES, TAIL_CHUNK_BYTES } from './limits';
+import { CHUNK_BYTES } from '../ports/fs';
+import { TAIL_CHUNK_BYTES } from './limits';
 
 export interface LineRequest {
   /** 1-based first line; default 1. */

@@ -10,7 +10,7 @@ import { bomBytes, bomEncoding, decodeExactLocal } from '../encoding/codec';
 import { DETECTION_HEAD_BYTES, detectEncoding } from '../encoding/detect';
 import type { EncodingId } from '../encoding/names';
 import type { CompiledQuery } from './query';
-import type { LineMatch } from './searcher';
+import type { LineMatch } from '../ports/searcher';
 
 /** Whether ripgrep may search for `query` under the host's encoding rules at `directory` (see the header). */
 export async function ripgrepMayRun(context: Pick<ToolContext, 'encodings'>, directory: string, query: string): Promise<boolean> {

@@ -3,13 +3,13 @@
  * searcher (ripgrep), which reports files in any order, and the core's own scan, which reports them in order.
  */
 import type { ToolContext } from '../context';
-import { compareCodePoints } from '../listing';
+import { compareCodePoints } from '../walk/listing';
 import type { ConfinedPath } from '../confinement';
 import { type FileFilter, PDF_TEXT } from './fileFilter';
 import type { CompiledQuery } from './query';
 import { type Accepted, Smallest } from './replyOrder';
 import { scanContent, type ScanStats } from './scan';
-import type { ContentSearcher, ContentSearchRequest, LineMatch } from './searcher';
+import type { ContentSearcher, ContentSearchRequest, LineMatch } from '../ports/searcher';
 import { SortedWalk } from './sortedWalk';
 
 /** What one start gave: its first `need` matches in the reply's order, and how many it has when that is known. */

@@ -17,7 +17,7 @@
  */
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
-import type { ExternalQuery } from './searcher';
+import type { ExternalQuery } from '../ports/searcher';
 
 export interface CompiledQuery {
   /** The first match in a line (without its terminator), as UTF-16 offsets; undefined when the line has none. */

@@ -2,8 +2,8 @@
  * search_content's reply order — display path (code units, as every listing), then line; between roots of one name,
  * the first — and the first N matches in it, kept from matches that arrive in any order.
  */
-import { compareCodePoints } from '../listing';
-import type { LineMatch } from './searcher';
+import { compareCodePoints } from '../walk/listing';
+import type { LineMatch } from '../ports/searcher';
 
 /** A match that passed the core's rules, with the path the reply shows. */
 export interface Accepted {

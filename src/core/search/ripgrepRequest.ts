@@ -7,12 +7,12 @@
  * shows; so where ignore files count, the core walks the start first and hands ripgrep what the walk skipped.
  */
 import type { ToolContext } from '../context';
-import { normaliseGlob } from '../glob';
-import type { IgnoreRules } from '../ignore/rules';
-import { walkListings } from '../listing';
+import { normaliseGlob } from '../policy/glob';
+import type { IgnoreRules } from '../walk/ignore/rules';
+import { walkListings } from '../walk/listing';
 import type { ConfinedPath } from '../confinement';
 import type { CompiledQuery } from './query';
-import type { ContentSearchRequest } from './searcher';
+import type { ContentSearchRequest } from '../ports/searcher';
 
 /** The parts of search_content's input the request depends on. */
 export interface RequestInput {

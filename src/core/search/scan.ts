@@ -14,8 +14,8 @@
  * Over 300 lines: one pipeline (walk, reads, line scanner) that keeps the order matches leave in.
  */
 import { CancelledError } from '../errors';
-import type { IgnoreRules } from '../ignore/rules';
-import { FileTree, walkVisible, type VisibleEntry } from '../listing';
+import type { IgnoreRules } from '../walk/ignore/rules';
+import { FileTree, walkVisible, type VisibleEntry } from '../walk/listing';
 import { basename, dirname } from '../paths';
 import type { ConfinedPath } from '../confinement';
 import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
@@ -24,7 +24,7 @@ import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
-import type { LineMatch } from './searcher';
+import type { LineMatch } from '../ports/searcher';
 
 /** The first read of each file: most source files fit in it whole, and a small buffer is cheap to allocate. */
 const FIRST_READ_BYTES = 16 * 1024;

@@ -6,8 +6,8 @@
  * listings of the directories the walk is in: the least of their entries that come later in the walk.
  */
 import type { ToolContext } from '../context';
-import type { DirEntry } from '../fs';
-import { compareCodePoints } from '../listing';
+import type { DirEntry } from '../ports/fs';
+import { compareCodePoints } from '../walk/listing';
 import { relativeTo } from '../paths';
 import type { ConfinedPath } from '../confinement';
 import { PDF_TEXT } from './fileFilter';

@@ -1,12 +1,12 @@
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
 import { HASH } from './fields';
-import { shown, sizeText, undoSentence } from '../consequences';
-import { describeLines, fencedDiff } from '../editing';
-import { withPathLocks } from '../locks';
-import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../patch';
-import type { InputSchema } from '../schema';
+import { shown, sizeText, undoSentence } from '../changes/consequences';
+import { describeLines, fencedDiff } from '../edit/editing';
+import { withPathLocks } from '../files/locks';
+import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../edit/patch';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { plural } from '../walk';
+import { plural } from '../files/walk';
 import { DRY_RUN } from './parameters';
 
 const inputSchema = {

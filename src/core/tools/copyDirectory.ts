@@ -1,14 +1,14 @@
-import { BOOLEAN, described, INTEGER, object } from '../results';
+import { BOOLEAN, described, INTEGER, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
 import { where } from '../naming';
-import { missingDirectories } from '../writes';
-import { removeQuietly, siblingPath } from '../staging';
+import { missingDirectories } from '../changes/writes';
+import { removeQuietly, siblingPath } from '../files/staging';
 import { dirname, relativeTo } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { reportProgress, throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../transfer';
-import { walkTree } from '../walk';
+import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../changes/transfer';
+import { walkTree } from '../files/walk';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

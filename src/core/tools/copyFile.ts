@@ -1,12 +1,12 @@
-import { BOOLEAN, object } from '../results';
+import { BOOLEAN, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
 import { toolRef, where } from '../naming';
-import { removeQuietly, siblingPath } from '../staging';
+import { removeQuietly, siblingPath } from '../files/staging';
 import { dirname } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
-import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../transfer';
+import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../changes/transfer';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

@@ -1,10 +1,10 @@
-import { BOOLEAN, described, object } from '../results';
+import { BOOLEAN, described, object } from '../contract/results';
 import { DIRECTORY_NAMES } from './fields';
 import { ToolError } from '../errors';
 import { namePair } from '../confinement';
-import { ensureParentDirectory } from '../writes';
-import { assertMayWrite } from '../policy';
-import type { InputSchema } from '../schema';
+import { ensureParentDirectory } from '../changes/writes';
+import { assertMayWrite } from '../policy/policy';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 

@@ -1,13 +1,13 @@
-import { BOOLEAN, object } from '../results';
+import { BOOLEAN, object } from '../contract/results';
 import { DIRECTORY_NAMES } from './fields';
 import { toolRef, where } from '../naming';
-import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../consequences';
+import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
-import type { FileStat } from '../fs';
-import { assertMayWrite, assertTreeMayChange } from '../policy';
+import type { FileStat } from '../ports/fs';
+import { assertMayWrite, assertTreeMayChange } from '../policy/policy';
 import { type ConfinedPath, namePair } from '../confinement';
 import type { ToolContext } from '../context';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputOf, InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 

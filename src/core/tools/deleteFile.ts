@@ -1,15 +1,15 @@
-import { BOOLEAN, object } from '../results';
+import { BOOLEAN, object } from '../contract/results';
 import { FILE_NAMES } from './fields';
 import { toolRef, where } from '../naming';
-import { shown, sizeText, trashSentence, undoSentence } from '../consequences';
+import { shown, sizeText, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
-import { checkExpectedHash, checkHashFormat } from '../editing';
-import { withPathLocks } from '../locks';
-import { assertMayWrite } from '../policy';
+import { checkExpectedHash, checkHashFormat } from '../edit/editing';
+import { withPathLocks } from '../files/locks';
+import { assertMayWrite } from '../policy/policy';
 import { type ConfinedPath, namePair } from '../confinement';
-import { contentHash } from '../text';
+import { contentHash } from '../files/text';
 import type { ToolContext } from '../context';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { EXPECTED_HASH, pathParameter } from './parameters';
 

@@ -1,8 +1,8 @@
-import { INTEGER, object } from '../results';
+import { INTEGER, object } from '../contract/results';
 import { EDIT_FIELDS } from './fields';
 import { type LineRangeFields, lineRangeKind } from '../edit/kinds';
 import { editOptionsOf, prepareTextEdit, runTextEdit, TEXT_EDIT_ERRORS, type TextEditKind } from '../edit/textEdit';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputOf, InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 

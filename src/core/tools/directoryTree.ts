@@ -1,12 +1,12 @@
-import { INTEGER, object, STRING } from '../results';
+import { INTEGER, object, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
-import { compareCodePoints, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
+import { compareCodePoints, checkDirectory, type VisibleEntry, walkVisible } from '../walk/listing';
 import { dirname } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
-import { DEFAULT_PAGE_BYTES } from '../paging';
+import { DEFAULT_PAGE_BYTES } from '../contract/paging';
 
 /** Lines of tree in one reply; past this the tree is cut and says how much it left out. */
 const encoder = new TextEncoder();

@@ -1,9 +1,9 @@
-import { arrayOf, described, INTEGER, object, oneOf, optional } from '../results';
+import { arrayOf, described, INTEGER, object, oneOf, optional } from '../contract/results';
 import { EDIT_FIELDS } from './fields';
 import { type MatchEdit, type MatchFields, matchKind } from '../edit/kinds';
 import { editOptionsOf, inEdit, prepareTextEdit, runTextEdit, TEXT_EDIT_ERRORS, type TextEditKind } from '../edit/textEdit';
 import { ToolError } from '../errors';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputOf, InputSchema } from '../contract/schema';
 import type { ToolContext } from '../context';
 import { defineTool } from '../tool';
 import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';

@@ -2,7 +2,7 @@
  * Result fields several tools answer with the same meaning, so that each is declared once (results.ts says the
  * schema language). A tool's outputSchema (in its own file) spreads these; a field only one tool has is written there.
  */
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 
 /** A VS Code encoding name ("utf8", "windows1252"), as the encoding parameters take it. */
 export const ENCODING_NAME = described('The encoding name, as the encoding parameter takes it.', STRING);

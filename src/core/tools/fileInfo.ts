@@ -1,15 +1,15 @@
-import { BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { ENCODING_NAME, HASH, NEWLINE } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { namePair } from '../confinement';
 import { extname } from '../paths';
-import { assertMayRead } from '../policy';
+import { assertMayRead } from '../policy/policy';
 import { humanSize } from '../read/bytes';
 import { describeText } from '../read/facts';
 import { WHOLE_READ_BYTES } from '../read/limits';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 

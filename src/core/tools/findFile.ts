@@ -1,16 +1,16 @@
-import { arrayOf, INTEGER, NUMBER, object, oneOf, STRING } from '../results';
+import { arrayOf, INTEGER, NUMBER, object, oneOf, STRING } from '../contract/results';
 import { FILE_NAMES, IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
-import { FileNameSearch } from '../fuzzy';
+import { FileNameSearch } from '../walk/fuzzy';
 import type { Root } from '../confinement';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { collect } from '../heldWalk';
-import { compareCodePoints, walkListings, type VisibleEntry } from '../listing';
-import { internKey, ListingMemo } from '../memo';
+import { collect } from '../walk/heldWalk';
+import { compareCodePoints, walkListings, type VisibleEntry } from '../walk/listing';
+import { internKey, ListingMemo } from '../walk/memo';
 import { INCLUDE_IGNORED, OFFSET } from './parameters';
-import { pageFields, pageOf } from '../paging';
+import { pageFields, pageOf } from '../contract/paging';
 
 export const FIND_FILE_CAP = 200;
 

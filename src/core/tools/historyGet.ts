@@ -1,9 +1,9 @@
-import { arrayOf, BOOLEAN, described, object, oneOf, OPEN_OBJECT, optional, STRING } from '../results';
+import { arrayOf, BOOLEAN, described, object, oneOf, OPEN_OBJECT, optional, STRING } from '../contract/results';
 import { OPERATION_FIELDS, SIDE_STATE } from './fields';
 import { type ChangeDiff, diffOf, fileChanges } from '../history/changes';
 import { describeState } from '../history/state';
-import { requireHistory, requireRecord, undoneBy } from '../history/undo';
-import type { InputSchema } from '../schema';
+import { requireHistory, requireRecord, undoneBy } from '../recording/undo';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { describeRecord } from './historyList';
 import { OPERATION_ID } from './parameters';

@@ -1,10 +1,10 @@
-import { arrayOf, INTEGER, object } from '../results';
+import { arrayOf, INTEGER, object } from '../contract/results';
 import { OPERATION_FIELDS, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { OperationRecord } from '../history/store';
-import { requireHistory, undoneBy } from '../history/undo';
+import { requireHistory, undoneBy } from '../recording/undo';
 import { isWithin } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 

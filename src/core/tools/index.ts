@@ -6,7 +6,7 @@
  * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write), `additive`
  * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
-import { manifestEntry, type ManifestTool } from '../manifest';
+import { manifestEntry, type ManifestTool } from '../catalog/manifest';
 import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
 import { copyFile } from './copyFile';

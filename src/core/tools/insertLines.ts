@@ -1,8 +1,8 @@
-import { INTEGER, nullable, object, oneOf } from '../results';
+import { INTEGER, nullable, object, oneOf } from '../contract/results';
 import { EDIT_FIELDS } from './fields';
 import { type InsertFields, insertKind } from '../edit/kinds';
 import { editOptionsOf, prepareTextEdit, runTextEdit, TEXT_EDIT_ERRORS, type TextEditKind } from '../edit/textEdit';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputOf, InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 

@@ -1,11 +1,11 @@
-import { arrayOf, BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { arrayOf, BOOLEAN, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
-import { compareCodePoints, entryType, checkDirectory, type VisibleEntry, walkVisible } from '../listing';
-import type { InputSchema } from '../schema';
+import { compareCodePoints, entryType, checkDirectory, type VisibleEntry, walkVisible } from '../walk/listing';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { INCLUDE_HIDDEN, INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
-import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
+import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../contract/paging';
 
 /** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */
 export const LIST_DIRECTORY_CAP = 1000;

@@ -1,12 +1,12 @@
-import { arrayOf, BOOLEAN, INTEGER, object, STRING } from '../results';
+import { arrayOf, BOOLEAN, INTEGER, object, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { checkDirectory, compareCodePoints, FileTree, walkListings, type VisibleEntry } from '../listing';
-import { ListingMemo } from '../memo';
+import { checkDirectory, compareCodePoints, FileTree, walkListings, type VisibleEntry } from '../walk/listing';
+import { ListingMemo } from '../walk/memo';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
-import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../paging';
+import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../contract/paging';
 
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
 export const LIST_FILES_CAP = 5000;

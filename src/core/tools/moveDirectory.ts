@@ -1,10 +1,10 @@
-import { BOOLEAN, object } from '../results';
+import { BOOLEAN, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
 import { where } from '../naming';
 import { dirname } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../transfer';
+import { describeDirectoryReplacement, planTransfer, swapIntoDestination, TRANSFER_ERRORS } from '../changes/transfer';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

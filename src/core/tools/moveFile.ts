@@ -1,9 +1,9 @@
-import { BOOLEAN, object } from '../results';
+import { BOOLEAN, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
 import { toolRef, where } from '../naming';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../transfer';
+import { describeReplacement, planTransfer, TRANSFER_ERRORS } from '../changes/transfer';
 import { dirname } from '../paths';
 import { pathParameter } from './parameters';
 

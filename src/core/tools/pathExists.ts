@@ -1,8 +1,8 @@
-import { assertMayRead } from '../policy';
-import type { InputSchema } from '../schema';
+import { assertMayRead } from '../policy/policy';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import type { FileStat } from '../fs';
-import { BOOLEAN, object, oneOf, STRING } from '../results';
+import type { FileStat } from '../ports/fs';
+import { BOOLEAN, object, oneOf, STRING } from '../contract/results';
 import { pathParameter } from './parameters';
 
 const inputSchema = {

@@ -1,16 +1,16 @@
-import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../results';
+import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../contract/results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
-import { assertMayRead } from '../policy';
+import { assertMayRead } from '../policy/policy';
 import { readImage } from '../read/image';
 import { DEFAULT_READ_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
 import { type ConfinedPath, namePair } from '../confinement';
 import type { ToolContext } from '../context';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter, ENCODING } from './parameters';
 

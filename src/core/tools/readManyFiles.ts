@@ -1,4 +1,4 @@
-import { anyOf, arrayOf, BOOLEAN, described, INTEGER, literal, nullable, object, oneOf, optional, STRING } from '../results';
+import { anyOf, arrayOf, BOOLEAN, described, INTEGER, literal, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { ENCODING_NAME, NEWLINE, SHARABLE_READ } from './fields';
 import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
@@ -8,9 +8,9 @@ import { DEFAULT_READ_MANY_BYTES } from '../read/limits';
 import { type LineRead, readLines } from '../read/lines';
 import { type LineParameters, lineRequest } from '../read/request';
 import type { LineRequest } from '../read/select';
-import { limitExceeded } from '../caps';
+import { limitExceeded } from '../contract/caps';
 import type { ToolContext } from '../context';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { statReadableFile } from './readFile';
 import { ENCODING } from './parameters';

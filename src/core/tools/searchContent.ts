@@ -3,13 +3,13 @@
  * is in ../search/: the engines (engines.ts), ripgrep's request (ripgrepRequest.ts), the reply's order and its first N
  * (replyOrder.ts), ripgrep's sorted walk (sortedWalk.ts) and the file set rule (fileFilter.ts).
  */
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, optional, STRING } from '../results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, optional, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
-import { compileSearchGlob } from '../glob';
-import { IgnoreRules } from '../ignore/rules';
-import { compareCodePoints, searchStarts } from '../listing';
+import { compileSearchGlob } from '../policy/glob';
+import { IgnoreRules } from '../walk/ignore/rules';
+import { compareCodePoints, searchStarts } from '../walk/listing';
 import { isWithin } from '../paths';
 import { compileQuery } from '../search/query';
 import { encodedMatches, ripgrepMayRun } from '../search/encodedMatches';
@@ -17,9 +17,9 @@ import { searchByScan, searchWithSearcher } from '../search/engines';
 import { FileFilter } from '../search/fileFilter';
 import { type Accepted, Smallest } from '../search/replyOrder';
 import { externalRequest, skippedBelow } from '../search/ripgrepRequest';
-import type { LineMatch } from '../search/searcher';
-import { pageFields, pageFrom } from '../paging';
-import type { InputSchema } from '../schema';
+import type { LineMatch } from '../ports/searcher';
+import { pageFields, pageFrom } from '../contract/paging';
+import type { InputSchema } from '../contract/schema';
 import { reportProgress } from '../signals';
 import { defineTool } from '../tool';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';

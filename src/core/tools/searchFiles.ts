@@ -1,15 +1,15 @@
-import { arrayOf, INTEGER, nullable, object, oneOf, optional, STRING } from '../results';
+import { arrayOf, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
-import { compileSearchGlob, searchNameRegex } from '../glob';
-import { collect } from '../heldWalk';
-import { compareCodePoints, entryType, searchStarts, walkListings, type VisibleEntry } from '../listing';
-import { internKey, ListingMemo } from '../memo';
+import { compileSearchGlob, searchNameRegex } from '../policy/glob';
+import { collect } from '../walk/heldWalk';
+import { compareCodePoints, entryType, searchStarts, walkListings, type VisibleEntry } from '../walk/listing';
+import { internKey, ListingMemo } from '../walk/memo';
 import { relativeTo } from '../paths';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
-import { firstOfRuns, pageFields, pageFrom } from '../paging';
+import { firstOfRuns, pageFields, pageFrom } from '../contract/paging';
 
 export const SEARCH_FILES_CAP = 200;
 

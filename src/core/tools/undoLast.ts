@@ -1,10 +1,10 @@
-import { arrayOf, described, object, STRING } from '../results';
+import { arrayOf, described, object, STRING } from '../contract/results';
 import { UNDO_FIELDS } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
-import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../history/undo';
-import type { InputSchema } from '../schema';
+import { confinedPathsOf, lastUndoable, requireHistory, undoRecord } from '../recording/undo';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { describeUndo } from './undoOperation';
 

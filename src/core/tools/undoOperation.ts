@@ -1,14 +1,14 @@
-import { object } from '../results';
+import { object } from '../contract/results';
 import { UNDO_FIELDS } from './fields';
 import { where } from '../naming';
-import { shown, sizeText, timeAgo } from '../consequences';
+import { shown, sizeText, timeAgo } from '../changes/consequences';
 import type { PathState } from '../history/state';
 import type { OperationRecord, PathRecord } from '../history/store';
-import { confinedPathsOf, requireHistory, requireRecord, undoRecord } from '../history/undo';
+import { confinedPathsOf, requireHistory, requireRecord, undoRecord } from '../recording/undo';
 import type { Preparation } from '../tool';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { plural } from '../walk';
+import { plural } from '../files/walk';
 import { OPERATION_ID } from './parameters';
 
 const inputSchema = {

@@ -1,9 +1,9 @@
 import { ROOT } from './fields';
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../results';
-import { EXTENSION_VERSION } from '../manifest';
-import type { PathIndex } from '../pathIndex';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
+import { EXTENSION_VERSION } from '../catalog/manifest';
+import type { PathIndex } from '../ports/pathIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
-import type { InputSchema } from '../schema';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { DIRECTORY_TREE_MAX_ENTRIES } from './directoryTree';
 import { FIND_FILE_CAP } from './findFile';

@@ -1,23 +1,31 @@
-import { BOOLEAN, INTEGER, nullable, object, optional } from '../results';
+import { BOOLEAN, INTEGER, nullable, object, optional } from '../contract/results';
 import { DRY_RUN_DIFF, ENCODING_NAME, FILE_NAMES, HASH, NEWLINE } from './fields';
 import { toolRef, where } from '../naming';
-import { shown, sizeText, undoSentence } from '../consequences';
-import { checkExpectedHash, checkHashFormat, describeChange, describeLines, diffForResult, fencedDiff, type TextChange } from '../editing';
+import { shown, sizeText, undoSentence } from '../changes/consequences';
+import {
+  checkExpectedHash,
+  checkHashFormat,
+  describeChange,
+  describeLines,
+  diffForResult,
+  fencedDiff,
+  type TextChange,
+} from '../edit/editing';
 import { DETECTION_HEAD_BYTES } from '../encoding/detect';
 import { decodeFileText, detectFileEncoding, encodeFileText, fileRef, requestedEncoding } from '../encoding/fileText';
 import { type EncodingId, publicName, type TextShape } from '../encoding/names';
 import { ToolError } from '../errors';
-import { ensureParentDirectory, writeFileAtomic } from '../writes';
-import type { FileStat } from '../fs';
-import { withPathLocks } from '../locks';
-import { assertMayWrite } from '../policy';
+import { ensureParentDirectory, writeFileAtomic } from '../changes/writes';
+import type { FileStat } from '../ports/fs';
+import { withPathLocks } from '../files/locks';
+import { assertMayWrite } from '../policy/policy';
 import { type ConfinedPath, namePair } from '../confinement';
-import { contentHash, incrementalHash } from '../hashing';
+import { contentHash, incrementalHash } from '../files/hashing';
 import { lineBreaksOf, newlineOfBytes } from '../read/bytes';
-import { CHUNK_BYTES } from '../read/limits';
-import { detectNewline, type NewlineStyle } from '../text';
+import { CHUNK_BYTES } from '../ports/fs';
+import { detectNewline, type NewlineStyle } from '../files/text';
 import type { ToolContext } from '../context';
-import type { InputOf, InputSchema } from '../schema';
+import type { InputOf, InputSchema } from '../contract/schema';
 import { throwIfCancelled } from '../signals';
 import { defineTool } from '../tool';
 import { DRY_RUN, EXPECTED_HASH, pathParameter } from './parameters';

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
-import { POLICY_FILE_NAME, readPolicyFile } from '../../../src/core/sharedPolicy';
+import { POLICY_FILE_NAME, readPolicyFile } from '../../../src/core/policy/sharedPolicy';
 import { api, eventually, readText, scratch, withoutAutoSave, withSetting } from '../helpers';
 
 interface Connected {

@@ -7,7 +7,14 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connectSnippets, type ConnectSnippet, SERVER_NAME, serverCommand, type ServerCommand, shellWord } from '../../../src/core/connect';
+import {
+  connectSnippets,
+  type ConnectSnippet,
+  SERVER_NAME,
+  serverCommand,
+  type ServerCommand,
+  shellWord,
+} from '../../../src/core/catalog/connect';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, SERVER } from './serve';
 

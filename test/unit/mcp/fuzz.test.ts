@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { JsonSchema } from '../../../src/core/manifest';
+import type { JsonSchema } from '../../../src/core/catalog/manifest';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { random } from '../../../bench/generate';
 import { assertTree, makeTempDir, removeTree, snapshot } from '../helpers';

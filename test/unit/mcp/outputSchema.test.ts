@@ -11,7 +11,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, McpError, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { envelopeSchema } from '../../../src/core/results';
+import { envelopeSchema } from '../../../src/core/contract/results';
 import { findTool, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, serve, tempLayout } from './serve';

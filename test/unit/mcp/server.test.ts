@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
-import { operationOf } from '../../../src/core/manifest';
+import { operationOf } from '../../../src/core/catalog/manifest';
 import { renderText } from '../../../src/core/naming';
 import { serverNaming } from '../../../src/node/mcpServer';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';

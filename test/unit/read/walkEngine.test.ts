@@ -8,9 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Fuse from 'fuse.js';
-import { FsError } from '../../../src/core/fs';
-import { FileNameSearch } from '../../../src/core/fuzzy';
-import { compareCodePoints, FileTree } from '../../../src/core/listing';
+import { FsError } from '../../../src/core/ports/fs';
+import { FileNameSearch } from '../../../src/core/walk/fuzzy';
+import { compareCodePoints, FileTree } from '../../../src/core/walk/listing';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 // The bench's seeded generator: the same sequence on every run, so a failure reproduces.
 import { random } from '../../../bench/generate';

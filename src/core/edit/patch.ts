@@ -1,0 +1,474 @@
+/**
+ * apply_patch's engine. The `diff` package parses the unified diff and applies hunks; this module decides which files
+ * a patch touches, checks every hunk of every file before anything is written, explains a hunk that does not fit,
+ * and writes the files one by one, restoring those already written when a later write fails.
+ *
+ * Placement rule (fuzz 0): a hunk's old lines (context and removals) must occur exactly, line endings aside. At the
+ * line its header names (shifted by how far earlier hunks of the file moved) it is taken; elsewhere only if it
+ * occurs exactly once below the previous hunk, which is how an offset hunk still applies; occurring several times
+ * but not at its line is ambiguous and refused. Git renames and copies are refused (use move_file / copy_file);
+ * mode changes are ignored; binary patches are refused.
+ *
+ * A file above the in-memory edit limit is patched by streaming (edit/textEdit.ts): each hunk's lines, with one more
+ * on each side, are a window, and there a hunk must fit at the line its header names (the offset search would mean
+ * reading the whole file for every hunk). Such files are written last, each parked under a staging name first, so a
+ * later failure can still put every file back.
+ *
+ * Over 300 lines: parse, placement, check and write are steps of one plan whose invariants (every hunk checked before
+ * any write, files restored on a failure) span them.
+ */
+import { toolRef } from '../naming';
+import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import type { ToolContext } from '../context';
+import { streamTextEdit, type TextEditKind } from './textEdit';
+import { describeChange, type TextChange } from './editing';
+import { decodeFileText, encodeFileText, fileRef } from '../encoding/fileText';
+import { CancelledError, describeError, ToolError } from '../errors';
+import { ensureParentDirectory, writeFileAtomic } from '../changes/writes';
+import type { FileStat } from '../ports/fs';
+import { contentHash } from '../files/hashing';
+import type { LineFrame } from './lineEdits';
+import { assertMayWrite } from '../policy/policy';
+import type { ConfinedPath } from '../confinement';
+import { reportProgress, throwIfCancelled } from '../signals';
+import { removeQuietly, siblingPath } from '../files/staging';
+
+export const PATCH_MAX_BYTES = 1024 * 1024;
+
+export type PatchAction = 'modify' | 'create' | 'delete';
+
+/** One file of a parsed patch, its path confined but nothing read yet. */
+export interface PatchTarget {
+  readonly index: number;
+  readonly action: PatchAction;
+  readonly path: ConfinedPath;
+  readonly patch: StructuredPatch;
+}
+
+export interface HunkPlacement {
+  readonly header: string;
+  /** 1-based line of the original file where the hunk's old lines start. */
+  readonly line: number;
+  /** How far from its header's line the hunk was found (0: exactly there). */
+  readonly offset: number;
+}
+
+/** One file of a verified patch: exactly what will be written. */
+export interface PatchFilePlan extends PatchTarget {
+  readonly stat: FileStat | undefined;
+  readonly before: Uint8Array | undefined;
+  /** Undefined for a deletion. */
+  readonly after: Uint8Array | undefined;
+  readonly change: TextChange;
+  readonly hunks: readonly HunkPlacement[];
+  readonly previousHash: string | null;
+  readonly contentHash: string | null;
+  /** For a file patched by streaming: the edit that writes it (`before` and `after` are then undefined). */
+  readonly streamed?: TextEditKind<readonly HunkPlacement[], PatchFields>;
+}
+
+function failed(message: string, details: Record<string, unknown>): ToolError {
+  return new ToolError('PATCH_FAILED', `${message} Nothing was written.`, details);
+}
+
+function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | undefined {
+  if (name === undefined || name === '/dev/null') return undefined;
+  return name.startsWith(prefix) ? name.slice(prefix.length) : name;
+}
+
+/**
+ * Parses the patch and confines every path it names. PATCH_FAILED for anything this tool will not apply. Its size is
+ * capped by apply_patch's definition (PATCH_MAX_BYTES), checked before this runs.
+ */
+export async function parsePatchTargets(context: ToolContext, text: string): Promise<PatchTarget[]> {
+  let parsed: StructuredPatch[];
+  try {
+    parsed = parsePatch(text.replace(/\r\n/g, '\n'));
+  } catch (error) {
+    throw failed(`The patch could not be parsed: ${describeError(error)}.`, {});
+  }
+  const entries = parsed.filter(
+    (entry) => entry.hunks.length > 0 || entry.isCreate || entry.isDelete || entry.isRename || entry.isCopy || entry.isBinary,
+  );
+  if (entries.length === 0) {
+    throw failed(
+      `The patch holds no changes. ${toolRef('apply_patch')} takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.`,
+      {},
+    );
+  }
+  const targets: PatchTarget[] = [];
+  const seen = new Set<string>();
+  for (const [index, entry] of entries.entries()) {
+    const label = entry.newFileName ?? entry.oldFileName ?? `file ${index + 1}`;
+    if (entry.isBinary)
+      throw failed(`The patch changes ${label} as a binary file; ${toolRef('apply_patch')} applies text hunks only.`, { file: label });
+    if (entry.isRename || entry.isCopy) {
+      throw failed(
+        `The patch ${entry.isRename ? 'renames' : 'copies'} ${entry.oldFileName ?? '?'} to ${entry.newFileName ?? '?'}; ${toolRef('apply_patch')} does not apply renames or copies. Use ${toolRef(entry.isRename ? 'move_file' : 'copy_file')} first, then a patch of the content alone.`,
+        { file: label },
+      );
+    }
+    const oldName = stripPrefix(entry.oldFileName, 'a/');
+    const newName = stripPrefix(entry.newFileName, 'b/');
+    if (oldName === undefined && newName === undefined) {
+      throw failed(`File ${index + 1} of the patch names no file: give each file "--- a/path" and "+++ b/path" headers.`, {
+        file_index: index + 1,
+      });
+    }
+    const action: PatchAction =
+      oldName === undefined || entry.isCreate ? 'create' : newName === undefined || entry.isDelete ? 'delete' : 'modify';
+    let name = (action === 'delete' ? oldName : newName) ?? oldName ?? '';
+    if (action === 'modify' && oldName !== undefined && newName !== undefined && oldName !== newName) {
+      // "diff -u old.c new.c" names two files; the one that exists is the one to patch, as patch(1) decides.
+      const newPath = await context.paths.resolve(newName, 'file');
+      if (!(await context.workspace.fs.stat(newPath.absolute))) name = oldName;
+    }
+    const path = await context.paths.resolve(name, 'file');
+    if (seen.has(path.absolute))
+      throw failed(`The patch changes ${path.display} twice; give each file one section.`, { file: path.display });
+    seen.add(path.absolute);
+    targets.push({ index, action, path, patch: entry });
+  }
+  return targets;
+}
+
+const sameLine = (a: string | undefined, b: string | undefined): boolean =>
+  a !== undefined && b !== undefined && a.replace(/\r$/, '') === b.replace(/\r$/, '');
+
+function headerOf(hunk: StructuredPatchHunk, shift = 0): string {
+  // parsePatch moves a zero-length range's start one down; show the header as the patch wrote it.
+  const oldStart = (hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart) + shift;
+  const newStart = (hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart) + shift;
+  return `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@`;
+}
+
+/**
+ * Finds where every hunk fits, or throws PATCH_FAILED naming the file and hunk and showing the lines that differ.
+ * With a `frame` (a window of a large file, its hunks' starts made relative to it) a hunk must fit at its line, and
+ * the line numbers said are the file's.
+ */
+function placeHunks(display: string, text: string, patch: StructuredPatch, frame?: LineFrame): HunkPlacement[] {
+  const lines = text.split('\n');
+  const shown = frame?.offset ?? 0;
+  const placements: HunkPlacement[] = [];
+  let shift = 0;
+  let floor = 0;
+  for (const [index, hunk] of patch.hunks.entries()) {
+    const header = headerOf(hunk, shown);
+    const old = hunk.lines.filter((line) => line.startsWith(' ') || line.startsWith('-') || line === '').map((line) => line.slice(1));
+    const wanted = hunk.oldStart - 1 + shift;
+    const fitsAt = (at: number): boolean =>
+      at >= floor && at + old.length <= lines.length && old.every((line, offset) => sameLine(lines[at + offset], line));
+    let at: number | undefined;
+    if (fitsAt(wanted)) at = wanted;
+    else if (frame) {
+      throw failed(
+        `Hunk ${index + 1} of ${patch.hunks.length} (${header}) for ${display} does not match the file at line ${wanted + 1 + shown}, where its header puts it; in a file this large a hunk must apply at its own line. Read the lines there and make the patch from them.`,
+        { file: display, hunk: index + 1, header },
+      );
+    } else if (old.length > 0) {
+      const found: number[] = [];
+      for (let candidate = floor; candidate + old.length <= lines.length; candidate++) if (fitsAt(candidate)) found.push(candidate);
+      const where = `Hunk ${index + 1} of ${patch.hunks.length} (${header}) for ${display}`;
+      if (found.length > 1) {
+        throw failed(
+          `${where} is ambiguous: its lines occur at lines ${found.map((each) => each + 1).join(', ')} but not at line ${wanted + 1} where the header puts it. Add context lines or correct the header.`,
+          {
+            file: display,
+            hunk: index + 1,
+            header,
+            matches_at_lines: found.map((each) => each + 1),
+          },
+        );
+      }
+      at = found[0];
+      if (at === undefined) {
+        const differences: { line: number; expected: string; actual: string | null }[] = [];
+        for (const [offset, line] of old.entries()) {
+          const actual = lines[wanted + offset];
+          if (!sameLine(actual, line))
+            differences.push({
+              line: wanted + offset + 1,
+              expected: line,
+              actual: actual === undefined ? null : actual.replace(/\r$/, ''),
+            });
+        }
+        const first = differences[0];
+        const shown = first
+          ? ` At line ${first.line} the patch expects ${JSON.stringify(first.expected)} but the file has ${first.actual === null ? 'no line (it ends earlier)' : JSON.stringify(first.actual)}.`
+          : '';
+        throw failed(
+          `${where} does not match the file, at its line or anywhere else.${shown} Read the file again and make the patch from its current content.`,
+          {
+            file: display,
+            hunk: index + 1,
+            header,
+            differences: differences.slice(0, 20),
+          },
+        );
+      }
+    }
+    if (at === undefined)
+      throw failed(`Hunk ${index + 1} (${header}) for ${display} lies beyond the end of the file (${lines.length} lines).`, {
+        file: display,
+        hunk: index + 1,
+        header,
+      });
+    placements.push({ header, line: at + 1 + shown, offset: at - (hunk.oldStart - 1) });
+    shift = at - (hunk.oldStart - 1);
+    floor = at + old.length;
+  }
+  return placements;
+}
+
+function applyWhole(display: string, text: string, patch: StructuredPatch, placements: readonly HunkPlacement[]): string {
+  const result = applyPatch(text, patch, { compareLine: (_number, line, _operation, patchContent) => sameLine(line, patchContent) });
+  if (result === false) {
+    // Every hunk fitted by placeHunks, so what is left is the end-of-file newline marker of the last hunk.
+    const last = placements[placements.length - 1];
+    throw failed(
+      `The last hunk${last ? ` (${last.header})` : ''} for ${display} does not agree with the file about the newline at its end ("\\ No newline at end of file").`,
+      {
+        file: display,
+        hunk: placements.length,
+      },
+    );
+  }
+  return result;
+}
+
+/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
+/** What a patch's one kind answers: where each hunk went. */
+interface PatchFields {
+  readonly hunks: readonly HunkPlacement[];
+}
+
+function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[], PatchFields> {
+  return {
+    verb: 'Patching',
+    windows: () =>
+      Promise.resolve(patch.hunks.map((hunk) => ({ firstLine: Math.max(1, hunk.oldStart - 1), lastLine: hunk.oldStart + hunk.oldLines }))),
+    rewrite({ text, display, frame }) {
+      const offset = frame?.offset ?? 0;
+      const windowLines = text.split('\n').length;
+      const hunks = patch.hunks
+        .filter((hunk) => hunk.oldStart - 1 >= offset && hunk.oldStart - 1 <= offset + windowLines)
+        .map((hunk) => ({ ...hunk, oldStart: hunk.oldStart - offset, newStart: hunk.newStart - offset }));
+      const part = { ...patch, hunks };
+      const placements = placeHunks(display, text, part, frame ?? { offset: 0, total: windowLines });
+      return { text: applyWhole(display, text, part, placements), extra: placements };
+    },
+    finish: (extras) => ({ hunks: extras.flat() }),
+  };
+}
+
+/** Reads every target and checks every hunk. Throws PATCH_FAILED (or the file's refusal) before anything is written. */
+export async function verifyPatch(context: ToolContext, targets: readonly PatchTarget[]): Promise<PatchFilePlan[]> {
+  const { fs } = context.workspace;
+  const plans: PatchFilePlan[] = [];
+  for (const [index, target] of targets.entries()) {
+    throwIfCancelled(context);
+    reportProgress(context, index, targets.length, 'files checked');
+    const { path, action, patch } = target;
+    await assertMayWrite(context, path, 'file');
+    const stat = await fs.stat(path.absolute);
+    if (action === 'create') {
+      if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
+      const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
+      if (stray !== -1)
+        throw failed(
+          `Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`,
+          { file: path.display, hunk: stray + 1 },
+        );
+      const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
+      const text = applyWhole(path.display, '', patch, placements);
+      const bom = text.startsWith('\uFEFF');
+      const body = bom ? text.slice(1) : text;
+      // A new file is written as the host writes new files there (files.encoding, --encoding).
+      const chosen = (await context.encodings.settingsFor(path.absolute)).default;
+      const encoding = chosen === 'utf8bom' ? 'utf8' : chosen;
+      const after = await encodeFileText(fileRef(context, path), body, {
+        encoding,
+        bom: chosen === 'utf8bom' || (encoding === 'utf8' && bom) || encoding === 'utf16le' || encoding === 'utf16be',
+      });
+      plans.push({
+        ...target,
+        stat,
+        before: undefined,
+        after,
+        change: describeChange(path.display, '', body, { old: '/dev/null' }),
+        hunks: placements,
+        previousHash: null,
+        contentHash: contentHash(after),
+      });
+      continue;
+    }
+    if (!stat)
+      throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, {
+        file: path.display,
+      });
+    if (stat.kind !== 'file')
+      throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
+    if (stat.size > context.policy.editInMemoryBytes) {
+      if (action === 'delete') {
+        // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
+        throw failed(
+          `The patch deletes ${path.display}, but its removed lines are not the whole file. Nothing is deleted that the patch does not show.`,
+          {
+            file: path.display,
+          },
+        );
+      }
+      const streamed = patchKind(patch);
+      const outcome = await streamTextEdit(context, path, stat, { dryRun: true }, [streamed], false);
+      plans.push({
+        ...target,
+        stat,
+        before: undefined,
+        after: undefined,
+        change: outcome.change,
+        hunks: 'hunks' in outcome.fields ? outcome.fields.hunks : [],
+        previousHash: outcome.previousHash,
+        contentHash: outcome.contentHash,
+        streamed,
+      });
+      continue;
+    }
+    const before = await fs.readFile(path.absolute);
+    const decoded = await decodeFileText(fileRef(context, path), before);
+    const placements = placeHunks(path.display, decoded.text, patch);
+    const text = applyWhole(path.display, decoded.text, patch, placements);
+    if (action === 'delete') {
+      if (text !== '') {
+        throw failed(
+          `The patch deletes ${path.display}, but its removed lines are not the whole file (${text.split('\n').length} lines would remain). Nothing is deleted that the patch does not show.`,
+          { file: path.display },
+        );
+      }
+      plans.push({
+        ...target,
+        stat,
+        before,
+        after: undefined,
+        change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }),
+        hunks: placements,
+        previousHash: contentHash(before),
+        contentHash: null,
+      });
+      continue;
+    }
+    const after = await encodeFileText(fileRef(context, path), text, decoded);
+    plans.push({
+      ...target,
+      stat,
+      before,
+      after,
+      change: describeChange(path.display, decoded.text, text),
+      hunks: placements,
+      previousHash: contentHash(before),
+      contentHash: contentHash(after),
+    });
+  }
+  return plans;
+}
+
+/**
+ * Writes every planned file (each atomically), streamed ones last. If one fails, or the call is cancelled, the files
+ * already written are put back as they were (a streamed one from its parked old file), and the error says which
+ * were restored and which could not be.
+ */
+export async function writePatch(context: ToolContext, plans: readonly PatchFilePlan[]): Promise<void> {
+  const { fs } = context.workspace;
+  const done: { plan: PatchFilePlan; parked?: string }[] = [];
+  const ordered = [...plans.filter((plan) => !plan.streamed), ...plans.filter((plan) => plan.streamed)];
+  for (const plan of ordered) {
+    let parked: string | undefined;
+    try {
+      throwIfCancelled(context);
+      if (plan.action === 'create') {
+        await ensureParentDirectory(context, plan.path, 'DIRECTORY_NOT_DIRECTORY');
+        await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), undefined, { exclusive: true });
+      } else if (plan.streamed && plan.stat) {
+        // Kept under a staging name until the whole patch is in: the only copy of the old bytes if a later file fails.
+        if (plan !== ordered[ordered.length - 1]) parked = await park(context, plan.path.absolute);
+        await streamTextEdit(
+          context,
+          plan.path,
+          plan.stat,
+          { dryRun: false, expectedHash: plan.previousHash ?? undefined },
+          [plan.streamed],
+          true,
+        );
+      } else if (plan.action === 'modify') {
+        await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), plan.stat);
+      } else {
+        await fs.delete(plan.path.absolute, { recursive: false, useTrash: true });
+      }
+      done.push({ plan, ...(parked ? { parked } : {}) });
+      reportProgress(context, done.length, plans.length, 'files patched');
+    } catch (error) {
+      if (parked) await removeQuietly(fs, parked);
+      const { restored, unrestored } = await restore(context, done);
+      if (error instanceof CancelledError) throw error;
+      const list = (paths: string[]): string => (paths.length === 0 ? 'none' : paths.join(', '));
+      if (error instanceof ToolError && done.length === 0) throw error;
+      throw new ToolError(
+        'WRITE_FAILED',
+        `Applying the patch failed at ${plan.path.display}: ${describeError(error)}. Files already written and restored to their previous content: ${list(restored)}.${unrestored.length > 0 ? ` Could NOT be restored (check them): ${list(unrestored)}.` : ''} No other file was changed.`,
+        { failed_path: plan.path.display, restored, not_restored: unrestored },
+      );
+    }
+  }
+  for (const { parked } of done) if (parked) await removeQuietly(fs, parked);
+}
+
+/** A second name for a file about to be replaced (a hard link, else a copy), under a staging name. */
+async function park(context: ToolContext, absolute: string): Promise<string> {
+  const { fs } = context.workspace;
+  const parked = siblingPath(absolute, 'replaced');
+  if (fs.link) {
+    try {
+      await fs.link(absolute, parked);
+      return parked;
+    } catch {
+      // Another device or no hard links here: a copy keeps the bytes as well.
+    }
+  }
+  await fs.copyFile(absolute, parked, { overwrite: false });
+  return parked;
+}
+
+async function restore(
+  context: ToolContext,
+  done: readonly { plan: PatchFilePlan; parked?: string }[],
+): Promise<{ restored: string[]; unrestored: string[] }> {
+  // Restoring must finish even when the failure was a cancellation.
+  const steady: ToolContext = { ...context, isCancelled: () => false };
+  const { fs } = context.workspace;
+  const restored: string[] = [];
+  const unrestored: string[] = [];
+  for (const { plan, parked } of [...done].reverse()) {
+    try {
+      if (plan.action === 'create') await fs.delete(plan.path.absolute, { recursive: false, useTrash: false });
+      else if (parked) await fs.rename(parked, plan.path.absolute, { overwrite: true });
+      else await writeFileAtomic(steady, plan.path.absolute, plan.before ?? new Uint8Array(), await fs.stat(plan.path.absolute));
+      restored.push(plan.path.display);
+    } catch {
+      unrestored.push(plan.path.display);
+    }
+  }
+  return { restored, unrestored };
+}
+
+/** What a result reports per file. */
+export function describePlan(plan: PatchFilePlan) {
+  return {
+    path: plan.path.display,
+    action: plan.action,
+    hunks: plan.hunks.map((hunk) => ({ header: hunk.header, line: hunk.line, offset: hunk.offset })),
+    lines_added: plan.change.linesAdded,
+    lines_removed: plan.change.linesRemoved,
+    previous_hash: plan.previousHash,
+    content_hash: plan.contentHash,
+  };
+}

@@ -1,0 +1,334 @@
+/**
+ * Recording, as one step of the call pipeline (invoke.ts): a mutating call's affected paths are read before it
+ * runs and after it succeeds, and the difference becomes one history record. Tools stay unaware of history; a
+ * tool only says which paths it affects when its path parameters do not say it (ToolDefinition.affects).
+ *
+ * Not recorded: read tools, `dry_run` calls, failed calls, and calls that changed nothing.
+ *
+ * Over 300 lines: one step of the call pipeline: the reads before and after, the record and the refusals share the
+ * call's lock and its state.
+ */
+import { toolRef } from '../naming';
+import { CancelledError, describeError, ToolError } from '../errors';
+import { dirname, isWithin } from '../paths';
+import { withProcessLocks } from '../files/locks';
+import type { ConfinedPath } from '../confinement';
+import type { ToolContext } from '../context';
+import type { Tool, ToolCall } from '../tool';
+import { planUndo } from '../history/plan';
+import { fileHashes, type PathState, sameState, StateReader } from '../history/state';
+import { contentSize, type StoredContent } from '../history/content';
+import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRecord, type Reservation } from '../history/store';
+
+/** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
+const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match']);
+
+export interface HistoryFields {
+  readonly operation_id: string | null;
+  readonly undo_available: boolean;
+}
+
+/**
+ * Runs `tool` and records what it changed. Returns the tool's data with `operation_id` and `undo_available`.
+ * A mutating call runs holding the cross-process lock over the paths it may change (locks.ts), and, when it is
+ * recorded, over the history store too, so that its before state, its change and its record are one step for
+ * every other Agent FS process.
+ */
+export async function runRecorded(tool: Tool, call: ToolCall, context: ToolContext): Promise<unknown> {
+  const run = (runContext: ToolContext = context): Promise<unknown> => call.run(runContext);
+  if (tool.effect === 'read') return run();
+  const history = context.history;
+  if (call.input.dry_run === true) return withFields(await run(), { operation_id: null, undo_available: false });
+  if (!history) {
+    const paths = await declaredPaths(tool, call, context).catch((error: unknown) => {
+      if (error instanceof ToolError) return [];
+      throw error;
+    });
+    const locks = [{ fs: context.workspace.fs, paths: paths.map((path) => path.absolute) }];
+    return withFields(await withProcessLocks(locks, tool.failureCode, run), { operation_id: null, undo_available: false });
+  }
+  return history.exclusive(() => recordCall(tool, call, context, history, run));
+}
+
+async function recordCall(
+  tool: Tool,
+  call: ToolCall,
+  context: ToolContext,
+  history: HistoryStore,
+  run: (runContext?: ToolContext) => Promise<unknown>,
+): Promise<unknown> {
+  let targets: ConfinedPath[];
+  try {
+    targets = await affectedPaths(tool, call, context);
+  } catch (error) {
+    // A path the tool cannot use either: let the tool refuse it with its own code, in its own order of checks.
+    if (!(error instanceof ToolError)) throw error;
+    return withFields(await run(), { operation_id: null, undo_available: false });
+  }
+  const locks = [
+    { fs: context.workspace.fs, paths: targets.map((target) => target.absolute) },
+    { fs: history.fs, paths: [history.directory] },
+  ];
+  return withProcessLocks(locks, tool.failureCode, () => recordLocked(tool, call, context, history, run, targets));
+}
+
+/** What a call's record is built on, taken before its change: the before states, their content, the reservation. */
+interface Before {
+  readonly states: readonly PathState[];
+  readonly reader: StateReader;
+  readonly reservation: Reservation;
+}
+
+async function recordLocked(
+  tool: Tool,
+  call: ToolCall,
+  context: ToolContext,
+  history: HistoryStore,
+  run: (runContext?: ToolContext) => Promise<unknown>,
+  targets: readonly ConfinedPath[],
+): Promise<unknown> {
+  const { input } = call;
+  const { fs } = context.workspace;
+  const { maxBytes } = history.limits();
+  const readBefore = async (): Promise<Before> => {
+    // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
+    const reader = new StateReader(fs, context, maxBytes, true);
+    const states: PathState[] = [];
+    try {
+      for (const target of targets) states.push(await reader.read(target.absolute));
+    } catch (error) {
+      // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
+      // history could not undo it, so the change is not made.
+      if (error instanceof CancelledError || error instanceof ToolError) throw error;
+      throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
+    }
+    // Everything the record needs that a full disk could refuse is written before the call changes anything.
+    try {
+      const reservation = await history.reserve(
+        history.newId(),
+        reader.contents,
+        JSON.stringify({ input, targets, before: states }).length,
+      );
+      return { states, reader, reservation };
+    } catch (error) {
+      if (!(error instanceof HistoryWriteError)) throw error;
+      throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
+    }
+  };
+
+  // A tool that announces its change reads every byte it replaces first, hashing it (a large file's hash is then in
+  // `context.hashes`): its before states are taken at its announcement, just before the change, so a gibibyte is
+  // not read once more here to hash it. Any other tool's are taken before it runs.
+  let taken: Before | undefined = tool.announcesChanges ? undefined : await readBefore();
+  const runContext: ToolContext = tool.announcesChanges
+    ? {
+        ...context,
+        beforeChange: async () => {
+          taken ??= await readBefore();
+        },
+      }
+    : context;
+  let data: unknown;
+  try {
+    data = await run(runContext);
+  } catch (error) {
+    if (taken) await history.cancel(taken.reservation).catch(() => undefined);
+    throw error;
+  }
+  // Unannounced, the tool changed nothing.
+  if (!taken) return withFields(data, { operation_id: null, undo_available: false });
+  const { states: before, reader: beforeReader, reservation } = taken;
+  const id = reservation.id;
+
+  let record: OperationRecord | undefined;
+  try {
+    // The change is made: a cancellation now must not cost its record.
+    const afterReader = new StateReader(fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
+    const paths: PathRecord[] = [];
+    for (const [index, target] of targets.entries()) {
+      const after = await afterReader.read(target.absolute);
+      const was = before[index] ?? { type: 'missing' };
+      if (!sameState(was, after)) {
+        paths.push({ absolute: target.absolute, display: target.display, before: was, after });
+      }
+    }
+    if (paths.length === 0) {
+      await history.cancel(reservation);
+      return withFields(data, { operation_id: null, undo_available: false });
+    }
+    const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
+    const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
+    record = buildRecord(id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    await history.commit(reservation, record, contents);
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.
+    return withFields(
+      data,
+      { operation_id: null, undo_available: false },
+      `The change was made but not recorded in the history: ${describeError(error)}`,
+    );
+  }
+  if (!record.undo_available && record.unavailable_reason !== undefined) {
+    return withFields(
+      data,
+      { operation_id: record.id, undo_available: false },
+      `This change cannot be undone: ${record.unavailable_reason}.`,
+    );
+  }
+  return withFields(data, { operation_id: record.id, undo_available: record.undo_available });
+}
+
+function buildRecord(
+  id: string,
+  tool: Tool,
+  summary: string,
+  input: Readonly<Record<string, unknown>>,
+  paths: readonly PathRecord[],
+  contents: ReadonlyMap<string, StoredContent>,
+  maxBytes: number,
+  undoOf: string | undefined,
+): OperationRecord {
+  // Content an undo needs comes first; then, while it fits the cap, the rest (only the diff view needs it).
+  const readable: Record<string, number> = {};
+  for (const [hash, content] of contents) readable[hash.replace(/^sha256:/, '')] = contentSize(content);
+  const draft = planUndo({ paths, blobs: readable });
+  const required = new Map<string, number>();
+  if ('steps' in draft)
+    for (const step of draft.steps)
+      if (step.kind === 'restore') for (const [hash, size] of fileHashes(step.path.before)) required.set(hash, size);
+  const blobs: Record<string, number> = {};
+  let stored = 0;
+  const keep = (hash: string, size: number): boolean => {
+    const hex = hash.replace(/^sha256:/, '');
+    if (blobs[hex] !== undefined) return true;
+    if (!contents.has(hash) || stored + size > maxBytes) return false;
+    blobs[hex] = size;
+    stored += size;
+    return true;
+  };
+  let overCap = false;
+  for (const [hash, size] of required) if (!keep(hash, size)) overCap = true;
+  for (const path of paths) for (const state of [path.before, path.after]) for (const [hash, size] of fileHashes(state)) keep(hash, size);
+  const plan = overCap
+    ? { reason: `the content it replaced is larger than the history may keep (setting agentFs.history.maxBytes, ${maxBytes} bytes)` }
+    : planUndo({ paths, blobs });
+  const reason = 'reason' in plan ? plan.reason : undefined;
+  return {
+    version: 1,
+    id,
+    time: new Date().toISOString(),
+    operation: tool.name,
+    summary,
+    input: summariseInput(tool, input),
+    paths,
+    undo_available: reason === undefined,
+    ...(reason === undefined ? {} : { unavailable_reason: reason }),
+    ...(undoOf === undefined ? {} : { undo_of: undoOf }),
+    blobs,
+  };
+}
+
+/**
+ * The paths a call may change: the tool's own list, else every path parameter it was given. A path that does not
+ * exist yet is widened to its highest missing ancestor, so that an undo also removes the parent directories the
+ * call created. Paths inside another listed path are dropped (the outer one's state covers them).
+ */
+async function affectedPaths(tool: Tool, call: ToolCall, context: ToolContext): Promise<ConfinedPath[]> {
+  const declared = await declaredPaths(tool, call, context);
+  const { fs } = context.workspace;
+  const widened: ConfinedPath[] = [];
+  for (const path of declared) {
+    let absolute = path.absolute;
+    if (absolute !== path.root.path && !(await fs.stat(absolute))) {
+      for (
+        let parent = dirname(absolute);
+        parent !== path.root.path && isWithin(path.root.path, parent) && !(await fs.stat(parent));
+        parent = dirname(parent)
+      ) {
+        absolute = parent;
+      }
+    }
+    widened.push(absolute === path.absolute ? path : { root: path.root, absolute, display: context.paths.display(path.root, absolute) });
+  }
+  const unique = widened.filter((path, index) => widened.findIndex((other) => other.absolute === path.absolute) === index);
+  return unique.filter((path) => !unique.some((other) => other !== path && isWithin(other.absolute, path.absolute)));
+}
+
+/** The paths a call's path parameters name, in the order the definition lists them. */
+/** The paths a call names as those it changes: the tool's own list, else its path parameters. */
+async function declaredPaths(tool: Tool, call: ToolCall, context: ToolContext): Promise<readonly ConfinedPath[]> {
+  return (await call.affects(context)) ?? parameterPaths(tool, call.input, context);
+}
+
+async function parameterPaths(tool: Tool, input: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ConfinedPath[]> {
+  const paths: ConfinedPath[] = [];
+  for (const [name, slot] of Object.entries(tool.pathParameters)) {
+    const value = input[name];
+    const given =
+      typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((each): each is string => typeof each === 'string') : [];
+    for (const each of given) paths.push(await context.paths.resolve(each, slot));
+  }
+  return paths;
+}
+
+/**
+ * One line for people, from the paths as the call named them ("move_file a.txt → b/a.txt"), not as they were
+ * recorded (a missing parent widens "b/a.txt" to "b"); an undo names what it undid.
+ */
+async function summarise(
+  tool: Tool,
+  input: Readonly<Record<string, unknown>>,
+  paths: readonly PathRecord[],
+  context: ToolContext,
+  undone: string | undefined,
+): Promise<string> {
+  if (undone !== undefined) return `undo: ${undone}`;
+  const operation = tool.name;
+  const named = await parameterPaths(tool, input, context).catch(() => []);
+  if (typeof input.source_path === 'string' && typeof input.destination_path === 'string' && named.length === 2) {
+    return `${operation} ${named[0]?.display ?? ''} → ${named[1]?.display ?? ''}`;
+  }
+  const shown = named.length > 0 ? named.map((path) => path.display) : paths.map((path) => path.display);
+  return `${operation} ${shown.join(', ')}`;
+}
+
+async function undoneSummary(history: HistoryStore, data: unknown): Promise<string | undefined> {
+  const id = undoneOperationOf(data);
+  return id === undefined ? undefined : ((await history.get(id))?.summary ?? id);
+}
+
+function summariseInput(tool: Tool, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(input)) {
+    const kept = KEPT_TEXT.has(name) || name in tool.pathParameters;
+    if (typeof value === 'string') summary[name] = kept && value.length <= 4096 ? value : `[${value.length} characters]`;
+    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) summary[name] = value;
+    else if (Array.isArray(value)) summary[name] = `[${value.length} items]`;
+    else summary[name] = '[object]';
+  }
+  return summary;
+}
+
+function undoneOperationOf(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const value = (data as { undone_operation_id?: unknown }).undone_operation_id;
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * HISTORY_WRITE_FAILED: the change was not made because its record could not be kept. Says why and how to go on, in
+ * the host's words (free space, or the person turns the history off).
+ */
+function historyRefusal(tool: Tool, context: ToolContext, history: HistoryStore, why: string): ToolError {
+  return new ToolError(
+    'HISTORY_WRITE_FAILED',
+    `${toolRef(tool.name)} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.knobs.history}).`,
+    { history_directory: history.directory },
+  );
+}
+
+function withFields(data: unknown, fields: HistoryFields, warning?: string): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  return { ...data, ...fields, ...(warning === undefined ? {} : { history_warning: warning }) };
+}

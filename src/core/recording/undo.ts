@@ -1,0 +1,299 @@
+/**
+ * Undo: prove that every path an operation changed is still exactly as the operation left it, then put each back.
+ * Nothing is written until every path has been checked (UNDO_CONFLICT otherwise) and every byte needed has been
+ * read back from the store (HISTORY_UNAVAILABLE otherwise). The undo is itself recorded by the pipeline, as any
+ * mutating call, so it can be undone in turn.
+ */
+import { toolRef } from '../naming';
+import { describeError, ToolError } from '../errors';
+import { writeFileAtomic } from '../changes/writes';
+import { removeQuietly, replaceFile, siblingPath } from '../files/staging';
+import { dirname, joinPath } from '../paths';
+import { assertMayWrite, assertTreeMayChange } from '../policy/policy';
+import type { ConfinedPath } from '../confinement';
+import type { ToolContext } from '../context';
+import { throwIfCancelled } from '../signals';
+import { type ChangeKind, fileChanges } from '../history/changes';
+import { LARGE_CONTENT_BYTES } from '../history/content';
+import { planUndo, type UndoStep } from '../history/plan';
+import { describeState, type DirectoryState, type FileState, fileHashes, sameState, StateReader } from '../history/state';
+import type { HistoryStore, OperationRecord, PathRecord } from '../history/store';
+
+/** Which records an undo has undone: undone id → the undo's id. An undo that was itself undone no longer counts. */
+export function undoneBy(records: readonly OperationRecord[]): Map<string, string> {
+  const undos = new Map<string, string[]>();
+  const oldestFirst = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const record of oldestFirst)
+    if (record.undo_of !== undefined) undos.set(record.undo_of, [...(undos.get(record.undo_of) ?? []), record.id]);
+  const result = new Map<string, string>();
+  const memo = new Map<string, boolean>();
+  const isUndone = (id: string, depth: number): boolean => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    // Undone when the newest undo of it is in force, i.e. not undone itself.
+    const candidates = undos.get(id) ?? [];
+    const active = depth > 1000 ? undefined : [...candidates].reverse().find((undo) => !isUndone(undo, depth + 1));
+    if (active !== undefined) result.set(id, active);
+    memo.set(id, active !== undefined);
+    return active !== undefined;
+  };
+  for (const record of records) isUndone(record.id, 0);
+  return result;
+}
+
+/** The operation undo_last undoes, and the newer ones it passed over because their content was not recorded. */
+export function lastUndoable(records: readonly OperationRecord[]): { target?: OperationRecord; skipped: OperationRecord[] } {
+  const undone = undoneBy(records);
+  const skipped: OperationRecord[] = [];
+  for (const record of records) {
+    if (record.undo_of !== undefined || undone.has(record.id)) continue;
+    if (record.undo_available) return { target: record, skipped };
+    skipped.push(record);
+  }
+  return { skipped };
+}
+
+/** Finds a record or answers OPERATION_NOT_FOUND. */
+export async function requireRecord(store: HistoryStore, id: string): Promise<OperationRecord> {
+  const record = await store.get(id);
+  if (!record) {
+    throw new ToolError(
+      'OPERATION_NOT_FOUND',
+      `No recorded operation has the id "${id}". Use ${toolRef('history_list')} to see the recorded operations (old ones are pruned beyond agentFs.history.maxOperations).`,
+      { operation_id: id },
+    );
+  }
+  return record;
+}
+
+/** The store, or HISTORY_UNAVAILABLE when this session keeps none. */
+export function requireHistory(context: ToolContext): HistoryStore {
+  if (!context.history)
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      'This session keeps no history (the runner was started with --no-history), so there is nothing to list or undo.',
+    );
+  return context.history;
+}
+
+/** The affected paths of a record, confined anew: the base directory may have changed since it was recorded. */
+export async function confinedPathsOf(record: OperationRecord, context: ToolContext): Promise<ConfinedPath[]> {
+  const paths: ConfinedPath[] = [];
+  for (const path of record.paths) paths.push(await context.paths.resolve(path.absolute, 'path'));
+  return paths;
+}
+
+const CONFLICT_WORDS: Readonly<Record<ChangeKind, string>> = {
+  added: 'created since',
+  deleted: 'deleted since',
+  modified: 'changed since',
+  type_changed: 'replaced by another kind of entry since',
+};
+
+export interface RestoredPath {
+  readonly path: string;
+  /** "restored", "removed" or "moved back from <path>". */
+  readonly action: string;
+  readonly state: string;
+}
+
+export async function undoRecord(record: OperationRecord, context: ToolContext, store: HistoryStore): Promise<RestoredPath[]> {
+  const undone = undoneBy(await store.list()).get(record.id);
+  if (undone !== undefined) {
+    throw new ToolError(
+      'UNDO_CONFLICT',
+      `Operation ${record.id} (${record.summary}) was already undone by ${undone}. To redo it, undo ${undone}.`,
+      { operation_id: record.id, undone_by: undone },
+    );
+  }
+  if (!record.undo_available) {
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      `Operation ${record.id} (${record.summary}) cannot be undone: ${record.unavailable_reason ?? 'its before state was not recorded'}.`,
+      { operation_id: record.id },
+    );
+  }
+  const plan = planUndo(record);
+  if ('reason' in plan)
+    throw new ToolError('HISTORY_UNAVAILABLE', `Operation ${record.id} cannot be undone: ${plan.reason}.`, { operation_id: record.id });
+
+  const confined = await confinedPathsOf(record, context);
+  const at = (path: PathRecord): ConfinedPath => {
+    const found = confined[record.paths.indexOf(path)];
+    if (!found) throw new Error(`${path.display} is not a path of operation ${record.id}`);
+    return found;
+  };
+
+  // 1. Every path must still be as the operation left it.
+  const reader = new StateReader(context.workspace.fs, context, Number.POSITIVE_INFINITY, false);
+  const conflicts: { path: string; change: string }[] = [];
+  for (const path of record.paths) {
+    const now = await reader.read(at(path).absolute);
+    if (sameState(now, path.after)) continue;
+    // Name the files that differ, not just the directory the operation recorded.
+    const differences = fileChanges({ paths: [{ absolute: path.absolute, display: at(path).display, before: path.after, after: now }] });
+    if (differences.length === 0)
+      conflicts.push({ path: at(path).display, change: `now ${describeState(now)}, the operation left ${describeState(path.after)}` });
+    for (const difference of differences) conflicts.push({ path: difference.path, change: CONFLICT_WORDS[difference.change] });
+  }
+  if (conflicts.length > 0) {
+    const list = conflicts.map((conflict) => `${conflict.path} (${conflict.change})`).join('; ');
+    throw new ToolError(
+      'UNDO_CONFLICT',
+      `Cannot undo ${record.id} (${record.summary}): ${list}. Nothing was changed. Undo the later operations first (${toolRef('history_list')}), or change the files back by hand.`,
+      { operation_id: record.id, paths: conflicts.map((conflict) => conflict.path), conflicts },
+    );
+  }
+
+  // 2. The person's rules still hold for every path the undo writes: protected paths, unsaved editors.
+  for (const path of record.paths) {
+    await assertMayWrite(context, at(path));
+    if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
+  }
+
+  // 3. Every byte to write back, read and checked before anything changes (a large file's by a streaming check of
+  // its blob, which is then copied rather than read).
+  const contents = new Map<string, Restorable>();
+  for (const step of plan.steps) {
+    if (step.kind !== 'restore') continue;
+    for (const [hash, size] of fileHashes(step.path.before)) {
+      if (contents.has(hash)) continue;
+      const bytes = size > LARGE_CONTENT_BYTES ? await store.blobFile(hash) : await store.readBlob(hash);
+      if (!bytes)
+        throw new ToolError(
+          'HISTORY_UNAVAILABLE',
+          `Cannot undo ${record.id}: the recorded content of ${step.path.display} is missing or damaged in the history store. Nothing was changed.`,
+          { operation_id: record.id },
+        );
+      contents.set(hash, bytes);
+    }
+  }
+
+  // 4. Put everything back.
+  const restored: RestoredPath[] = [];
+  for (const step of plan.steps) {
+    throwIfCancelled(context);
+    try {
+      restored.push(await applyStep(step, at, contents, context));
+    } catch (error) {
+      if (error instanceof ToolError) throw error;
+      const done = restored.map((each) => each.path).join(', ') || 'nothing';
+      const target = step.kind === 'move-back' ? step.to : step.path;
+      throw new ToolError(
+        'WRITE_FAILED',
+        `The undo of ${record.id} stopped at ${at(target).display}: ${describeError(error)}. Already put back: ${done}. Run ${toolRef('history_get')} ${record.id} to see what remains.`,
+        {
+          operation_id: record.id,
+          restored: restored.map((each) => each.path),
+        },
+      );
+    }
+  }
+  return restored;
+}
+
+async function applyStep(
+  step: UndoStep,
+  at: (path: PathRecord) => ConfinedPath,
+  contents: ReadonlyMap<string, Restorable>,
+  context: ToolContext,
+): Promise<RestoredPath> {
+  const { fs } = context.workspace;
+  if (step.kind === 'move-back') {
+    const from = at(step.from);
+    const to = at(step.to);
+    await fs.createDirectory(dirname(to.absolute));
+    await fs.rename(from.absolute, to.absolute, { overwrite: false });
+    return { path: to.display, action: `moved back from ${from.display}`, state: describeState(step.to.before) };
+  }
+  const target = at(step.path);
+  if (step.kind === 'remove') {
+    await fs.delete(target.absolute, { recursive: true, useTrash: true });
+    return { path: target.display, action: 'removed', state: 'missing' };
+  }
+  const { before, after } = step.path;
+  if (before.type === 'file') {
+    const content = contentOf(contents, before);
+    if (after.type === 'file' || after.type === 'missing') {
+      // A file over a file (or nothing): the atomic write keeps a torn file impossible and writes through a link.
+      if (after.type === 'missing') await fs.createDirectory(dirname(target.absolute));
+      if (content instanceof Uint8Array) await writeFileAtomic(context, target.absolute, content, await fs.stat(target.absolute));
+      else await replaceFile(fs, target.absolute, { copyOf: content.path }, { existing: await fs.stat(target.absolute) });
+      if (before.mode !== undefined && fs.setMode) await fs.setMode(target.absolute, before.mode);
+    } else {
+      await replaceWithStaged(context, target.absolute, async (staged) => {
+        await writeContent(context, staged, content);
+        if (before.mode !== undefined && fs.setMode) await fs.setMode(staged, before.mode);
+      });
+    }
+  } else if (before.type === 'directory') {
+    await replaceWithStaged(context, target.absolute, (staged) => buildTree(context, staged, before, contents));
+  }
+  return { path: target.display, action: 'restored', state: describeState(before) };
+}
+
+/** What a restore writes back: the bytes, or (a large file) the blob to copy. */
+type Restorable = Uint8Array | { readonly path: string; readonly size: number };
+
+async function writeContent(context: ToolContext, absolute: string, content: Restorable): Promise<void> {
+  const { fs } = context.workspace;
+  if (content instanceof Uint8Array) await fs.writeFile(absolute, content);
+  else await fs.copyFile(content.path, absolute, { overwrite: false });
+}
+
+function contentOf(contents: ReadonlyMap<string, Restorable>, state: FileState | { readonly hash?: string }): Restorable {
+  const bytes = state.hash === undefined ? undefined : contents.get(state.hash);
+  if (!bytes) throw new Error('recorded content was not loaded');
+  return bytes;
+}
+
+/** Writes a directory state at `directory` (which does not exist yet). Modes are set last, deepest first. */
+async function buildTree(
+  context: ToolContext,
+  directory: string,
+  state: DirectoryState,
+  contents: ReadonlyMap<string, Restorable>,
+): Promise<void> {
+  const { fs } = context.workspace;
+  await fs.createDirectory(directory);
+  for (const entry of state.entries) {
+    throwIfCancelled(context);
+    const absolute = joinPath(directory, entry.path);
+    if (entry.type === 'directory') await fs.createDirectory(absolute);
+    else if (entry.type === 'file') await writeContent(context, absolute, contentOf(contents, entry));
+  }
+  if (!fs.setMode) return;
+  for (const entry of [...state.entries].reverse())
+    if (entry.mode !== undefined) await fs.setMode(joinPath(directory, entry.path), entry.mode);
+  if (state.mode !== undefined) await fs.setMode(directory, state.mode);
+}
+
+/**
+ * Builds the replacement in a hidden sibling, then swaps it in: whatever is at `target` is parked beside it and
+ * only removed once the replacement is in place (and put back if the swap fails).
+ */
+async function replaceWithStaged(context: ToolContext, target: string, build: (staged: string) => Promise<void>): Promise<void> {
+  const { fs } = context.workspace;
+  await fs.createDirectory(dirname(target));
+  const staged = siblingPath(target, 'undo');
+  try {
+    await build(staged);
+  } catch (error) {
+    await removeQuietly(fs, staged, true);
+    throw error;
+  }
+  if (!(await fs.stat(target))) {
+    await fs.rename(staged, target, { overwrite: false });
+    return;
+  }
+  const parked = siblingPath(target, 'replaced');
+  await fs.rename(target, parked, { overwrite: false });
+  try {
+    await fs.rename(staged, target, { overwrite: false });
+  } catch (error) {
+    await fs.rename(parked, target, { overwrite: false });
+    await removeQuietly(fs, staged, true);
+    throw error;
+  }
+  await fs.delete(parked, { recursive: true, useTrash: true });
+}
