@@ -11,6 +11,44 @@
  * test/unit/naming.test.ts fails on a reference to a tool a host does not have, and on a tool name written by hand.
  */
 
+/**
+ * Every operation's name, in the order the tools are listed: the one list the compiler knows them by. A definition
+ * names itself with one (defineTool), text refers to one (toolRef), and tools/index.ts lists exactly these.
+ */
+export const TOOL_NAMES = [
+  'read_file',
+  'write_file',
+  'delete_file',
+  'copy_file',
+  'move_file',
+  'create_directory',
+  'delete_directory',
+  'copy_directory',
+  'move_directory',
+  'list_files',
+  'path_exists',
+  'find_file',
+  'read_many_files',
+  'list_directory',
+  'directory_tree',
+  'file_info',
+  'search_files',
+  'search_content',
+  'workspace_info',
+  'create_file',
+  'edit_file',
+  'replace_lines',
+  'insert_lines',
+  'delete_lines',
+  'apply_patch',
+  'history_list',
+  'history_get',
+  'undo_operation',
+  'undo_last',
+] as const;
+
+export type ToolName = (typeof TOOL_NAMES)[number];
+
 /** The prefix the editor registers every tool under (`agentfs_read_file`); MCP clients and the runner use none. */
 export const TOOL_NAME_PREFIX = 'agentfs_';
 
@@ -54,7 +92,7 @@ const TOOL_MARKER = /\uE000([a-z_]+)\uE001/g;
 const FACT_MARKER = /\uE002(trash|confirms):([^\uE000\uE001\uE002]*)\uE001/g;
 
 /** A reference to the tool `operation`, rendered as the host names it. */
-export function toolRef(operation: string): string {
+export function toolRef(operation: ToolName): string {
   return `${OPEN_TOOL}${operation}${CLOSE}`;
 }
 

@@ -12,6 +12,7 @@ import { type Cap, checkDeclaredCaps } from './contract/caps';
 import type { ToolContext } from './context';
 import type { WithImage } from './envelope';
 import { type ErrorCode, ToolError } from './errors';
+import type { ToolName } from './naming';
 import {
   HOST_FIELDS,
   object,
@@ -88,7 +89,7 @@ export interface ToolDefinition<
   Returned extends RunResult<Output> = RunResult<Output>,
 > {
   /** The bare operation name, as in the envelope; registered as `agentfs_<name>` in the editor. */
-  readonly name: string;
+  readonly name: ToolName;
   /** Title Case, shown to people (the manifest's displayName, MCP's title). */
   readonly title: string;
   /**
@@ -191,13 +192,19 @@ export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects'
   accept(input: unknown): AcceptedInput;
 }
 
+/** A tool that knows its own name's type, for the index to hold each entry to its name (tools/index.ts). */
+export type NamedTool<Name extends ToolName> = Tool & { readonly name: Name };
+
 export function defineTool<
+  const Name extends ToolName,
   const Schema extends InputSchema,
   const Paths extends PathParameters<Schema>,
   const Output extends ResultSchema,
   Returned extends RunResult<Output>,
->(definition: ToolDefinition<Schema, Paths, Output, Returned> & NoStrayFields<Returned, Output>): Tool {
-  return bindTool(definition, inputValidator(definition.name, definition.inputSchema));
+>(
+  definition: ToolDefinition<Schema, Paths, Output, Returned> & { readonly name: Name } & NoStrayFields<Returned, Output>,
+): NamedTool<Name> {
+  return { ...bindTool(definition, inputValidator(definition.name, definition.inputSchema)), name: definition.name };
 }
 
 /** The body of a definition, over its input type, which `validate` checks against the schema it was derived from. */

@@ -346,7 +346,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
     { capabilities: { tools: { listChanged: false } } },
   );
-  const tools = new Map(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
+  // Looked up by the name a client sends, which may be any string.
+  const tools = new Map<string, Tool>(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
   // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
   const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
     mcpTool(tool, serverNaming(options.confirm)),

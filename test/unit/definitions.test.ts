@@ -6,7 +6,7 @@
 import { PLAIN_ENCODING_HOST } from '../../src/core/encoding/host';
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
-import { RUNNER_NAMING } from '../../src/core/naming';
+import { RUNNER_NAMING, toolRef } from '../../src/core/naming';
 import { PathResolver } from '../../src/core/confinement';
 import type { ToolContext } from '../../src/core/context';
 import type { InputOf, InputSchema } from '../../src/core/contract/schema';
@@ -38,7 +38,7 @@ const wrongEnum: Input = { path: 'a', count: 1, mode: 'slow' };
 const wrongType: Input = { path: 'a', count: '1' };
 
 defineTool({
-  name: 'misnamed',
+  name: 'path_exists',
   title: 'Misnamed',
   userDescription: 'A test tool.',
   modelDescription: 'A tool whose path parameter is not in its schema.',
@@ -55,6 +55,28 @@ defineTool({
   prepare: () => Promise.resolve({ invocationMessage: '' }),
   run: () => Promise.resolve({}),
 });
+
+// Tool names are a type (TOOL_NAMES, naming.ts): a misspelt one compiles neither as a definition's name nor in text.
+defineTool({
+  // @ts-expect-error 'read_fiel' is not a tool's name.
+  name: 'read_fiel',
+  title: 'Misspelt',
+  userDescription: 'A test tool.',
+  modelDescription: 'A tool whose name no list holds.',
+  icon: 'beaker',
+  tags: [],
+  effect: 'read',
+  idempotent: true,
+  failureCode: 'READ_FAILED',
+  inputSchema,
+  pathParameters: {},
+  outputSchema: object({}),
+  errors: [],
+  prepare: () => Promise.resolve({ invocationMessage: '' }),
+  run: () => Promise.resolve({}),
+});
+// @ts-expect-error 'list_file' is not a tool's name.
+const misspelt = toolRef('list_file');
 
 /** The result the probe below declares: the shape its run() must return. */
 const outputSchema = object({
@@ -79,7 +101,7 @@ const wrongMode: ResultOf<typeof outputSchema> = { path: 'a', absolute: '/a', to
  */
 // @ts-expect-error run() returns `stray`, which the output schema does not have.
 defineTool({
-  name: 'stray',
+  name: 'file_info',
   title: 'Stray',
   userDescription: 'A test tool.',
   modelDescription: 'A tool whose result has a field its output schema lacks.',
@@ -98,7 +120,7 @@ defineTool({
 
 // @ts-expect-error run() returns `entries.color`: nested objects are closed too.
 defineTool({
-  name: 'nested-stray',
+  name: 'file_info',
   title: 'Nested Stray',
   userDescription: 'A test tool.',
   modelDescription: 'A tool whose result has a nested field its output schema lacks.',
@@ -116,7 +138,7 @@ defineTool({
 });
 
 const probe = defineTool({
-  name: 'probe',
+  name: 'workspace_info',
   title: 'Probe',
   userDescription: 'A test tool.',
   modelDescription: 'A tool that exists only in this test, to show what its definition may and may not say.',
@@ -148,7 +170,7 @@ const probe = defineTool({
 
 describe('tool definitions: the input type comes from the schema', function () {
   it('accept() validates against that schema, fills defaults in; bind() resolves the paths; run() sees both typed', async function () {
-    void [present, withoutDefault, wrongEnum, wrongType, result, wrongMode];
+    void [present, withoutDefault, wrongEnum, wrongType, result, wrongMode, misspelt];
     const ws = tempWorkspace();
     try {
       const workspace = await ws.session.workspace();

@@ -17,7 +17,7 @@ import { createNodeSession } from '../../src/node/session';
 import { expectError, expectOk, tempWorkspace } from './helpers';
 
 const REPO = path.join(__dirname, '..', '..', '..');
-const OPERATIONS = TOOL_DEFINITIONS.map((tool) => tool.name);
+const OPERATIONS: readonly string[] = TOOL_DEFINITIONS.map((tool) => tool.name);
 const READ_TOOLS = TOOL_DEFINITIONS.filter((tool) => tool.effect === 'read').map((tool) => tool.name);
 
 /** Each host with the tools it lists: a read-only MCP server or editor lists the read tools only. */

@@ -41,7 +41,7 @@ describe('malformed inputs → INVALID_INPUT, never a throw', function () {
   }
 
   it('the plugin operations are all listed', function () {
-    const names = TOOL_DEFINITIONS.map((tool) => tool.name);
+    const names: readonly string[] = TOOL_DEFINITIONS.map((tool) => tool.name);
     for (const operation of PLUGIN_OPERATIONS) assert.ok(names.includes(operation), operation);
   });
 

@@ -7,7 +7,8 @@
  * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
 import { manifestEntry, type ManifestTool } from '../catalog/manifest';
-import type { Tool } from '../tool';
+import { TOOL_NAMES, type ToolName } from '../naming';
+import type { NamedTool, Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
 import { copyFile } from './copyFile';
 import { createDirectory } from './createDirectory';
@@ -38,37 +39,41 @@ import { searchFiles } from './searchFiles';
 import { searchContent } from './searchContent';
 import { workspaceInfo } from './workspaceInfo';
 
-export const TOOL_DEFINITIONS: readonly Tool[] = [
-  readFile,
-  writeFile,
-  deleteFile,
-  copyFile,
-  moveFile,
-  createDirectory,
-  deleteDirectory,
-  copyDirectory,
-  moveDirectory,
-  listFiles,
-  pathExists,
-  findFile,
-  readManyFiles,
-  listDirectory,
-  directoryTree,
-  fileInfo,
-  searchFiles,
-  searchContent,
-  workspaceInfo,
-  createFile,
-  editFile,
-  replaceLines,
-  insertLines,
-  deleteLines,
-  applyPatch,
-  historyList,
-  historyGet,
-  undoOperation,
-  undoLast,
-];
+/** Every tool by its name: the compiler holds this list to TOOL_NAMES, and each entry to its own name. */
+const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
+  read_file: readFile,
+  write_file: writeFile,
+  delete_file: deleteFile,
+  copy_file: copyFile,
+  move_file: moveFile,
+  create_directory: createDirectory,
+  delete_directory: deleteDirectory,
+  copy_directory: copyDirectory,
+  move_directory: moveDirectory,
+  list_files: listFiles,
+  path_exists: pathExists,
+  find_file: findFile,
+  read_many_files: readManyFiles,
+  list_directory: listDirectory,
+  directory_tree: directoryTree,
+  file_info: fileInfo,
+  search_files: searchFiles,
+  search_content: searchContent,
+  workspace_info: workspaceInfo,
+  create_file: createFile,
+  edit_file: editFile,
+  replace_lines: replaceLines,
+  insert_lines: insertLines,
+  delete_lines: deleteLines,
+  apply_patch: applyPatch,
+  history_list: historyList,
+  history_get: historyGet,
+  undo_operation: undoOperation,
+  undo_last: undoLast,
+};
+
+/** The tools in TOOL_NAMES' order (the manifest's, the MCP server's list). */
+export const TOOL_DEFINITIONS: readonly Tool[] = TOOL_NAMES.map((name) => BY_NAME[name]);
 
 export function findTool(operation: string): Tool | undefined {
   return TOOL_DEFINITIONS.find((tool) => tool.name === operation);
