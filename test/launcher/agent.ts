@@ -272,7 +272,8 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
  * it when it first initialises the profile's extensions from that folder.
  */
 function installModel(dir: string): void {
-  if (!fs.existsSync(MODEL_COMPILED)) throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`tsc -p .\` first.`);
+  if (!fs.existsSync(MODEL_COMPILED))
+    throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`npm run build\` first.`);
   const manifest = JSON.parse(fs.readFileSync(path.join(MODEL_SOURCE, 'package.json'), 'utf8')) as {
     publisher: string;
     name: string;

@@ -235,9 +235,7 @@ async function main(): Promise<number> {
   cleanUpOnSignals();
   for (const file of [path.join(options.extension, BUNDLE), COMPILED_SUITE]) {
     if (!fs.existsSync(file))
-      throw new Error(
-        `${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` and \`tsc -p .\` first (npm run test:integration does both).`,
-      );
+      throw new Error(`${path.relative(REPO_ROOT, file)} is missing: run \`npm run build\` first (npm run test:integration does).`);
   }
   const outcomes: Outcome[] = [];
   const packaged = options.scenarios.includes('installed') && options.vsix === undefined ? tempDir('agentfs-vsix-') : undefined;
