@@ -79,6 +79,16 @@ interface Before {
   readonly reservation: Reservation;
 }
 
+/** One recorded call, under its locks: what every step of recording it needs. */
+interface Recording {
+  readonly tool: Tool;
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly context: ToolContext;
+  readonly history: HistoryStore;
+  readonly targets: readonly ConfinedPath[];
+  readonly maxBytes: number;
+}
+
 async function recordLocked(
   tool: Tool,
   call: ToolCall,
@@ -87,78 +97,87 @@ async function recordLocked(
   run: (runContext?: ToolContext) => Promise<unknown>,
   targets: readonly ConfinedPath[],
 ): Promise<unknown> {
-  const { input } = call;
-  const { fs } = context.workspace;
-  const { maxBytes } = history.limits();
-  const readBefore = async (): Promise<Before> => {
-    // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
-    const reader = new StateReader(fs, context, maxBytes, true);
-    const states: PathState[] = [];
-    try {
-      for (const target of targets) states.push(await reader.read(target.absolute));
-    } catch (error) {
-      // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
-      // history could not undo it, so the change is not made.
-      if (error instanceof CancelledError || error instanceof ToolError) throw error;
-      throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
-    }
-    // Everything the record needs that a full disk could refuse is written before the call changes anything.
-    try {
-      const reservation = await history.reserve(
-        history.newId(),
-        reader.contents,
-        JSON.stringify({ input, targets, before: states }).length,
-      );
-      return { states, reader, reservation };
-    } catch (error) {
-      if (!(error instanceof HistoryWriteError)) throw error;
-      throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
-    }
-  };
+  const recording: Recording = { tool, input: call.input, context, history, targets, maxBytes: history.limits().maxBytes };
+  const { data, taken } = await runTakingBefore(recording, run);
+  // Unannounced, the tool changed nothing.
+  if (!taken) return withFields(data, { operation_id: null, undo_available: false });
+  return commitRecord(recording, data, taken);
+}
 
-  // A tool that announces its change reads every byte it replaces first, hashing it (a large file's hash is then in
-  // `context.hashes`): its before states are taken at its announcement, just before the change, so a gibibyte is
-  // not read once more here to hash it. Any other tool's are taken before it runs.
-  let taken: Before | undefined = tool.announcesChanges ? undefined : await readBefore();
+/**
+ * Reads the before states of every target and reserves their record in the history. A state that cannot be read, or
+ * a reservation the store cannot make, refuses the call (HISTORY_WRITE_FAILED): the history could not undo it.
+ */
+async function takeBefore({ tool, input, context, history, targets, maxBytes }: Recording): Promise<Before> {
+  // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
+  const reader = new StateReader(context.workspace.fs, context, maxBytes, true);
+  const states: PathState[] = [];
+  try {
+    for (const target of targets) states.push(await reader.read(target.absolute));
+  } catch (error) {
+    // Something the change would touch cannot be read (a file without read permission in a tree to delete): the
+    // history could not undo it, so the change is not made.
+    if (error instanceof CancelledError || error instanceof ToolError) throw error;
+    throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
+  }
+  // Everything the record needs that a full disk could refuse is written before the call changes anything.
+  try {
+    const reservation = await history.reserve(history.newId(), reader.contents, JSON.stringify({ input, targets, before: states }).length);
+    return { states, reader, reservation };
+  } catch (error) {
+    if (!(error instanceof HistoryWriteError)) throw error;
+    throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
+  }
+}
+
+/**
+ * Runs the call with its before states taken at the right moment. A tool that announces its change reads every byte
+ * it replaces first, hashing it (a large file's hash is then in `context.hashes`): its before states are taken at its
+ * announcement, just before the change, so a gibibyte is not read once more here to hash it. Any other tool's are
+ * taken before it runs. A call that fails gives its reservation back.
+ */
+async function runTakingBefore(
+  recording: Recording,
+  run: (runContext?: ToolContext) => Promise<unknown>,
+): Promise<{ readonly data: unknown; readonly taken: Before | undefined }> {
+  const { tool, context, history } = recording;
+  let taken: Before | undefined = tool.announcesChanges ? undefined : await takeBefore(recording);
   const runContext: ToolContext = tool.announcesChanges
     ? {
         ...context,
         beforeChange: async () => {
-          taken ??= await readBefore();
+          taken ??= await takeBefore(recording);
         },
       }
     : context;
-  let data: unknown;
   try {
-    data = await run(runContext);
+    return { data: await run(runContext), taken };
   } catch (error) {
     if (taken) await history.cancel(taken.reservation).catch(() => undefined);
     throw error;
   }
-  // Unannounced, the tool changed nothing.
-  if (!taken) return withFields(data, { operation_id: null, undo_available: false });
-  const { states: before, reader: beforeReader, reservation } = taken;
-  const id = reservation.id;
+}
 
+/**
+ * Records a call that ran: its after states against the before ones, the record committed into the reservation, and
+ * the result's recorded-call fields. A call that changed nothing gives its reservation back; a record that cannot be
+ * written is said in the result, since the change itself was made.
+ */
+async function commitRecord(recording: Recording, data: unknown, taken: Before): Promise<unknown> {
+  const { tool, input, context, history, maxBytes } = recording;
+  const { reader: beforeReader, reservation } = taken;
   let record: OperationRecord | undefined;
   try {
     // The change is made: a cancellation now must not cost its record.
-    const afterReader = new StateReader(fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
-    const paths: PathRecord[] = [];
-    for (const [index, target] of targets.entries()) {
-      const after = await afterReader.read(target.absolute);
-      const was = before[index] ?? { type: 'missing' };
-      if (!sameState(was, after)) {
-        paths.push({ absolute: target.absolute, display: target.display, before: was, after });
-      }
-    }
+    const afterReader = new StateReader(context.workspace.fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
+    const paths = await changedPaths(recording, taken.states, afterReader);
     if (paths.length === 0) {
       await history.cancel(reservation);
       return withFields(data, { operation_id: null, undo_available: false });
     }
     const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
     const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
-    record = buildRecord(id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    record = buildRecord(reservation.id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
     await history.commit(reservation, record, contents);
   } catch (error) {
     if (error instanceof ToolError) throw error;
@@ -177,6 +196,17 @@ async function recordLocked(
     );
   }
   return withFields(data, { operation_id: record.id, undo_available: record.undo_available });
+}
+
+/** The targets whose state the call changed, each with its before and after state. */
+async function changedPaths(recording: Recording, before: readonly PathState[], afterReader: StateReader): Promise<PathRecord[]> {
+  const paths: PathRecord[] = [];
+  for (const [index, target] of recording.targets.entries()) {
+    const after = await afterReader.read(target.absolute);
+    const was = before[index] ?? { type: 'missing' };
+    if (!sameState(was, after)) paths.push({ absolute: target.absolute, display: target.display, before: was, after });
+  }
+  return paths;
 }
 
 function buildRecord(

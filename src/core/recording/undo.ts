@@ -97,7 +97,31 @@ export interface RestoredPath {
   readonly state: string;
 }
 
+/**
+ * Undoes one recorded operation: refused whole unless it can be undone (not already undone, its content kept), every
+ * path is still as it left it, the person's rules allow writing each, and every byte to write back reads right; then
+ * each path is put back in the plan's order.
+ */
 export async function undoRecord(record: OperationRecord, context: ToolContext, store: HistoryStore): Promise<RestoredPath[]> {
+  const steps = await undoSteps(record, store);
+  const confined = await confinedPathsOf(record, context);
+  const at = (path: PathRecord): ConfinedPath => {
+    const found = confined[record.paths.indexOf(path)];
+    if (!found) throw new Error(`${path.display} is not a path of operation ${record.id}`);
+    return found;
+  };
+  await requireAsLeft(record, at, context);
+  // The person's rules still hold for every path the undo writes: protected paths, unsaved editors.
+  for (const path of record.paths) {
+    await assertMayWrite(context, at(path));
+    if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
+  }
+  const contents = await contentsToRestore(record, steps, store);
+  return putBack(record, steps, at, contents, context);
+}
+
+/** The steps that undo `record`, or HISTORY_UNAVAILABLE / UNDO_CONFLICT when it cannot be undone at all. */
+async function undoSteps(record: OperationRecord, store: HistoryStore): Promise<readonly UndoStep[]> {
   const undone = undoneBy(await store.list()).get(record.id);
   if (undone !== undefined) {
     throw new ToolError(
@@ -116,15 +140,11 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
   const plan = planUndo(record);
   if ('reason' in plan)
     throw new ToolError('HISTORY_UNAVAILABLE', `Operation ${record.id} cannot be undone: ${plan.reason}.`, { operation_id: record.id });
+  return plan.steps;
+}
 
-  const confined = await confinedPathsOf(record, context);
-  const at = (path: PathRecord): ConfinedPath => {
-    const found = confined[record.paths.indexOf(path)];
-    if (!found) throw new Error(`${path.display} is not a path of operation ${record.id}`);
-    return found;
-  };
-
-  // 1. Every path must still be as the operation left it.
+/** UNDO_CONFLICT unless every path is still as the operation left it, naming the files that differ. */
+async function requireAsLeft(record: OperationRecord, at: (path: PathRecord) => ConfinedPath, context: ToolContext): Promise<void> {
   const reader = new StateReader(context.workspace.fs, context, Number.POSITIVE_INFINITY, false);
   const conflicts: { path: string; change: string }[] = [];
   for (const path of record.paths) {
@@ -144,17 +164,19 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
       { operation_id: record.id, paths: conflicts.map((conflict) => conflict.path), conflicts },
     );
   }
+}
 
-  // 2. The person's rules still hold for every path the undo writes: protected paths, unsaved editors.
-  for (const path of record.paths) {
-    await assertMayWrite(context, at(path));
-    if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
-  }
-
-  // 3. Every byte to write back, read and checked before anything changes (a large file's by a streaming check of
-  // its blob, which is then copied rather than read).
+/**
+ * Every byte to write back, read and checked before anything changes (a large file's by a streaming check of its
+ * blob, which is then copied rather than read).
+ */
+async function contentsToRestore(
+  record: OperationRecord,
+  steps: readonly UndoStep[],
+  store: HistoryStore,
+): Promise<Map<string, Restorable>> {
   const contents = new Map<string, Restorable>();
-  for (const step of plan.steps) {
+  for (const step of steps) {
     if (step.kind !== 'restore') continue;
     for (const [hash, size] of fileHashes(step.path.before)) {
       if (contents.has(hash)) continue;
@@ -168,10 +190,19 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
       contents.set(hash, bytes);
     }
   }
+  return contents;
+}
 
-  // 4. Put everything back.
+/** Applies the steps in order; a failure says what was already put back (WRITE_FAILED). */
+async function putBack(
+  record: OperationRecord,
+  steps: readonly UndoStep[],
+  at: (path: PathRecord) => ConfinedPath,
+  contents: ReadonlyMap<string, Restorable>,
+  context: ToolContext,
+): Promise<RestoredPath[]> {
   const restored: RestoredPath[] = [];
-  for (const step of plan.steps) {
+  for (const step of steps) {
     throwIfCancelled(context);
     try {
       restored.push(await applyStep(step, at, contents, context));
