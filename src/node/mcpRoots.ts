@@ -14,8 +14,12 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ToolError } from '../core/errors';
+import type { HistoryStore } from '../core/history/store';
+import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
 import { toPosixPath } from './nativePaths';
+import { defaultHistoryDirectory, isInside } from './stateDirectory';
 
 export interface ClientRoot {
   readonly uri: string;
@@ -105,4 +109,94 @@ export function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, conf
     for (const each of inside) add(each.directory, each.real ?? '');
   }
   return { directories, ignored };
+}
+
+/** Where a session on some roots keeps its history: the shared store, a folder of its own, or none. */
+export interface SessionStore {
+  readonly history?: HistoryStore;
+  readonly stateDirectory?: string;
+}
+
+/** What RootsState needs from the server: the client's roots, a session built for some, and the log. */
+export interface RootsSource {
+  /** The roots the client lists now; undefined when it offers none (no roots capability). Throws if it cannot say. */
+  listRoots(this: void): Promise<ClientRoot[] | undefined>;
+  sessionFor(this: void, directories: readonly string[], store: SessionStore): Session;
+  log(this: void, line: string): void;
+}
+
+/** The client's current roots as sessions: fetched when the client says they changed, used from the next call on. */
+export class RootsState {
+  private current: Promise<Session> | undefined;
+  private readonly sessions = new Map<string, Session>();
+  private readonly base: Session;
+
+  constructor(
+    private readonly source: RootsSource,
+    private readonly configured: ConfiguredRoots,
+  ) {
+    const { stateDirectory } = configured;
+    // Its history store is the one every later session with --state shares.
+    this.base = source.sessionFor(configured.directories, stateDirectory === undefined ? {} : { stateDirectory });
+    this.sessions.set(this.key(configured.directories), this.base);
+  }
+
+  /** Marks the roots as changed; the next call asks the client for them. */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  session(): Promise<Session> {
+    this.current ??= this.load();
+    return this.current;
+  }
+
+  private async load(): Promise<Session> {
+    let offered: ClientRoot[] | undefined;
+    try {
+      offered = await this.source.listRoots();
+    } catch (error) {
+      this.source.log(
+        `The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.configured.directories.join(', ')}.`,
+      );
+      return this.base;
+    }
+    if (offered === undefined) return this.base;
+    const narrowed = narrowRoots(offered, this.configured);
+    for (const line of narrowed.ignored) this.source.log(line);
+    if (narrowed.directories.length === 0) {
+      const message = `None of the client's roots can be served: ${narrowed.ignored.join(' ')}`;
+      return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', message)) };
+    }
+    if (offered.length > 0) this.source.log(`Serving the client's roots: ${narrowed.directories.join(', ')}.`);
+    const key = this.key(narrowed.directories);
+    let session = this.sessions.get(key);
+    if (!session) {
+      const store = this.storeFor(narrowed.directories);
+      if (typeof store === 'string') return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', store)) };
+      session = this.source.sessionFor(narrowed.directories, store);
+      this.sessions.set(key, session);
+    }
+    return session;
+  }
+
+  private key(directories: readonly string[]): string {
+    return directories.join('\0');
+  }
+
+  /**
+   * The history of a session on these roots: the store given with --state, shared by every session; without it the
+   * default folder for these roots (outside them), as the runner on the same folders uses; none with --no-history.
+   * A message when no folder outside the roots can hold it.
+   */
+  private storeFor(directories: readonly string[]): SessionStore | string {
+    const { stateDirectory, stateChosen } = this.configured;
+    if (stateDirectory === undefined) return {};
+    if (stateChosen === true) return this.base.history ? { history: this.base.history, stateDirectory } : {};
+    const own = defaultHistoryDirectory(directories);
+    const holder = directories.find((directory) => isInside(directory, own));
+    if (holder !== undefined)
+      return `The client's root ${holder} holds every folder Agent FS could keep its history in. Start agent-fs-mcp with --state DIR outside it, or --no-history.`;
+    return { stateDirectory: own };
+  }
 }

@@ -35,9 +35,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { EncodingHost } from '../core/encoding/host';
 import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
-import { CancelledError, ToolError } from '../core/errors';
+import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
-import type { HistoryStore } from '../core/history/store';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
 import { envelopeSchema } from '../core/contract/results';
@@ -46,10 +45,9 @@ import type { PathIndex } from '../core/ports/pathIndex';
 import type { Progress } from '../core/signals';
 import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
-import { type ClientRoot, type ConfiguredRoots, narrowRoots } from './mcpRoots';
+import { type ClientRoot, type ConfiguredRoots, RootsState, type SessionStore } from './mcpRoots';
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
-import { defaultHistoryDirectory, isInside } from './stateDirectory';
 
 /** How destructive calls are confirmed: ask where the client can (default), never ask, or refuse where it cannot. */
 export type ConfirmMode = 'elicit' | 'never' | 'require';
@@ -190,26 +188,25 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
  */
 const AnyCallToolRequestSchema = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
 
-/** The client's current roots as sessions: fetched when the client says they changed, used from the next call on. */
-class RootsState {
-  private current: Promise<Session> | undefined;
-  private readonly sessions = new Map<string, Session>();
-  private readonly base: Session;
-  private readonly policy: Partial<Policy>;
-  private readonly sharedPolicy: SharedPolicyFile | undefined;
-
-  constructor(
-    private readonly server: Server,
-    private readonly options: McpServerOptions,
-  ) {
-    this.policy = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
-    const { stateDirectory } = options.roots;
-    // The editor's policy, when it shares this state folder: every session follows the same file.
-    this.sharedPolicy = stateDirectory === undefined ? undefined : new SharedPolicyFile(stateDirectory, 'MCP server');
-    // Built as the runner builds its session; its history store is the one every later session shares.
-    this.base = createNodeSession(options.roots.directories, this.policy, {
-      ...(stateDirectory === undefined ? {} : { stateDirectory }),
-      ...(this.sharedPolicy ? { sharedPolicy: this.sharedPolicy } : {}),
+/**
+ * The client's roots as sessions (mcpRoots.ts), each built as the runner builds its session: the first on the
+ * configured directories, whose history store every later session with --state shares, and whose shared policy file
+ * (the editor's, when it shares that state folder) every session on that folder follows.
+ */
+function rootsState(server: Server, options: McpServerOptions): RootsState {
+  const policy: Partial<Policy> = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
+  const { stateDirectory } = options.roots;
+  const configuredPolicy = stateDirectory === undefined ? undefined : new SharedPolicyFile(stateDirectory, 'MCP server');
+  const sessionFor = (directories: readonly string[], store: SessionStore): Session => {
+    const shared =
+      store.stateDirectory === undefined
+        ? undefined
+        : store.stateDirectory === stateDirectory
+          ? configuredPolicy
+          : new SharedPolicyFile(store.stateDirectory, 'MCP server');
+    return createNodeSession(directories, policy, {
+      ...store,
+      ...(shared ? { sharedPolicy: shared } : {}),
       ripgrep: options.ripgrep,
       hostKind: 'mcp',
       naming: serverNaming(options.confirm),
@@ -217,87 +214,20 @@ class RootsState {
       ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
       ...(options.index ? { index: options.index } : {}),
     });
-    this.sessions.set(this.key(options.roots.directories), this.base);
-  }
-
-  /** Marks the roots as changed; the next call asks the client for them. */
-  invalidate(): void {
-    this.current = undefined;
-  }
-
-  session(): Promise<Session> {
-    this.current ??= this.load();
-    return this.current;
-  }
-
-  private async load(): Promise<Session> {
-    if (!this.server.getClientCapabilities()?.roots) return this.base;
-    let offered: ClientRoot[];
-    try {
-      // Read leniently: the SDK's schema rejects the whole list for one root that is not a file: URI, and that
-      // root is to be ignored, not the list.
-      const result = await this.server.request({ method: 'roots/list' }, ResultSchema, { timeout: ROOTS_TIMEOUT_MS });
-      offered = rootsIn(result);
-    } catch (error) {
-      this.options.log(
-        `The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.options.roots.directories.join(', ')}.`,
-      );
-      return this.base;
-    }
-    const narrowed = narrowRoots(offered, this.options.roots);
-    for (const line of narrowed.ignored) this.options.log(line);
-    if (narrowed.directories.length === 0) {
-      const message = `None of the client's roots can be served: ${narrowed.ignored.join(' ')}`;
-      return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', message)) };
-    }
-    if (offered.length > 0) this.options.log(`Serving the client's roots: ${narrowed.directories.join(', ')}.`);
-    const key = this.key(narrowed.directories);
-    let session = this.sessions.get(key);
-    if (!session) {
-      const history = this.historyFor(narrowed.directories);
-      if (typeof history === 'string')
-        return { ...this.base, workspace: () => Promise.reject(new ToolError('DIR_NOT_AVAILABLE', history)) };
-      // The policy file of the session's own state folder: the editor's, when that is the --state it shares.
-      const shared =
-        history.stateDirectory === undefined
-          ? undefined
-          : history.stateDirectory === this.options.roots.stateDirectory
-            ? this.sharedPolicy
-            : new SharedPolicyFile(history.stateDirectory, 'MCP server');
-      session = createNodeSession(narrowed.directories, this.policy, {
-        ...history,
-        ...(shared ? { sharedPolicy: shared } : {}),
-        ripgrep: this.options.ripgrep,
-        hostKind: 'mcp',
-        naming: serverNaming(this.options.confirm),
-        ...(this.options.encodings ? { encodings: this.options.encodings } : {}),
-        ...(this.options.historyLimits ? { historyLimits: this.options.historyLimits } : {}),
-        ...(this.options.index ? { index: this.options.index } : {}),
-      });
-      this.sessions.set(key, session);
-    }
-    return session;
-  }
-
-  private key(directories: readonly string[]): string {
-    return directories.join('\0');
-  }
-
-  /**
-   * The history of a session on these roots: the store given with --state, shared by every session; without it the
-   * default folder for these roots (outside them), as the runner on the same folders uses; none with --no-history.
-   * A message when no folder outside the roots can hold it.
-   */
-  private historyFor(directories: readonly string[]): { history?: HistoryStore; stateDirectory?: string } | string {
-    const { stateDirectory, stateChosen } = this.options.roots;
-    if (stateDirectory === undefined) return {};
-    if (stateChosen === true) return this.base.history ? { history: this.base.history, stateDirectory } : {};
-    const own = defaultHistoryDirectory(directories);
-    const holder = directories.find((directory) => isInside(directory, own));
-    if (holder !== undefined)
-      return `The client's root ${holder} holds every folder Agent FS could keep its history in. Start agent-fs-mcp with --state DIR outside it, or --no-history.`;
-    return { stateDirectory: own };
-  }
+  };
+  return new RootsState(
+    {
+      listRoots: async () =>
+        server.getClientCapabilities()?.roots
+          ? // Read leniently: the SDK's schema rejects the whole list for one root that is not a file: URI, and that
+            // root is to be ignored, not the list.
+            rootsIn(await server.request({ method: 'roots/list' }, ResultSchema, { timeout: ROOTS_TIMEOUT_MS }))
+          : undefined,
+      sessionFor,
+      log: options.log,
+    },
+    options.roots,
+  );
 }
 
 /** The entries of a roots/list result that name a URI; anything else there is not a root. */
@@ -352,7 +282,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
     mcpTool(tool, serverNaming(options.confirm)),
   );
-  const roots = new RootsState(server, options);
+  const roots = rootsState(server, options);
 
   server.oninitialized = () => {
     const client = server.getClientVersion();
