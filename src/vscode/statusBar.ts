@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { basename } from '../core/paths';
-import { ACTIVITY_VIEW } from './history';
+import { ACTIVITY_VIEW } from './history/view';
 import type { EditorSession } from './session';
 
 class BaseDirectoryStatus implements vscode.Disposable {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import type { OperationChoice } from '../../../src/vscode/dialogs';
-import type { ActivityNode } from '../../../src/vscode/history';
+import type { ActivityNode } from '../../../src/vscode/history/view';
 import { api, callTool, expectError, expectOk, readText, scratch, workspaceRoot } from '../helpers';
 
 interface Shown {

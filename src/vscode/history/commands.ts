@@ -1,0 +1,121 @@
+/**
+ * The history's commands: "Show Change History" (a quick pick, then the diff), "Undo Last Change", and the view's
+ * Open Diff, Undo, Refresh and Clear. Undos go through the ToolHost, the same path a model's undo takes, so they are
+ * validated, checked for conflicts and recorded alike.
+ */
+import * as vscode from 'vscode';
+import type { Envelope } from '../../core/envelope';
+import { ToolError } from '../../core/errors';
+import { fileChanges } from '../../core/history/changes';
+import type { HistoryStore, OperationRecord } from '../../core/history/store';
+import { undoneBy } from '../../core/recording/undo';
+import { undoLastTarget } from '../../core/tools/undoLast';
+import type { Dialogs, OperationChoice } from '../dialogs';
+import type { ToolHost } from '../tools';
+import { openDiff, relativeTime } from './documents';
+import { type ActivityNode, type ActivityView, SHOWN_OPERATIONS, statusOf } from './view';
+
+export interface HistoryCommandDependencies {
+  readonly store: HistoryStore;
+  readonly tools: ToolHost;
+  readonly view: ActivityView;
+  readonly dialogs: () => Dialogs;
+}
+
+/** An operation given as a view node, or as an id (from tests, keybindings or other extensions). */
+async function recordOf(store: HistoryStore, target: unknown): Promise<OperationRecord | undefined> {
+  if (typeof target === 'string') return store.get(target);
+  if (typeof target === 'object' && target !== null && 'record' in target) return (target as ActivityNode).record;
+  return undefined;
+}
+
+function describeRestored(envelope: Envelope): string {
+  if (!envelope.ok) return envelope.error.message;
+  const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[] };
+  const restored = (data.restored ?? []).map((each) => `${each.path} ${each.action}`).join(', ');
+  return `Agent FS undid ${data.summary ?? 'the change'}: ${restored}.`;
+}
+
+async function confirmAndUndo(
+  deps: HistoryCommandDependencies,
+  record: OperationRecord,
+  operation: 'undo_last' | 'undo_operation',
+): Promise<Envelope | undefined> {
+  const dialogs = deps.dialogs();
+  const paths = record.paths.map((path) => path.display).join(', ');
+  const confirmed = await dialogs.confirm(
+    `Undo "${record.summary}" from ${new Date(record.time).toLocaleString()}? ${paths} will be put back as they were before it.`,
+    'Undo',
+  );
+  if (!confirmed) return undefined;
+  const envelope = await deps.tools.invoke(operation, operation === 'undo_last' ? {} : { operation_id: record.id });
+  if (envelope.ok) dialogs.info(describeRestored(envelope));
+  else dialogs.error(`Agent FS could not undo ${record.summary}: ${envelope.error.message}`);
+  deps.view.refresh();
+  return envelope;
+}
+
+export function registerHistoryCommands(deps: HistoryCommandDependencies): vscode.Disposable[] {
+  const { store } = deps;
+  return [
+    vscode.commands.registerCommand('agentFs.showHistory', async (): Promise<string | undefined> => {
+      const records = (await store.list()).slice(0, SHOWN_OPERATIONS);
+      const undone = undoneBy(records);
+      const choices: OperationChoice[] = records.map((record) => ({
+        id: record.id,
+        label: record.summary,
+        description: [relativeTime(record.time), statusOf(record, undone.get(record.id))].filter((part) => part !== '').join(' · '),
+        detail: fileChanges(record)
+          .map((change) => `${change.change.replace('_', ' ')} ${change.path}`)
+          .join(', '),
+      }));
+      if (choices.length === 0) {
+        deps.dialogs().info('Agent FS has recorded no changes yet.');
+        return undefined;
+      }
+      const picked = await deps.dialogs().pickOperation(choices);
+      const record = picked === undefined ? undefined : await store.get(picked);
+      if (record) await openDiff(record);
+      return record?.id;
+    }),
+    vscode.commands.registerCommand('agentFs.undoLast', async (): Promise<Envelope | undefined> => {
+      let target: OperationRecord;
+      try {
+        ({ target } = await undoLastTarget(store));
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        deps.dialogs().info(error.message);
+        return undefined;
+      }
+      return confirmAndUndo(deps, target, 'undo_last');
+    }),
+    vscode.commands.registerCommand('agentFs.history.undo', async (target: unknown): Promise<Envelope | undefined> => {
+      const record = await recordOf(store, target);
+      return record ? confirmAndUndo(deps, record, 'undo_operation') : undefined;
+    }),
+    vscode.commands.registerCommand('agentFs.history.openDiff', async (target: unknown): Promise<string[]> => {
+      const record = await recordOf(store, target);
+      if (!record) return [];
+      const only =
+        typeof target === 'object' && target !== null && (target as ActivityNode).kind === 'change'
+          ? (target as Extract<ActivityNode, { kind: 'change' }>).change
+          : undefined;
+      return (await openDiff(record, only)).map((uri) => uri.toString());
+    }),
+    vscode.commands.registerCommand('agentFs.history.refresh', () => deps.view.refresh()),
+    vscode.commands.registerCommand('agentFs.history.clear', async (): Promise<boolean> => {
+      if (
+        !(await deps
+          .dialogs()
+          .confirm(
+            'Clear the Agent FS change history? Recorded changes can no longer be reviewed or undone. Files are not touched.',
+            'Clear History',
+          ))
+      )
+        return false;
+      await store.clear();
+      deps.view.refresh();
+      return true;
+    }),
+  ];
+}

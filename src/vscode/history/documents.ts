@@ -1,0 +1,78 @@
+/**
+ * The diff documents of the history: each side of a recorded change served read-only from the history store under
+ * its own scheme, and the diff editors that show them.
+ */
+import * as vscode from 'vscode';
+import { displayText, type FileChange, fileChanges, sideContent } from '../../core/history/changes';
+import type { HistoryStore, OperationRecord } from '../../core/history/store';
+
+export const HISTORY_SCHEME = 'agentfs-history';
+
+type Side = 'before' | 'after';
+
+/** `agentfs-history:/<side>/<path>?<operation id>`: the path keeps the file's name, so the editor picks its language. */
+export function historyUri(record: OperationRecord, change: FileChange, side: Side): vscode.Uri {
+  return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${side}/${change.path}`, query: record.id });
+}
+
+/** Serves one side of a recorded change as a read-only document. */
+export class HistoryDocuments implements vscode.TextDocumentContentProvider {
+  constructor(private readonly store: HistoryStore) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const record = await this.store.get(uri.query);
+    if (!record) return `(Operation ${uri.query} is no longer in the history.)`;
+    const [, side = 'after', ...rest] = uri.path.split('/');
+    const path = rest.join('/');
+    const change = fileChanges(record).find((each) => each.path === path);
+    if (!change) return '';
+    const state = side === 'before' ? change.before : change.after;
+    const bytes = await sideContent(this.store, record, state);
+    if (bytes === undefined) {
+      return state.type === 'file'
+        ? `(Content not recorded: ${state.size ?? 0} bytes, over the history's size cap agentFs.history.maxBytes.)`
+        : `(A ${state.type}, which has no text.)`;
+    }
+    return displayText(bytes) ?? `(Binary content, ${bytes.length} bytes, ${state.type === 'file' ? (state.hash ?? '') : ''}.)`;
+  }
+}
+
+/** How long ago `iso` was, as a person reads it in a list. */
+export function relativeTime(iso: string, now = Date.now()): string {
+  const seconds = Math.round((now - Date.parse(iso)) / 1000);
+  if (!Number.isFinite(seconds)) return iso;
+  if (seconds < 60) return 'just now';
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return new Date(iso).toLocaleString();
+}
+
+/** Opens the diff of one change, or every change of an operation side by side; returns the documents opened. */
+export async function openDiff(record: OperationRecord, only?: FileChange): Promise<vscode.Uri[]> {
+  const changes = only ? [only] : fileChanges(record);
+  if (changes.length === 0) return [];
+  const title = (change: FileChange): string => `${change.path} (${record.operation}, ${relativeTime(record.time)})`;
+  const first = changes[0];
+  if (changes.length === 1 && first) {
+    const left = historyUri(record, first, 'before');
+    const right = historyUri(record, first, 'after');
+    await vscode.commands.executeCommand('vscode.diff', left, right, title(first), { preview: true });
+    return [left, right];
+  }
+  const resources = changes.map(
+    (change) => [historyUri(record, change, 'after'), historyUri(record, change, 'before'), historyUri(record, change, 'after')] as const,
+  );
+  try {
+    await vscode.commands.executeCommand('vscode.changes', `${record.summary} (${relativeTime(record.time)})`, resources);
+  } catch {
+    // No multi-file diff editor in this VS Code: show the first change.
+    if (first)
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        historyUri(record, first, 'before'),
+        historyUri(record, first, 'after'),
+        title(first),
+      );
+  }
+  return resources.flatMap(([, left, right]) => [left, right]);
+}
