@@ -157,7 +157,7 @@ async function createContext(
       );
     }
     if (policy.readOnly) {
-      throw new ToolError('READ_ONLY_MODE', `${toolRef(tool.name)} changes files, and Agent FS is read-only (${policy.knobs.readOnly}).`);
+      throw new ToolError('READ_ONLY_MODE', `${toolRef(tool.name)} changes files, and Agent FS is read-only (${policy.wording.readOnly}).`);
     }
   }
   const workspace = await session.workspace();

@@ -1,7 +1,7 @@
 /**
  * How a host names the tools, and the facts about it that text depends on. The core writes each description,
  * error message and confirmation once, host-neutral: `toolRef('read_many_files')` where it names a tool, and
- * `where('trash', '…')` for a phrase true only in some hosts. Each host renders that text with its own naming
+ * `onlyWhere('trash', '…')` for a phrase true only in some hosts. Each host renders that text with its own naming
  * (`renderText`): `agentfs_read_many_files` in the editor, where tools are registered under a prefix, and
  * `read_many_files` over MCP and in the runner; "to the trash where possible" only in the editor, whose port has a
  * trash. So a model is never told a name it cannot call, nor a promise the host does not keep.
@@ -97,7 +97,7 @@ export function toolRef(operation: ToolName): string {
 }
 
 /** `text` where the host has `fact`, nothing elsewhere. It may not hold a tool reference. */
-export function where(fact: HostFact, text: string): string {
+export function onlyWhere(fact: HostFact, text: string): string {
   return `${OPEN_FACT}${fact}:${text}${CLOSE}`;
 }
 

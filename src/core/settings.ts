@@ -56,8 +56,8 @@ export interface Policy {
    * limit of the implementation, which tests lower to run the streamed path over small files.
    */
   readonly editInMemoryBytes: number;
-  /** How this host names the knobs its refusals point at. */
-  readonly knobs: PolicyKnobs;
+  /** How this host words what a person changes to lift a limit, as its refusals name it. */
+  readonly wording: PolicyWording;
 }
 
 /**
@@ -65,7 +65,7 @@ export interface Policy {
  * the MCP server their flags. Refusal messages point at these so the advice fits where the call came from; the
  * machine-readable `details` keep the setting keys whatever the host.
  */
-export interface PolicyKnobs {
+export interface PolicyWording {
   /** Completes "Agent FS is read-only (…)". */
   readonly readOnly: string;
   /** Completes "above the cap of N bytes (…)". */
@@ -79,7 +79,7 @@ export interface PolicyKnobs {
   readonly history: string;
 }
 
-export const EDITOR_KNOBS: PolicyKnobs = {
+export const EDITOR_WORDING: PolicyWording = {
   readOnly: 'setting agentFs.readOnly',
   maxReadBytes: 'setting agentFs.maxReadBytes',
   protectedPaths: 'the setting agentFs.protectedPaths',
@@ -138,7 +138,7 @@ export const DEFAULT_POLICY: Policy = {
   exclude: [],
   searchExclude: [],
   ignoreFiles: ALL_IGNORE_FILES,
-  knobs: EDITOR_KNOBS,
+  wording: EDITOR_WORDING,
 };
 
 /** The default of every `agentFs.*` setting, as package.json's `contributes.configuration` must declare it. */

@@ -55,7 +55,7 @@ export const CONFIRM_MODES: readonly ConfirmMode[] = ['elicit', 'never', 'requir
 
 export interface McpServerOptions {
   readonly roots: ConfiguredRoots;
-  /** The flags' policy (read-only, read cap, the knobs refusals name); confirmation follows `confirm`. */
+  /** The flags' policy (read-only, read cap, the wording refusals name); confirmation follows `confirm`. */
   readonly policy: Partial<Policy>;
   readonly confirm: ConfirmMode;
   /** Writes one line to the log (stderr); never to stdout, which carries the protocol. */

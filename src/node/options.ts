@@ -17,7 +17,7 @@ import { flagEncodingHost, type EncodingHost } from '../core/encoding/host';
 import { type EncodingId, encodingNamed, someEncodingNames } from '../core/encoding/names';
 import { ALL_IGNORE_FILES, type IgnoreFileSettings } from '../core/settings';
 import { isWithin } from '../core/paths';
-import type { PolicyKnobs } from '../core/settings';
+import type { PolicyWording } from '../core/settings';
 import { toPosixPath } from './nativePaths';
 import { defaultHistoryDirectory } from './stateDirectory';
 
@@ -142,7 +142,7 @@ export function stateDirectoryOf(options: HostOptions, roots: readonly string[])
 }
 
 /** Refusals of a host started from the command line point at its flags, not at editor settings it does not read. */
-export function flagKnobs(host: string): PolicyKnobs {
+export function flagWording(host: string): PolicyWording {
   return {
     readOnly: `the ${host} was started with --read-only`,
     maxReadBytes: `the ${host}'s --max-read-bytes`,
@@ -157,11 +157,11 @@ export function flagKnobs(host: string): PolicyKnobs {
 export function flagPolicy(
   options: HostOptions,
   host: string,
-): { readOnly: boolean; knobs: PolicyKnobs; ignoreFiles: IgnoreFileSettings; maxReadBytes?: number } {
+): { readOnly: boolean; wording: PolicyWording; ignoreFiles: IgnoreFileSettings; maxReadBytes?: number } {
   const { enabled, global, parents } = options.ignoreFiles;
   return {
     readOnly: options.readOnly,
-    knobs: flagKnobs(host),
+    wording: flagWording(host),
     ignoreFiles: { enabled, global: enabled && global, parents: enabled && parents },
     ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}),
   };

@@ -14,7 +14,7 @@ import {
   DEFAULT_HIDDEN_PATHS,
   DEFAULT_MAX_READ_BYTES,
   DEFAULT_PROTECTED_PATHS,
-  EDITOR_KNOBS,
+  EDITOR_WORDING,
   type Policy,
 } from '../core/settings';
 
@@ -140,7 +140,7 @@ function computeSettings(scope?: vscode.Uri): Settings {
       searchExclude: enabledGlobs('search', 'exclude', scope),
       ignoreFiles: ignoreFiles(scope),
       editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
-      knobs: EDITOR_KNOBS,
+      wording: EDITOR_WORDING,
     },
   };
 }

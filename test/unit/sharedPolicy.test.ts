@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
 import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy, readPolicyFile } from '../../src/core/policy/sharedPolicy';
-import { flagKnobs } from '../../src/node/options';
+import { flagWording } from '../../src/node/options';
 import { toPosixPath } from '../../src/node/nativePaths';
 import { createNodeSession } from '../../src/node/session';
 import { SharedPolicyFile } from '../../src/node/sharedPolicy';
@@ -47,7 +47,7 @@ describe('shared policy: a host follows what the editor published', function () 
   function session(flags: { readOnly?: boolean } = {}, roots: readonly string[] = [base]): Session {
     return createNodeSession(
       roots,
-      { readOnly: flags.readOnly === true, knobs: flagKnobs('MCP server') },
+      { readOnly: flags.readOnly === true, wording: flagWording('MCP server') },
       { stateDirectory: state, sharedPolicy: new SharedPolicyFile(state, 'MCP server'), hostKind: 'mcp' },
     );
   }

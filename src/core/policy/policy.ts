@@ -17,7 +17,7 @@ import type { EntryKind } from '../ports/fs';
 import { globList } from './glob';
 import { basename, dirname, isWithin, joinPath, relativeTo } from '../paths';
 import type { ConfinedPath, Root } from '../confinement';
-import type { Policy, PolicyKnobs } from '../settings';
+import type { Policy, PolicyWording } from '../settings';
 import type { ToolContext } from '../context';
 import { walkTree } from '../files/walk';
 
@@ -63,7 +63,7 @@ export function rootRelative(path: ConfinedPath): string {
   return relativeTo(path.root.path, path.absolute);
 }
 
-function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write', knobs: PolicyKnobs): ToolError {
+function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write', wording: PolicyWording): ToolError {
   const verb = access === 'read' ? 'read' : 'change';
   const hidden = match.setting === 'agentFs.hiddenPaths';
   const why = hidden
@@ -71,7 +71,7 @@ function refusal(display: string, match: PathRuleMatch, access: 'read' | 'write'
     : 'which protects credentials and configuration from the tools';
   return new ToolError(
     'SENSITIVE_PATH_REFUSED',
-    `Refusing to ${verb} ${display}: it matches "${match.pattern}" in ${hidden ? knobs.hiddenPaths : knobs.protectedPaths}, ${why}. Ask the user to do this themselves; ${knobs.pathRuleRemedy}.`,
+    `Refusing to ${verb} ${display}: it matches "${match.pattern}" in ${hidden ? wording.hiddenPaths : wording.protectedPaths}, ${why}. Ask the user to do this themselves; ${wording.pathRuleRemedy}.`,
     { path: display, setting: match.setting, pattern: match.pattern },
   );
 }
@@ -117,7 +117,7 @@ export async function assertMayRead(context: ToolContext, path: ConfinedPath, ki
   const { relatives } = await pathsToCheck(context, path);
   for (const relative of relatives) {
     const match = matchRule(context.policy, relative, 'read', kind);
-    if (match) throw refusal(path.display, match, 'read', context.policy.knobs);
+    if (match) throw refusal(path.display, match, 'read', context.policy.wording);
   }
 }
 
@@ -129,7 +129,7 @@ export async function assertMayWrite(context: ToolContext, path: ConfinedPath, k
   const { relatives, absolutes } = await pathsToCheck(context, path);
   for (const relative of relatives) {
     const match = matchRule(context.policy, relative, 'write', kind);
-    if (match) throw refusal(path.display, match, 'write', context.policy.knobs);
+    if (match) throw refusal(path.display, match, 'write', context.policy.wording);
   }
   for (const absolute of absolutes) assertNotDirty(context, path.display, absolute);
 }
@@ -169,7 +169,7 @@ export async function assertTreeMayChange(
     const display = context.paths.display(tree.root, entry.absolute);
     const match = matchRule(context.policy, relative, access, kind);
     if (match) {
-      offence = refusal(display, match, access, context.policy.knobs);
+      offence = refusal(display, match, access, context.policy.wording);
       return false;
     }
     if (access === 'write' && entry.kind === 'file' && context.editors?.isDirty(entry.absolute)) {
@@ -188,7 +188,7 @@ export async function assertTreeMayChange(
           context.paths.display(destination.root, joinPath(destination.absolute, inside)),
           landingMatch,
           'write',
-          context.policy.knobs,
+          context.policy.wording,
         );
         return false;
       }

@@ -21,7 +21,7 @@
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
 import { isWithin } from '../paths';
-import type { Policy, PolicyKnobs } from '../settings';
+import type { Policy, PolicyWording } from '../settings';
 
 export const POLICY_FILE_NAME = 'policy.json';
 export const POLICY_FORMAT = 'agent-fs-policy/1';
@@ -133,7 +133,7 @@ export function readPolicyFile(text: string): { readonly policy: PublishedPolicy
 }
 
 /** How refusals that come from a published setting name it: the editor's setting, which this host follows. */
-function sharedKnobs(own: PolicyKnobs, ownPolicy: Policy, published: PublishedPolicy, host: string): PolicyKnobs {
+function sharedWording(own: PolicyWording, ownPolicy: Policy, published: PublishedPolicy, host: string): PolicyWording {
   const follows = `which this ${host} follows`;
   return {
     readOnly: ownPolicy.readOnly || !published.readOnly ? own.readOnly : `VS Code's setting agentFs.readOnly, ${follows}`,
@@ -159,7 +159,7 @@ export function narrowedPolicy(own: Policy, published: PublishedPolicy, host: st
     hiddenPaths: union(own.hiddenPaths, published.hiddenPaths),
     exclude: union(own.exclude, published.exclude),
     searchExclude: union(own.searchExclude, published.searchExclude),
-    knobs: sharedKnobs(own.knobs, own, published, host),
+    wording: sharedWording(own.wording, own, published, host),
   };
 }
 

@@ -353,7 +353,7 @@ function undoneOperationOf(data: unknown): string | undefined {
 function historyRefusal(tool: Tool, context: ToolContext, history: HistoryStore, why: string): ToolError {
   return new ToolError(
     'HISTORY_WRITE_FAILED',
-    `${toolRef(tool.name)} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.knobs.history}).`,
+    `${toolRef(tool.name)} changed nothing: ${why}, and Agent FS makes no change its history cannot undo. Free space where the history is kept (${history.directory}) and try again, or ask the person to turn the history off (${context.policy.wording.history}).`,
     { history_directory: history.directory },
   );
 }

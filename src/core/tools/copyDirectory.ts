@@ -1,6 +1,6 @@
 import { BOOLEAN, described, INTEGER, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
-import { where } from '../naming';
+import { onlyWhere } from '../naming';
 import { missingDirectories } from '../changes/writes';
 import { removeQuietly, siblingPath } from '../files/staging';
 import { dirname, relativeTo } from '../paths';
@@ -26,7 +26,7 @@ export const copyDirectory = defineTool({
   name: 'copy_directory',
   title: 'Copy Directory',
   userDescription: 'Copy a directory tree inside the workspace.',
-  modelDescription: `Copy a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${where('confirms', ' (the user confirms)')}. Links inside are skipped.`,
+  modelDescription: `Copy a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${onlyWhere('confirms', ' (the user confirms)')}. Links inside are skipped.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',

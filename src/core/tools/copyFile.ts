@@ -1,6 +1,6 @@
 import { BOOLEAN, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
-import { toolRef, where } from '../naming';
+import { toolRef, onlyWhere } from '../naming';
 import { removeQuietly, siblingPath } from '../files/staging';
 import { dirname } from '../paths';
 import type { InputSchema } from '../contract/schema';
@@ -24,7 +24,7 @@ export const copyFile = defineTool({
   name: 'copy_file',
   title: 'Copy File',
   userDescription: 'Copy one file inside the workspace.',
-  modelDescription: `Copy a file, creating parent directories. An existing destination is refused unless overwrite${where('confirms', ' (then the user confirms)')}. For directories use ${toolRef('copy_directory')}.`,
+  modelDescription: `Copy a file, creating parent directories. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. For directories use ${toolRef('copy_directory')}.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',

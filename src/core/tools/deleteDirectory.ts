@@ -1,6 +1,6 @@
 import { BOOLEAN, object } from '../contract/results';
 import { DIRECTORY_NAMES } from './fields';
-import { toolRef, where } from '../naming';
+import { toolRef, onlyWhere } from '../naming';
 import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
 import type { FileStat } from '../ports/fs';
@@ -60,7 +60,7 @@ export const deleteDirectory = defineTool({
   name: 'delete_directory',
   title: 'Delete Directory',
   userDescription: 'Delete a directory in the workspace.',
-  modelDescription: `Delete a directory${where('trash', ' to the trash where possible')}${where('confirms', ', once the user confirms')}. A non-empty one needs recursive. Links inside are removed, never followed.`,
+  modelDescription: `Delete a directory${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. A non-empty one needs recursive. Links inside are removed, never followed.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',

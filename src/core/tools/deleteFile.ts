@@ -1,6 +1,6 @@
 import { BOOLEAN, object } from '../contract/results';
 import { FILE_NAMES } from './fields';
-import { toolRef, where } from '../naming';
+import { toolRef, onlyWhere } from '../naming';
 import { shown, sizeText, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
 import { checkExpectedHash, checkHashFormat } from '../edit/editing';
@@ -40,7 +40,7 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete File',
   userDescription: 'Delete one file in the workspace.',
-  modelDescription: `Delete one file${where('trash', ' to the trash where possible')}${where('confirms', ', once the user confirms')}. For directories use ${toolRef('delete_directory')}.`,
+  modelDescription: `Delete one file${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. For directories use ${toolRef('delete_directory')}.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',

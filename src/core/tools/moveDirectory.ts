@@ -1,6 +1,6 @@
 import { BOOLEAN, object } from '../contract/results';
 import { TRANSFER_FIELDS } from './fields';
-import { where } from '../naming';
+import { onlyWhere } from '../naming';
 import { dirname } from '../paths';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
@@ -22,7 +22,7 @@ export const moveDirectory = defineTool({
   name: 'move_directory',
   title: 'Move Directory',
   userDescription: 'Move or rename a directory inside the workspace.',
-  modelDescription: `Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${where('confirms', ' (the user confirms)')}.`,
+  modelDescription: `Move or rename a directory tree (not into itself), creating parents. An existing destination is refused unless overwrite, which replaces it whole${onlyWhere('confirms', ' (the user confirms)')}.`,
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',

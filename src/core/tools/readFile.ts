@@ -78,7 +78,7 @@ export const readFile = defineTool({
   ),
   errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
   checkInput(input, context) {
-    lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.knobs.maxReadBytes);
+    lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.wording.maxReadBytes);
   },
   async prepare(input, context, { file_name: path }) {
     // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
@@ -96,7 +96,7 @@ export const readFile = defineTool({
       input,
       context.policy.maxReadBytes,
       Math.min(DEFAULT_READ_BYTES, context.policy.maxReadBytes),
-      context.policy.knobs.maxReadBytes,
+      context.policy.wording.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
     let read;

@@ -30,10 +30,10 @@ function lineRequestOf(input: LineParameters & { readonly paths: readonly string
     throw limitExceeded(
       'max_bytes',
       perFileCap,
-      `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (${context.policy.knobs.maxReadBytes}), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
+      `max_bytes ${input.max_bytes} for each of ${count} files is above this call's budget of ${budget} bytes (${context.policy.wording.maxReadBytes}), i.e. ${perFileCap} per file. Ask for less, or fewer files per call.`,
     );
   }
-  return lineRequest(input, perFileCap, Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count), context.policy.knobs.maxReadBytes);
+  return lineRequest(input, perFileCap, Math.floor(Math.min(DEFAULT_READ_MANY_BYTES, budget) / count), context.policy.wording.maxReadBytes);
 }
 
 /**

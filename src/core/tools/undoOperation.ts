@@ -1,6 +1,6 @@
 import { object } from '../contract/results';
 import { UNDO_FIELDS } from './fields';
-import { where } from '../naming';
+import { onlyWhere } from '../naming';
 import { shown, sizeText, timeAgo } from '../changes/consequences';
 import type { PathState } from '../history/state';
 import type { OperationRecord, PathRecord } from '../history/store';
@@ -136,7 +136,7 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: `Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too.${where('confirms', ' The user confirms.')}`,
+  modelDescription: `Undo a recorded change: every path is restored byte for byte. If any path changed since, nothing is done (UNDO_CONFLICT). The undo is recorded too.${onlyWhere('confirms', ' The user confirms.')}`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',

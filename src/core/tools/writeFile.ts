@@ -1,6 +1,6 @@
 import { BOOLEAN, INTEGER, nullable, object, optional } from '../contract/results';
 import { DRY_RUN_DIFF, ENCODING_NAME, FILE_NAMES, HASH, NEWLINE } from './fields';
-import { toolRef, where } from '../naming';
+import { toolRef, onlyWhere } from '../naming';
 import { shown, sizeText, undoSentence } from '../changes/consequences';
 import {
   checkExpectedHash,
@@ -148,7 +148,7 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: `Create a file or replace all its content, creating parent directories${where('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
+  modelDescription: `Create a file or replace all its content, creating parent directories${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
   icon: 'edit',
   tags: ['write'],
   effect: 'write',

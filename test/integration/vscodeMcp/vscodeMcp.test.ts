@@ -18,7 +18,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { invokeOperation } from '../../../src/core/invoke';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { mcpTool, serverNaming } from '../../../src/node/mcpServer';
-import { flagKnobs } from '../../../src/node/options';
+import { flagWording } from '../../../src/node/options';
 import { createNodeSession } from '../../../src/node/session';
 import type { OfferedTool, ReceivedResult, ScriptRun } from '../../agent/model/extension';
 import type { CardText, QuestionText, ToolRow } from '../../agent/protocol';
@@ -336,7 +336,7 @@ async function play(): Promise<Played> {
 async function replay(results: readonly ReceivedResult[]): Promise<(Envelope | undefined)[]> {
   const state = fs.mkdtempSync(path.join(workspaceRoot(), '..', 'replay-state-'));
   // The server's one root is the workspace folder (its --root, and the root VS Code sends).
-  const session = createNodeSession([workspaceRoot()], { knobs: flagKnobs('MCP server') }, { stateDirectory: state, hostKind: 'mcp' });
+  const session = createNodeSession([workspaceRoot()], { wording: flagWording('MCP server') }, { stateDirectory: state, hostKind: 'mcp' });
   const out: (Envelope | undefined)[] = [];
   for (const [index, step] of STEPS.entries()) {
     const agentGot = envelopeOf(results[index]?.text ?? '');
