@@ -6,11 +6,11 @@
  */
 import { limitExceeded } from '../contract/caps';
 import { ToolError } from '../errors';
-import { type InsertPosition, insertLinesAt, replaceLineRange } from './lineEdits';
+import { type InsertPosition, insertLinesAt, type LineFrame, replaceLineRange } from './lineEdits';
 import { applyRegions, type Candidate, findMatches, type MatchStage, patternLines } from './match';
 import { humanSize } from '../read/bytes';
 import { lastLinesStart, searchBytes, searchLineKeys, type WindowSpec } from './stream';
-import type { LargeText, TextEditKind } from './textEdit';
+import type { EditSearch, LargeText, TextEditKind } from './textEdit';
 
 /** Lines start..end become `content`'s lines (replace_lines); no content removes them (delete_lines). */
 /** What replace_lines and delete_lines answer besides the edit fields. */
@@ -86,93 +86,119 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
       field: 'new_string',
     });
   }
-  const encodings = async (file: LargeText): Promise<{ exact?: Uint8Array; crlf?: Uint8Array }> => ({
-    exact: await file.encode(oldString),
-    crlf: oldString.includes('\n') ? await file.encode(oldString.replace(/\r?\n/g, '\r\n')) : undefined,
-  });
   return {
     verb: 'Editing',
-    async search(file) {
-      // The exact stage in the pass itself; old_string with its newlines as CRLF where the file's head has CRLF ones.
-      const { exact, crlf } = await encodings(file);
-      if (!exact || exact.length === 0) return undefined;
-      const drives = crlf && crlf.length > 0 && file.newline === 'crlf' ? 1 : 0;
-      return {
-        patterns: crlf && crlf.length > 0 ? [exact, crlf] : [exact],
-        drives,
-        limit: MAX_LARGE_MATCHES,
-        tooMany: () => tooScattered(file.display, largeLimit),
-        around: (match) => ({ firstLine: Math.max(1, match.line - 1), lastLine: match.endLine + 1 }),
-        // Exact occurrences come first, as in `windows`: the CRLF form's windows stand only where there are none.
-        provisional: drives !== 0,
-        accept: (found) => (found[drives] ?? 0) > 0 && (drives === 0 || (found[0] ?? 0) === 0),
-      };
-    },
-    async windows(file) {
-      // The stages of findMatches, in its order, over the bytes: the first that finds anything places the windows.
-      const { exact, crlf } = await encodings(file);
-      const patterns = [exact, crlf].filter((pattern): pattern is Uint8Array => pattern !== undefined && pattern.length > 0);
-      const found = patterns.length > 0 ? await searchBytes(file.source, patterns, file.signals, MAX_LARGE_MATCHES + 1, file.breaks) : [];
-      const exactIndex = exact ? patterns.indexOf(exact) : -1;
-      const firstStage = found.some((match) => match.pattern === exactIndex)
-        ? found.filter((match) => match.pattern === exactIndex)
-        : found;
-      let specs: WindowSpec[] = firstStage.map((match) => ({ firstLine: Math.max(1, match.line - 1), lastLine: match.endLine + 1 }));
-      if (specs.length === 0) {
-        const keys = patternLines(oldString).map((line) => line.trim());
-        if (keys.some((key) => key !== '')) {
-          const starts = await searchLineKeys(
-            file.source,
-            keys,
-            (bytes) => file.decodeLine(bytes).trim(),
-            file.signals,
-            MAX_LARGE_MATCHES + 1,
-            file.breaks,
-          );
-          specs = starts.map((start) => ({ firstLine: Math.max(1, start - 1), lastLine: start + keys.length }));
-        }
-      }
-      if (specs.length > MAX_LARGE_MATCHES) throw tooScattered(file.display, largeLimit);
-      if (specs.length === 0) throw noMatch(file.display, [], true, largeLimit);
-      return specs;
-    },
-    rewrite({ text, frame }) {
-      const result = findMatches(text, oldString, newString);
-      if (result.stage === 'none')
-        return { text, extra: { stage: 'none', count: 0, lines: [], ...(frame ? {} : { candidates: result.candidates }) } };
-      const offset = frame?.offset ?? 0;
-      return {
-        text: applyRegions(text, result.regions),
-        extra: { stage: result.stage, count: result.regions.length, lines: result.regions.map((region) => region.line + offset) },
-      };
-    },
-    finish(extras, { display }) {
-      const matched = extras.filter((extra) => extra.stage !== 'none');
-      const count = matched.reduce((sum, extra) => sum + extra.count, 0);
-      const lines = matched.flatMap((extra) => extra.lines);
-      const stage = matched[0]?.stage ?? 'none';
-      if (count === 0 || stage === 'none') {
-        const whole = extras.length === 1 ? extras[0]?.candidates : undefined;
-        throw noMatch(display, whole ?? [], whole === undefined, largeLimit);
-      }
-      const expected = edit.expected_match_count;
-      if (expected !== undefined && count !== expected) {
-        throw new ToolError(
-          count > expected ? 'MULTIPLE_MATCHES' : 'NO_MATCH',
-          `old_string matches ${count} time${count === 1 ? '' : 's'} in ${display} (${stage} match, at line${count === 1 ? '' : 's'} ${lines.join(', ')}), but expected_match_count is ${expected}. Nothing was changed.`,
-          { path: display, stage, match_count: count, expected_match_count: expected, lines },
-        );
-      }
-      if (expected === undefined && count > 1 && edit.replace_all !== true) {
-        throw new ToolError(
-          'MULTIPLE_MATCHES',
-          `old_string matches ${count} times in ${display} (${stage} match, at lines ${lines.join(', ')}). Include more surrounding lines so it matches once, or pass replace_all: true to change every one.`,
-          { path: display, stage, match_count: count, lines },
-        );
-      }
-      return { stage, match_count: count, replaced: count, lines };
-    },
+    search: (file) => matchSearch(file, oldString, largeLimit),
+    windows: (file) => matchWindows(file, oldString, largeLimit),
+    rewrite: ({ text, frame }) => matchRewrite(text, frame, oldString, newString),
+    finish: (extras, { display }) => finishMatch(extras, display, edit, largeLimit),
   };
+}
+
+/** old_string in a large file's encoding, as it is and (where it spans lines) with CRLF line endings. */
+async function oldStringBytes(file: LargeText, oldString: string): Promise<{ exact?: Uint8Array; crlf?: Uint8Array }> {
+  return {
+    exact: await file.encode(oldString),
+    crlf: oldString.includes('\n') ? await file.encode(oldString.replace(/\r?\n/g, '\r\n')) : undefined,
+  };
+}
+
+/** The search for old_string that a large file's edit runs within its own pass (matchKind's `search`). */
+async function matchSearch(file: LargeText, oldString: string, largeLimit: number): Promise<EditSearch | undefined> {
+  // The exact stage in the pass itself; old_string with its newlines as CRLF where the file's head has CRLF ones.
+  const { exact, crlf } = await oldStringBytes(file, oldString);
+  if (!exact || exact.length === 0) return undefined;
+  const drives = crlf && crlf.length > 0 && file.newline === 'crlf' ? 1 : 0;
+  return {
+    patterns: crlf && crlf.length > 0 ? [exact, crlf] : [exact],
+    drives,
+    limit: MAX_LARGE_MATCHES,
+    tooMany: () => tooScattered(file.display, largeLimit),
+    around: (match) => ({ firstLine: Math.max(1, match.line - 1), lastLine: match.endLine + 1 }),
+    // Exact occurrences come first, as in `windows`: the CRLF form's windows stand only where there are none.
+    provisional: drives !== 0,
+    accept: (found) => (found[drives] ?? 0) > 0 && (drives === 0 || (found[0] ?? 0) === 0),
+  };
+}
+
+/** The windows of a large file where old_string may match (matchKind's `windows`); refuses when there are none or too many. */
+async function matchWindows(file: LargeText, oldString: string, largeLimit: number): Promise<WindowSpec[]> {
+  // The stages of findMatches, in its order, over the bytes: the first that finds anything places the windows.
+  let specs = await byteMatchWindows(file, oldString);
+  if (specs.length === 0) specs = await lineKeyWindows(file, oldString);
+  if (specs.length > MAX_LARGE_MATCHES) throw tooScattered(file.display, largeLimit);
+  if (specs.length === 0) throw noMatch(file.display, [], true, largeLimit);
+  return specs;
+}
+
+/** Windows around old_string's bytes: its exact occurrences, else those of its CRLF form. */
+async function byteMatchWindows(file: LargeText, oldString: string): Promise<WindowSpec[]> {
+  const { exact, crlf } = await oldStringBytes(file, oldString);
+  const patterns = [exact, crlf].filter((pattern): pattern is Uint8Array => pattern !== undefined && pattern.length > 0);
+  const found = patterns.length > 0 ? await searchBytes(file.source, patterns, file.signals, MAX_LARGE_MATCHES + 1, file.breaks) : [];
+  const exactIndex = exact ? patterns.indexOf(exact) : -1;
+  const firstStage = found.some((match) => match.pattern === exactIndex) ? found.filter((match) => match.pattern === exactIndex) : found;
+  return firstStage.map((match) => ({ firstLine: Math.max(1, match.line - 1), lastLine: match.endLine + 1 }));
+}
+
+/** Windows where old_string's lines occur with their whitespace trimmed (the looser stages of findMatches). */
+async function lineKeyWindows(file: LargeText, oldString: string): Promise<WindowSpec[]> {
+  const keys = patternLines(oldString).map((line) => line.trim());
+  if (!keys.some((key) => key !== '')) return [];
+  const starts = await searchLineKeys(
+    file.source,
+    keys,
+    (bytes) => file.decodeLine(bytes).trim(),
+    file.signals,
+    MAX_LARGE_MATCHES + 1,
+    file.breaks,
+  );
+  return starts.map((start) => ({ firstLine: Math.max(1, start - 1), lastLine: start + keys.length }));
+}
+
+/** old_string → new_string in one text (matchKind's `rewrite`); a text without a match comes back as it was. */
+function matchRewrite(
+  text: string,
+  frame: LineFrame | undefined,
+  oldString: string,
+  newString: string,
+): { readonly text: string; readonly extra: MatchExtra } {
+  const result = findMatches(text, oldString, newString);
+  if (result.stage === 'none')
+    return { text, extra: { stage: 'none', count: 0, lines: [], ...(frame ? {} : { candidates: result.candidates }) } };
+  const offset = frame?.offset ?? 0;
+  return {
+    text: applyRegions(text, result.regions),
+    extra: { stage: result.stage, count: result.regions.length, lines: result.regions.map((region) => region.line + offset) },
+  };
+}
+
+/** The fields of an edit from every text's matches (matchKind's `finish`); refuses no match, or a count not asked for. */
+function finishMatch(extras: readonly MatchExtra[], display: string, edit: MatchEdit, largeLimit: number): MatchFields {
+  const matched = extras.filter((extra) => extra.stage !== 'none');
+  const count = matched.reduce((sum, extra) => sum + extra.count, 0);
+  const lines = matched.flatMap((extra) => extra.lines);
+  const stage = matched[0]?.stage ?? 'none';
+  if (count === 0 || stage === 'none') {
+    const whole = extras.length === 1 ? extras[0]?.candidates : undefined;
+    throw noMatch(display, whole ?? [], whole === undefined, largeLimit);
+  }
+  const expected = edit.expected_match_count;
+  if (expected !== undefined && count !== expected) {
+    throw new ToolError(
+      count > expected ? 'MULTIPLE_MATCHES' : 'NO_MATCH',
+      `old_string matches ${count} time${count === 1 ? '' : 's'} in ${display} (${stage} match, at line${count === 1 ? '' : 's'} ${lines.join(', ')}), but expected_match_count is ${expected}. Nothing was changed.`,
+      { path: display, stage, match_count: count, expected_match_count: expected, lines },
+    );
+  }
+  if (expected === undefined && count > 1 && edit.replace_all !== true) {
+    throw new ToolError(
+      'MULTIPLE_MATCHES',
+      `old_string matches ${count} times in ${display} (${stage} match, at lines ${lines.join(', ')}). Include more surrounding lines so it matches once, or pass replace_all: true to change every one.`,
+      { path: display, stage, match_count: count, lines },
+    );
+  }
+  return { stage, match_count: count, replaced: count, lines };
 }
 
 function tooScattered(display: string, largeLimit: number): ToolError {
