@@ -264,112 +264,126 @@ function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[
 
 /** Reads every target and checks every hunk. Throws PATCH_FAILED (or the file's refusal) before anything is written. */
 export async function verifyPatch(context: ToolContext, targets: readonly PatchTarget[]): Promise<PatchFilePlan[]> {
-  const { fs } = context.workspace;
   const plans: PatchFilePlan[] = [];
   for (const [index, target] of targets.entries()) {
     throwIfCancelled(context);
     reportProgress(context, index, targets.length, 'files checked');
-    const { path, action, patch } = target;
-    await assertMayWrite(context, path, 'file');
-    const stat = await fs.stat(path.absolute);
-    if (action === 'create') {
-      if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
-      const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
-      if (stray !== -1)
-        throw failed(
-          `Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`,
-          { file: path.display, hunk: stray + 1 },
-        );
-      const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
-      const text = applyWhole(path.display, '', patch, placements);
-      const bom = text.startsWith('\uFEFF');
-      const body = bom ? text.slice(1) : text;
-      // A new file is written as the host writes new files there (files.encoding, --encoding).
-      const chosen = (await context.encodings.settingsFor(path.absolute)).default;
-      const encoding = chosen === 'utf8bom' ? 'utf8' : chosen;
-      const after = await encodeFileText(fileRef(context, path), body, {
-        encoding,
-        bom: chosen === 'utf8bom' || (encoding === 'utf8' && bom) || encoding === 'utf16le' || encoding === 'utf16be',
-      });
-      plans.push({
-        ...target,
-        stat,
-        before: undefined,
-        after,
-        change: describeChange(path.display, '', body, { old: '/dev/null' }),
-        hunks: placements,
-        previousHash: null,
-        contentHash: contentHash(after),
-      });
-      continue;
-    }
-    if (!stat)
-      throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, {
+    plans.push(await planTarget(context, target));
+  }
+  return plans;
+}
+
+/** One target checked against the file at its path: what writing it will do, or PATCH_FAILED. */
+async function planTarget(context: ToolContext, target: PatchTarget): Promise<PatchFilePlan> {
+  const { path, action } = target;
+  await assertMayWrite(context, path, 'file');
+  const stat = await context.workspace.fs.stat(path.absolute);
+  if (action === 'create') return planCreate(context, target, stat);
+  if (!stat)
+    throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, {
+      file: path.display,
+    });
+  if (stat.kind !== 'file') throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
+  if (stat.size > context.policy.editInMemoryBytes) return planStreamed(context, target, stat);
+  return planInMemory(context, target, stat);
+}
+
+/** A new file from hunks that only add lines, encoded as the host writes new files. */
+async function planCreate(context: ToolContext, target: PatchTarget, stat: FileStat | undefined): Promise<PatchFilePlan> {
+  const { path, patch } = target;
+  if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
+  const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
+  if (stray !== -1)
+    throw failed(`Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`, {
+      file: path.display,
+      hunk: stray + 1,
+    });
+  const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
+  const text = applyWhole(path.display, '', patch, placements);
+  const bom = text.startsWith('\uFEFF');
+  const body = bom ? text.slice(1) : text;
+  // A new file is written as the host writes new files there (files.encoding, --encoding).
+  const chosen = (await context.encodings.settingsFor(path.absolute)).default;
+  const encoding = chosen === 'utf8bom' ? 'utf8' : chosen;
+  const after = await encodeFileText(fileRef(context, path), body, {
+    encoding,
+    bom: chosen === 'utf8bom' || (encoding === 'utf8' && bom) || encoding === 'utf16le' || encoding === 'utf16be',
+  });
+  return {
+    ...target,
+    stat,
+    before: undefined,
+    after,
+    change: describeChange(path.display, '', body, { old: '/dev/null' }),
+    hunks: placements,
+    previousHash: null,
+    contentHash: contentHash(after),
+  };
+}
+
+/** A file above the in-memory edit limit, checked by a streamed edit that writes nothing; it is written later by the same edit. */
+async function planStreamed(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
+  const { path, action, patch } = target;
+  if (action === 'delete') {
+    // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
+    throw failed(
+      `The patch deletes ${path.display}, but its removed lines are not the whole file. Nothing is deleted that the patch does not show.`,
+      {
         file: path.display,
-      });
-    if (stat.kind !== 'file')
-      throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
-    if (stat.size > context.policy.editInMemoryBytes) {
-      if (action === 'delete') {
-        // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
-        throw failed(
-          `The patch deletes ${path.display}, but its removed lines are not the whole file. Nothing is deleted that the patch does not show.`,
-          {
-            file: path.display,
-          },
-        );
-      }
-      const streamed = patchKind(patch);
-      const outcome = await streamTextEdit(context, path, stat, { dryRun: true }, [streamed], false);
-      plans.push({
-        ...target,
-        stat,
-        before: undefined,
-        after: undefined,
-        change: outcome.change,
-        hunks: 'hunks' in outcome.fields ? outcome.fields.hunks : [],
-        previousHash: outcome.previousHash,
-        contentHash: outcome.contentHash,
-        streamed,
-      });
-      continue;
+      },
+    );
+  }
+  const streamed = patchKind(patch);
+  const outcome = await streamTextEdit(context, path, stat, { dryRun: true }, [streamed], false);
+  return {
+    ...target,
+    stat,
+    before: undefined,
+    after: undefined,
+    change: outcome.change,
+    hunks: 'hunks' in outcome.fields ? outcome.fields.hunks : [],
+    previousHash: outcome.previousHash,
+    contentHash: outcome.contentHash,
+    streamed,
+  };
+}
+
+/** A file read whole and patched in memory: its new bytes, or its deletion when the patch removes every line. */
+async function planInMemory(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
+  const { path, action, patch } = target;
+  const before = await context.workspace.fs.readFile(path.absolute);
+  const decoded = await decodeFileText(fileRef(context, path), before);
+  const placements = placeHunks(path.display, decoded.text, patch);
+  const text = applyWhole(path.display, decoded.text, patch, placements);
+  if (action === 'delete') {
+    if (text !== '') {
+      throw failed(
+        `The patch deletes ${path.display}, but its removed lines are not the whole file (${text.split('\n').length} lines would remain). Nothing is deleted that the patch does not show.`,
+        { file: path.display },
+      );
     }
-    const before = await fs.readFile(path.absolute);
-    const decoded = await decodeFileText(fileRef(context, path), before);
-    const placements = placeHunks(path.display, decoded.text, patch);
-    const text = applyWhole(path.display, decoded.text, patch, placements);
-    if (action === 'delete') {
-      if (text !== '') {
-        throw failed(
-          `The patch deletes ${path.display}, but its removed lines are not the whole file (${text.split('\n').length} lines would remain). Nothing is deleted that the patch does not show.`,
-          { file: path.display },
-        );
-      }
-      plans.push({
-        ...target,
-        stat,
-        before,
-        after: undefined,
-        change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }),
-        hunks: placements,
-        previousHash: contentHash(before),
-        contentHash: null,
-      });
-      continue;
-    }
-    const after = await encodeFileText(fileRef(context, path), text, decoded);
-    plans.push({
+    return {
       ...target,
       stat,
       before,
-      after,
-      change: describeChange(path.display, decoded.text, text),
+      after: undefined,
+      change: describeChange(path.display, decoded.text, '', { new: '/dev/null' }),
       hunks: placements,
       previousHash: contentHash(before),
-      contentHash: contentHash(after),
-    });
+      contentHash: null,
+    };
   }
-  return plans;
+  const after = await encodeFileText(fileRef(context, path), text, decoded);
+  return {
+    ...target,
+    stat,
+    before,
+    after,
+    change: describeChange(path.display, decoded.text, text),
+    hunks: placements,
+    previousHash: contentHash(before),
+    contentHash: contentHash(after),
+  };
 }
 
 /**
