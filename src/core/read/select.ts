@@ -5,7 +5,7 @@
  */
 import { ToolError } from '../errors';
 import type { EncodingId } from '../encoding/names';
-import { countLinesInBytes, cutEnd, cutStart, lineBreaksOf } from './bytes';
+import { countLinesInBytes, cutEnd, cutStart, type LineBreaks, lineBreaksOf } from './bytes';
 import { CHUNK_BYTES } from '../ports/fs';
 import { TAIL_CHUNK_BYTES } from './limits';
 
@@ -63,11 +63,38 @@ export async function selectForward(
 ): Promise<Selection> {
   const startLine = request.startLine ?? 1;
   const endLine = request.endLine ?? Number.POSITIVE_INFINITY;
-  const { size } = source;
   const breaks = lineBreaksOf(encoding);
   if (knownTotal !== null && startLine > Math.max(knownTotal, 1)) throw refuseStart(startLine, knownTotal);
+  const start = await findLineStart(source, startLine, breaks);
+  const range: ForwardRange = { start, startLine, endLine, maxBytes: request.maxBytes };
+  const scan = await takeLines(source, range, breaks);
+  if (scan.truncation === 'line_too_long') await cutLongLine(source, scan, range, encoding);
+  return forwardSelection(scan, range, knownTotal);
+}
 
-  // Find where startLine begins: after the (startLine - 1)th newline.
+/** What a forward selection takes: whole lines from `startLine`, which begins at byte `start`, up to `endLine`. */
+interface ForwardRange {
+  readonly start: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  readonly maxBytes: number;
+}
+
+/** How far taking lines forward has come; the bytes taken are `range.start`..`end`. */
+interface ForwardScan {
+  end: number;
+  /** The next line to take: one past the last line taken. */
+  line: number;
+  /** Where that line starts. */
+  lineStart: number;
+  truncation: TruncationReason | null;
+  /** Whether the scan read to the end of the source. */
+  atEnd: boolean;
+}
+
+/** Where line `startLine` begins: after the (startLine - 1)th newline. Refuses a line past the end of the source. */
+async function findLineStart(source: ByteSource, startLine: number, breaks: LineBreaks): Promise<number> {
+  const { size } = source;
   let position = 0;
   let start = 0;
   let needed = startLine - 1;
@@ -95,70 +122,90 @@ export async function selectForward(
     const total = size === 0 ? 0 : last.length === breaks.unit && breaks.next(last) === last.length - 1 ? newlinesSeen : newlinesSeen + 1;
     throw refuseStart(startLine, total);
   }
+  return start;
+}
 
-  // Take whole lines from `start` while they fit.
-  let end = start;
-  let line = startLine;
-  let lineStart = start;
-  position = start;
-  let truncation: TruncationReason | null = null;
-  let atEnd = false;
-  scan: for (;;) {
+/** Takes whole lines from `range.start` while they fit, chunk by chunk, until one does not or `endLine` is taken. */
+async function takeLines(source: ByteSource, range: ForwardRange, breaks: LineBreaks): Promise<ForwardScan> {
+  const scan: ForwardScan = { end: range.start, line: range.startLine, lineStart: range.start, truncation: null, atEnd: false };
+  let position = range.start;
+  for (;;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) {
-      atEnd = true;
-      // A last line without a newline.
-      if (lineStart < size && line <= endLine) {
-        if (size - start > request.maxBytes) truncation = line === startLine ? 'line_too_long' : 'max_bytes';
-        else {
-          end = size;
-          line++;
-        }
-      }
-      break;
+      takeLastLine(scan, source.size, range);
+      return scan;
     }
-    let from = 0;
-    for (;;) {
-      const index = breaks.next(chunk, from);
-      const lineEnd = index === -1 ? -1 : position + index + 1;
-      if (lineEnd === -1) {
-        // The current line continues past this chunk; give up early on a line that cannot fit anyway.
-        if (position + chunk.length - start > request.maxBytes) {
-          truncation = line === startLine ? 'line_too_long' : 'max_bytes';
-          break scan;
-        }
-        break;
-      }
-      if (lineEnd - start > request.maxBytes) {
-        truncation = line === startLine ? 'line_too_long' : 'max_bytes';
-        break scan;
-      }
-      end = lineEnd;
-      line++;
-      lineStart = lineEnd;
-      from = index + 1;
-      if (line > endLine) break scan;
-    }
+    if (takeFromChunk(scan, chunk, position, range, breaks)) return scan;
     position += chunk.length;
   }
+}
 
-  if (truncation === 'line_too_long') {
-    const head = await source.read(start, request.maxBytes + 4);
-    end = start + cutEnd(head, Math.min(request.maxBytes, head.length), encoding);
-    line = startLine + 1;
+/** Takes the lines that end in `chunk` (read at `position`) while they fit; true when the scan is done. */
+function takeFromChunk(scan: ForwardScan, chunk: Uint8Array, position: number, range: ForwardRange, breaks: LineBreaks): boolean {
+  let from = 0;
+  for (;;) {
+    const index = breaks.next(chunk, from);
+    const lineEnd = index === -1 ? -1 : position + index + 1;
+    if (lineEnd === -1) {
+      // The current line continues past this chunk; give up early on a line that cannot fit anyway.
+      if (position + chunk.length - range.start > range.maxBytes) {
+        scan.truncation = overflowAt(scan, range);
+        return true;
+      }
+      return false;
+    }
+    if (lineEnd - range.start > range.maxBytes) {
+      scan.truncation = overflowAt(scan, range);
+      return true;
+    }
+    scan.end = lineEnd;
+    scan.line++;
+    scan.lineStart = lineEnd;
+    from = index + 1;
+    if (scan.line > range.endLine) return true;
   }
+}
+
+/** At the end of the source: takes a last line without a newline, if it is wanted and fits. */
+function takeLastLine(scan: ForwardScan, size: number, range: ForwardRange): void {
+  scan.atEnd = true;
+  if (scan.lineStart < size && scan.line <= range.endLine) {
+    if (size - range.start > range.maxBytes) scan.truncation = overflowAt(scan, range);
+    else {
+      scan.end = size;
+      scan.line++;
+    }
+  }
+}
+
+/** Why taking stopped at a line that does not fit: alone it is too long (the first line), or the budget is spent. */
+function overflowAt(scan: ForwardScan, range: ForwardRange): TruncationReason {
+  return scan.line === range.startLine ? 'line_too_long' : 'max_bytes';
+}
+
+/** A first line longer than maxBytes: its first maxBytes bytes, cut back to a character boundary. */
+async function cutLongLine(source: ByteSource, scan: ForwardScan, range: ForwardRange, encoding: EncodingId): Promise<void> {
+  const head = await source.read(range.start, range.maxBytes + 4);
+  scan.end = range.start + cutEnd(head, Math.min(range.maxBytes, head.length), encoding);
+  scan.line = range.startLine + 1;
+}
+
+/** The selection a forward scan made, with the file's line count where the scan (or the caller) knows it. */
+function forwardSelection(scan: ForwardScan, range: ForwardRange, knownTotal: number | null): Selection {
+  const { line, truncation } = scan;
+  const { startLine } = range;
   const lastReturned = line - 1;
-  const totalLines = knownTotal ?? (atEnd && truncation === null ? lastReturned : null);
+  const totalLines = knownTotal ?? (scan.atEnd && truncation === null ? lastReturned : null);
   const more = totalLines === null || line <= totalLines;
   const returnedAny = truncation !== null || lastReturned >= startLine;
   return {
-    start,
-    end,
+    start: range.start,
+    end: scan.end,
     startLine: returnedAny ? startLine : null,
     endLine: truncation === 'line_too_long' ? startLine : lastReturned >= startLine ? lastReturned : null,
     totalLines,
     truncation,
-    nextStartLine: truncation !== null && more && line <= endLine ? line : null,
+    nextStartLine: truncation !== null && more && line <= range.endLine ? line : null,
   };
 }
 
