@@ -18,13 +18,14 @@
  */
 import { shown, undoSentence } from '../changes/consequences';
 import type { ToolContext } from '../context';
-import { bomBytes, decodeExact, LOCAL_CODEC } from '../encoding/codec';
-import { DETECTION_HEAD_BYTES } from '../encoding/detect';
+import { bomBytes, decodeExact, LOCAL_CODEC, type TextCodec } from '../encoding/codec';
+import { DETECTION_HEAD_BYTES, type EncodingSettings } from '../encoding/detect';
 import {
   binaryRefusal,
   decodeFileText,
   detectFileEncoding,
   encodeFileText,
+  type FileRef,
   fileRef,
   mismatch,
   requestedEncoding,
@@ -303,6 +304,9 @@ interface Spliced {
   digest(): string;
 }
 
+/** What a pass's windows come to as they are rewritten, in file order. */
+type WindowTally = Omit<Spliced, 'summary' | 'found' | 'staging' | 'originalHash' | 'digest'>;
+
 function styleOf(lf: number, crlf: number): NewlineStyle {
   return lf > 0 && crlf > 0 ? 'mixed' : crlf > 0 ? 'crlf' : lf > 0 ? 'lf' : 'none';
 }
@@ -364,6 +368,90 @@ export async function streamTextEdit<Fields>(
   kinds: readonly TextEditKind<unknown, Fields>[],
   write: boolean,
 ): Promise<EditOutcome<Fields>> {
+  const streamed = await openStreamed(context, path, stat, options, write);
+  const progress: StreamProgress<Fields> = {
+    source: bodySource(context, path.absolute, stat.size, streamed.prefix.length),
+    previousHash: '',
+    finalHash: '',
+    totalLines: 0,
+    counts: { lf: 0, crlf: 0 },
+    fields: [],
+    diffs: [],
+    changed: false,
+  };
+  try {
+    for (const [index, kind] of kinds.entries()) {
+      await editPass(streamed, progress, { kind, index, several: kinds.length > 1 ? index : undefined }, stat, options);
+    }
+    await swapIn(streamed, stat, progress.finalHash);
+  } finally {
+    for (const staging of streamed.stagings) await removeQuietly(context.workspace.fs, staging);
+  }
+  const { diffs, counts } = progress;
+  return {
+    stat,
+    shape: streamed.shape,
+    previousHash: progress.previousHash,
+    contentHash: progress.finalHash,
+    changed: progress.changed,
+    change: diffs.length === 1 && diffs[0] ? diffs[0] : joinChanges(path.display, diffs),
+    newline: styleOf(counts.lf, counts.crlf),
+    totalLines: progress.totalLines,
+    fields: combine(progress.fields),
+  };
+}
+
+/** What every pass of one streamed edit shares: the file, how its text is stored, and the staging files written. */
+interface Streamed {
+  readonly context: ToolContext;
+  readonly path: ConfinedPath;
+  readonly file: FileRef;
+  readonly shape: TextShape;
+  readonly settings: EncodingSettings;
+  readonly breaks: LineBreaks;
+  readonly codec: TextCodec;
+  /** The BOM's bytes: every pass writes them first, and no window holds them. */
+  readonly prefix: readonly number[];
+  /** The line endings of the body's first bytes. */
+  readonly headNewline: NewlineStyle;
+  /** Whether the passes write staging files (else nothing is written). */
+  readonly write: boolean;
+  /** The file's hash where the history already took it; then no pass hashes the source. */
+  readonly known: string | undefined;
+  /** Staging files written and neither swapped in nor discarded: whatever is left when the edit ends is removed. */
+  readonly stagings: string[];
+}
+
+/** What the passes so far come to: each kind's pass reads what the one before it wrote. */
+interface StreamProgress<Fields> {
+  /** What the next pass reads: the file's body, then the last staging file's. */
+  source: ByteSource;
+  previousHash: string;
+  finalHash: string;
+  totalLines: number;
+  counts: { lf: number; crlf: number };
+  readonly fields: Fields[];
+  readonly diffs: TextChange[];
+  changed: boolean;
+}
+
+/** One kind of an edit, and where it stands among them. */
+interface EditStep<Fields> {
+  readonly kind: TextEditKind<unknown, Fields>;
+  /** Its place among the kinds: the first pass settles the old hash (hashing the source unless the history has). */
+  readonly index: number;
+  /** Its index when the edit has several kinds (a refusal then names it), else undefined. */
+  readonly several: number | undefined;
+}
+
+/** Checks that the file system can stream the edit, and detects the file's encoding from its head. */
+async function openStreamed(
+  context: ToolContext,
+  path: ConfinedPath,
+  stat: FileStat,
+  options: EditOptions,
+  write: boolean,
+): Promise<Streamed> {
   const { fs } = context.workspace;
   const file = fileRef(context, path);
   const readRange = fs.readRange?.bind(fs);
@@ -386,193 +474,217 @@ export async function streamTextEdit<Fields>(
   // The history may have hashed the file just now (the before state of a tool that does not announce its change, as
   // apply_patch): then the pass need not hash it again.
   const known = context.hashes?.get(path.absolute, stat);
-  const stagings: string[] = [];
-  let source = bodySource(context, path.absolute, stat.size, prefix.length);
-  let previousHash = '';
-  let finalHash = '';
-  let totalLines = 0;
-  let counts = { lf: 0, crlf: 0 };
-  const fields: Fields[] = [];
-  const diffs: TextChange[] = [];
-  let changed = false;
+  return { context, path, file, shape, settings, breaks, codec, prefix, headNewline, write, known, stagings: [] };
+}
 
-  /** One kind's pass over `source`, into a new staging file when writing; what it found and rewrote. */
-  const splice = async (
-    kind: TextEditKind<unknown, Fields>,
-    index: number,
-    several: number | undefined,
-    plan: { readonly specs: readonly WindowSpec[] } | { readonly search: PassSearch },
-  ): Promise<Spliced> => {
-    const staging = write ? siblingPath(path.absolute, 'write') : undefined;
-    const writer = staging && fs.openWriter ? await fs.openWriter(staging) : undefined;
-    if (staging) stagings.push(staging);
-    const originalHash = index === 0 && known === undefined ? incrementalHash(fs) : undefined;
-    originalHash?.update(Uint8Array.from(prefix));
-    const sink = hashingSink(context, prefix, writer, originalHash);
-    const done: Omit<Spliced, 'summary' | 'found' | 'staging' | 'originalHash' | 'digest'> = {
-      extras: [],
-      changed: false,
-      oldLines: 0,
-      newLines: 0,
-      counts: { lf: 0, crlf: 0, newLf: 0, newCrlf: 0 },
-      changes: [],
-    };
-    let lineDelta = 0;
-    const options: PassOptions = {
-      display: path.display,
-      breaks,
-      writer: sink,
-      hash: originalHash,
-      onFirstWindow: () => sink.adopt(),
-      signals: context,
-      rewrite: async (window: Window) => {
-        const exact = await decodeExact(window.bytes, shape.encoding, codec);
-        if ('badOffset' in exact) {
-          throw mismatch(file, window.bytes, window.bytes, shape, exact.badOffset, settings);
-        }
-        const windowLines = countLines(exact.text);
-        const frame = {
-          offset: window.firstLine - 1,
-          total: window.atEnd ? window.firstLine - 1 + windowLines : Number.POSITIVE_INFINITY,
-        };
-        const result = rewriteOrSay(kind, { text: exact.text, display: path.display, frame }, several);
-        done.extras.push(result.extra);
-        const bytes = await encodeFileText(file, result.text, { encoding: shape.encoding, bom: false });
-        if (!sameBytes(bytes, window.bytes)) done.changed = true;
-        const before = newlineCounts(exact.text);
-        const after = newlineCounts(result.text);
-        done.counts.lf += before.lf;
-        done.counts.crlf += before.crlf;
-        done.counts.newLf += after.lf;
-        done.counts.newCrlf += after.crlf;
-        const resultLines = countLines(result.text);
-        done.oldLines += windowLines;
-        done.newLines += resultLines;
-        done.changes.push(
-          describeChange(path.display, exact.text, result.text, {}, { old: window.firstLine - 1, new: window.firstLine - 1 + lineDelta }),
-        );
-        lineDelta += resultLines - windowLines;
-        return bytes;
-      },
-    };
-    try {
-      const summary =
-        'search' in plan
-          ? await searchSplicePass(source, plan.search, options)
-          : { ...(await splicePass(source, mergeWindows(plan.specs), options)), found: [] };
-      await sink.close();
-      return { ...done, summary, found: summary.found, staging, originalHash, digest: () => sink.digest() };
-    } catch (error) {
-      if (staging) await discard(staging);
-      throw error;
-    } finally {
-      await writer?.close();
-    }
-  };
-  const discard = async (staging: string): Promise<void> => {
-    await removeQuietly(fs, staging);
-    stagings.splice(stagings.indexOf(staging), 1);
-  };
-
-  try {
-    for (const [index, kind] of kinds.entries()) {
-      const large: LargeText = {
-        source,
-        encoding: shape.encoding,
-        display: path.display,
-        signals: context,
-        encode: async (text) => {
-          try {
-            return await encodeFileText(file, text, { encoding: shape.encoding, bom: false });
-          } catch (error) {
-            if (error instanceof ToolError) return undefined;
-            throw error;
-          }
-        },
-        decodeLine: (bytes) => LOCAL_CODEC.decode(bytes, shape.encoding),
-        newline: headNewline,
-        breaks,
-      };
-      const several = kinds.length > 1 ? index : undefined;
-      const named = async <T>(work: () => Promise<T>): Promise<T> => {
-        try {
-          return await work();
-        } catch (error) {
-          throw several === undefined ? error : inEdit(error, several);
-        }
-      };
-      const search = await named(async () => kind.search?.(large));
-      let pass: Spliced | undefined;
-      if (search) {
-        // The search as this edit's pass reports it: a refusal names the edit among several.
-        const inPass: PassSearch = {
-          patterns: search.patterns,
-          drives: search.drives,
-          limit: search.limit,
-          around: (match) => search.around(match),
-          tooMany: () => (several === undefined ? search.tooMany() : inEdit(search.tooMany(), several)),
-        };
-        try {
-          pass = await splice(kind, index, several, { search: inPass });
-        } catch (error) {
-          if (!search.provisional || !(error instanceof ToolError)) throw error;
-        }
-        if (pass && !search.accept(pass.found)) {
-          if (pass.staging) await discard(pass.staging);
-          pass = undefined;
-        }
-      }
-      pass ??= await splice(kind, index, several, { specs: await named(() => kind.windows(large)) });
-      if (index === 0) {
-        previousHash = known ?? `sha256:${pass.originalHash?.digest() ?? ''}`;
-        // The history's before state, taken at beforeChange, finds it here rather than reading the file again.
-        if (known === undefined) context.hashes?.set(path.absolute, stat, previousHash);
-        checkExpectedHash(path.display, previousHash, options.expectedHash);
-      }
-      const { summary } = pass;
-      totalLines = summary.totalLines - pass.oldLines + pass.newLines;
-      counts = {
-        lf: summary.lf - pass.counts.lf + pass.counts.newLf,
-        crlf: summary.crlf - pass.counts.crlf + pass.counts.newCrlf,
-      };
-      try {
-        fields.push(kind.finish(pass.extras, { totalLines, display: path.display }));
-      } catch (error) {
-        throw several === undefined ? error : inEdit(error, several);
-      }
-      diffs.push(joinChanges(path.display, pass.changes));
-      finalHash = pass.digest();
-      changed ||= pass.changed;
-      throwIfCancelled(context);
-      if (pass.staging) {
-        const stagingStat = await fs.stat(pass.staging);
-        source = bodySource(context, pass.staging, stagingStat?.size ?? 0, prefix.length);
-      }
-    }
-    const last = stagings[stagings.length - 1];
-    if (write && last) {
-      if (stat.mode !== undefined && fs.setMode) await fs.setMode(last, stat.mode);
-      await context.beforeChange?.();
-      throwIfCancelled(context);
-      const target = stat.isSymlink && fs.realPath ? ((await fs.realPath(path.absolute)) ?? path.absolute) : path.absolute;
-      await fs.rename(last, target, { overwrite: true });
-      stagings.pop();
-      context.hashes?.set(path.absolute, await fs.stat(path.absolute), finalHash);
-    }
-  } finally {
-    for (const staging of stagings) await removeQuietly(fs, staging);
+/** One kind's pass over what the passes before it left, added to `progress`; the first pass settles the old hash. */
+async function editPass<Fields>(
+  streamed: Streamed,
+  progress: StreamProgress<Fields>,
+  step: EditStep<Fields>,
+  stat: FileStat,
+  options: EditOptions,
+): Promise<void> {
+  const { context, path } = streamed;
+  const pass = await passOf(streamed, step, progress.source);
+  if (step.index === 0) {
+    progress.previousHash = streamed.known ?? `sha256:${pass.originalHash?.digest() ?? ''}`;
+    // The history's before state, taken at beforeChange, finds it here rather than reading the file again.
+    if (streamed.known === undefined) context.hashes?.set(path.absolute, stat, progress.previousHash);
+    checkExpectedHash(path.display, progress.previousHash, options.expectedHash);
   }
-  return {
-    stat,
-    shape,
-    previousHash,
-    contentHash: finalHash,
-    changed,
-    change: diffs.length === 1 && diffs[0] ? diffs[0] : joinChanges(path.display, diffs),
-    newline: styleOf(counts.lf, counts.crlf),
-    totalLines,
-    fields: combine(fields),
+  const { summary } = pass;
+  progress.totalLines = summary.totalLines - pass.oldLines + pass.newLines;
+  progress.counts = {
+    lf: summary.lf - pass.counts.lf + pass.counts.newLf,
+    crlf: summary.crlf - pass.counts.crlf + pass.counts.newCrlf,
   };
+  try {
+    progress.fields.push(step.kind.finish(pass.extras, { totalLines: progress.totalLines, display: path.display }));
+  } catch (error) {
+    throw step.several === undefined ? error : inEdit(error, step.several);
+  }
+  progress.diffs.push(joinChanges(path.display, pass.changes));
+  progress.finalHash = pass.digest();
+  progress.changed ||= pass.changed;
+  throwIfCancelled(context);
+  if (pass.staging) {
+    const stagingStat = await context.workspace.fs.stat(pass.staging);
+    progress.source = bodySource(context, pass.staging, stagingStat?.size ?? 0, streamed.prefix.length);
+  }
+}
+
+/** A kind's pass: searching as it goes where the kind can search, else over the windows the kind chooses first. */
+async function passOf<Fields>(streamed: Streamed, step: EditStep<Fields>, source: ByteSource): Promise<Spliced> {
+  const large = largeTextOf(streamed, source);
+  const search = await namingEdit(step.several, async () => step.kind.search?.(large));
+  const searched = search ? await searchedPass(streamed, step, source, search) : undefined;
+  if (searched) return searched;
+  const specs = await namingEdit(step.several, () => step.kind.windows(large));
+  return splice(streamed, step, source, { specs });
+}
+
+/** A large file as the kinds see it, read from `source`. */
+function largeTextOf(streamed: Streamed, source: ByteSource): LargeText {
+  const { context, path, file, shape } = streamed;
+  return {
+    source,
+    encoding: shape.encoding,
+    display: path.display,
+    signals: context,
+    encode: async (text) => {
+      try {
+        return await encodeFileText(file, text, { encoding: shape.encoding, bom: false });
+      } catch (error) {
+        if (error instanceof ToolError) return undefined;
+        throw error;
+      }
+    },
+    decodeLine: (bytes) => LOCAL_CODEC.decode(bytes, shape.encoding),
+    newline: streamed.headNewline,
+    breaks: streamed.breaks,
+  };
+}
+
+/** Runs a kind's step, naming the edit (`edits[2]: …`) in a refusal when there are several. */
+async function namingEdit<T>(several: number | undefined, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw several === undefined ? error : inEdit(error, several);
+  }
+}
+
+/**
+ * The pass that runs the kind's search as it goes; undefined (its staging file removed) where it found what the
+ * kind's `windows` would not choose, or a provisional refusal.
+ */
+async function searchedPass<Fields>(
+  streamed: Streamed,
+  step: EditStep<Fields>,
+  source: ByteSource,
+  search: EditSearch,
+): Promise<Spliced | undefined> {
+  const { several } = step;
+  // The search as this edit's pass reports it: a refusal names the edit among several.
+  const inPass: PassSearch = {
+    patterns: search.patterns,
+    drives: search.drives,
+    limit: search.limit,
+    around: (match) => search.around(match),
+    tooMany: () => (several === undefined ? search.tooMany() : inEdit(search.tooMany(), several)),
+  };
+  let pass: Spliced;
+  try {
+    pass = await splice(streamed, step, source, { search: inPass });
+  } catch (error) {
+    if (!search.provisional || !(error instanceof ToolError)) throw error;
+    return undefined;
+  }
+  if (search.accept(pass.found)) return pass;
+  if (pass.staging) await discard(streamed, pass.staging);
+  return undefined;
+}
+
+/** One kind's pass over `source`, into a new staging file when writing; what it found and rewrote. */
+async function splice<Fields>(
+  streamed: Streamed,
+  step: EditStep<Fields>,
+  source: ByteSource,
+  plan: { readonly specs: readonly WindowSpec[] } | { readonly search: PassSearch },
+): Promise<Spliced> {
+  const { context, path, prefix } = streamed;
+  const { fs } = context.workspace;
+  const staging = streamed.write ? siblingPath(path.absolute, 'write') : undefined;
+  const writer = staging && fs.openWriter ? await fs.openWriter(staging) : undefined;
+  if (staging) streamed.stagings.push(staging);
+  const originalHash = step.index === 0 && streamed.known === undefined ? incrementalHash(fs) : undefined;
+  originalHash?.update(Uint8Array.from(prefix));
+  const sink = hashingSink(context, prefix, writer, originalHash);
+  const tally: WindowTally = {
+    extras: [],
+    changed: false,
+    oldLines: 0,
+    newLines: 0,
+    counts: { lf: 0, crlf: 0, newLf: 0, newCrlf: 0 },
+    changes: [],
+  };
+  const options: PassOptions = {
+    display: path.display,
+    breaks: streamed.breaks,
+    writer: sink,
+    hash: originalHash,
+    onFirstWindow: () => sink.adopt(),
+    signals: context,
+    rewrite: (window: Window) => rewriteWindow(streamed, step, window, tally),
+  };
+  try {
+    const summary =
+      'search' in plan
+        ? await searchSplicePass(source, plan.search, options)
+        : { ...(await splicePass(source, mergeWindows(plan.specs), options)), found: [] };
+    await sink.close();
+    return { ...tally, summary, found: summary.found, staging, originalHash, digest: () => sink.digest() };
+  } catch (error) {
+    if (staging) await discard(streamed, staging);
+    throw error;
+  } finally {
+    await writer?.close();
+  }
+}
+
+/** One window decoded exactly, rewritten by the kind and encoded again; what it held and became goes to `tally`. */
+async function rewriteWindow<Fields>(streamed: Streamed, step: EditStep<Fields>, window: Window, tally: WindowTally): Promise<Uint8Array> {
+  const { path, file, shape } = streamed;
+  const exact = await decodeExact(window.bytes, shape.encoding, streamed.codec);
+  if ('badOffset' in exact) {
+    throw mismatch(file, window.bytes, window.bytes, shape, exact.badOffset, streamed.settings);
+  }
+  const windowLines = countLines(exact.text);
+  const frame = {
+    offset: window.firstLine - 1,
+    total: window.atEnd ? window.firstLine - 1 + windowLines : Number.POSITIVE_INFINITY,
+  };
+  const result = rewriteOrSay(step.kind, { text: exact.text, display: path.display, frame }, step.several);
+  tally.extras.push(result.extra);
+  const bytes = await encodeFileText(file, result.text, { encoding: shape.encoding, bom: false });
+  if (!sameBytes(bytes, window.bytes)) tally.changed = true;
+  const before = newlineCounts(exact.text);
+  const after = newlineCounts(result.text);
+  tally.counts.lf += before.lf;
+  tally.counts.crlf += before.crlf;
+  tally.counts.newLf += after.lf;
+  tally.counts.newCrlf += after.crlf;
+  const resultLines = countLines(result.text);
+  // The lines the windows before this one added, less those they removed: where this window's lines now start.
+  const lineDelta = tally.newLines - tally.oldLines;
+  tally.oldLines += windowLines;
+  tally.newLines += resultLines;
+  tally.changes.push(
+    describeChange(path.display, exact.text, result.text, {}, { old: window.firstLine - 1, new: window.firstLine - 1 + lineDelta }),
+  );
+  return bytes;
+}
+
+/** Removes a staging file that will not be swapped in, and forgets it. */
+async function discard(streamed: Streamed, staging: string): Promise<void> {
+  await removeQuietly(streamed.context.workspace.fs, staging);
+  streamed.stagings.splice(streamed.stagings.indexOf(staging), 1);
+}
+
+/** When writing, puts the last pass's staging file in the file's place (its target's, for a symlink), mode kept. */
+async function swapIn(streamed: Streamed, stat: FileStat, finalHash: string): Promise<void> {
+  const { context, path, stagings } = streamed;
+  const { fs } = context.workspace;
+  const last = stagings[stagings.length - 1];
+  if (!streamed.write || !last) return;
+  if (stat.mode !== undefined && fs.setMode) await fs.setMode(last, stat.mode);
+  await context.beforeChange?.();
+  throwIfCancelled(context);
+  const target = stat.isSymlink && fs.realPath ? ((await fs.realPath(path.absolute)) ?? path.absolute) : path.absolute;
+  await fs.rename(last, target, { overwrite: true });
+  stagings.pop();
+  context.hashes?.set(path.absolute, await fs.stat(path.absolute), finalHash);
 }
 
 /** One change from the changes of several windows (or passes): their diffs under one pair of file headers. */
