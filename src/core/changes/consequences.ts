@@ -19,7 +19,7 @@ export function sizeText(bytes: number): string {
 }
 
 /** `path` in code quotes, with a trailing slash for a directory. */
-export function shown(display: string, directory = false): string {
+export function codePath(display: string, directory = false): string {
   return `\`${directory && !display.endsWith('/') ? `${display}/` : display}\``;
 }
 

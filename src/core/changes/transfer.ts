@@ -3,7 +3,7 @@
  * copy/move contract kept from the LM Studio plugin (docs/design.md, "Compatibility") runs in that contract's order,
  * so a call with several faults answers the code its prompts expect, and all of them run before anything is written.
  */
-import { describeTree, shown, sizeText, summariseTree, trashSentence, undoSentence } from './consequences';
+import { describeTree, codePath, sizeText, summariseTree, trashSentence, undoSentence } from './consequences';
 import { type ErrorCode, ToolError } from '../errors';
 import type { FileStat } from '../ports/fs';
 import { basename, dirname, isWithin, joinPath } from '../paths';
@@ -206,7 +206,7 @@ export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', c
   const size = plan.replaced?.size ?? 0;
   return {
     title: `Replace ${plan.destination.display}?`,
-    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${shown(plan.source.display)} there replaces the existing ${shown(plan.destination.display)} (${sizeText(size)}). ${undoSentence(context, size)}`,
+    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${codePath(plan.source.display)} there replaces the existing ${codePath(plan.destination.display)} (${sizeText(size)}). ${undoSentence(context, size)}`,
   };
 }
 
@@ -219,7 +219,7 @@ export async function describeDirectoryReplacement(
   const tree = await summariseTree(context, plan.destination.absolute);
   return {
     title: `Replace ${plan.destination.display}/?`,
-    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${shown(plan.source.display, true)} there replaces the existing ${shown(plan.destination.display, true)}, which holds ${describeTree(tree)}. ${trashSentence(context)} ${undoSentence(context, tree.bytes)}`,
+    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${codePath(plan.source.display, true)} there replaces the existing ${codePath(plan.destination.display, true)}, which holds ${describeTree(tree)}. ${trashSentence(context)} ${undoSentence(context, tree.bytes)}`,
   };
 }
 

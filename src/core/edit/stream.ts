@@ -102,17 +102,17 @@ export interface PassOptions {
  * the last line is found empty at the end of the file, so a rewrite can refuse it with the file's real line count.
  */
 export async function splicePass(source: ByteSource, specs: readonly WindowSpec[], options: PassOptions): Promise<PassSummary> {
-  const splicer = new Splicer(specs, source.size, options);
+  const copy = new WindowedCopy(specs, source.size, options);
   const newlines = new NewlineIndex(options.breaks);
   for (let position = 0; ;) {
     const chunk = await source.read(position, CHUNK_BYTES);
     if (chunk.length === 0) break;
     newlines.scan(chunk);
-    await splicer.feed(chunk, newlines.positions, newlines.count);
+    await copy.feed(chunk, newlines.positions, newlines.count);
     position += chunk.length;
     throwIfCancelled(options.signals);
   }
-  return splicer.finish();
+  return copy.finish();
 }
 
 /**
@@ -145,7 +145,7 @@ export async function searchSplicePass(
   search: PassSearch,
   options: PassOptions,
 ): Promise<PassSummary & { readonly found: readonly number[] }> {
-  const splicer = new Splicer([], source.size, options);
+  const copy = new WindowedCopy([], source.size, options);
   const newlines = new NewlineIndex(options.breaks);
   const finder = new ChunkSearch(search.patterns, options.breaks);
   const found = search.patterns.map(() => 0);
@@ -161,7 +161,7 @@ export async function searchSplicePass(
       found[match.pattern] = (found[match.pattern] ?? 0) + 1;
       if (match.pattern !== search.drives) continue;
       if ((found[match.pattern] ?? 0) > search.limit) throw search.tooMany();
-      splicer.add(search.around(match));
+      copy.add(search.around(match));
     }
     // Occurrences the next chunk completes begin at `front` or later; their windows at the line before front's.
     const front = position + chunk.length - reach;
@@ -176,12 +176,12 @@ export async function searchSplicePass(
             ? held.start + (held.newlines[earlier - 2] ?? 0)
             : held.start;
     const safe = Math.max(held.start, lineStart, front - WINDOW_MAX_BYTES);
-    held = await spliceUntil(splicer, held, chunk, position, newlines, Math.min(safe, position + chunk.length));
+    held = await spliceUntil(copy, held, chunk, position, newlines, Math.min(safe, position + chunk.length));
     position += chunk.length;
     throwIfCancelled(options.signals);
   }
-  await splicer.feed(held.bytes, held.newlines, held.newlines.length);
-  return { ...(await splicer.finish()), found };
+  await copy.feed(held.bytes, held.newlines, held.newlines.length);
+  return { ...(await copy.finish()), found };
 }
 
 /**
@@ -189,7 +189,7 @@ export async function searchSplicePass(
  * the rest of both, copied out of the chunk (whose buffer the next read reuses).
  */
 async function spliceUntil(
-  splicer: Splicer,
+  copy: WindowedCopy,
   held: { start: number; bytes: Uint8Array; newlines: number[] },
   chunk: Uint8Array,
   position: number,
@@ -200,7 +200,7 @@ async function spliceUntil(
     // The splice stays inside what was held: keep its rest and the whole chunk.
     const cut = until - held.start;
     const kept = held.newlines.filter((offset) => offset < cut);
-    await splicer.feed(held.bytes.subarray(0, cut), kept, kept.length);
+    await copy.feed(held.bytes.subarray(0, cut), kept, kept.length);
     const rest = held.bytes.subarray(cut);
     return {
       start: until,
@@ -211,10 +211,10 @@ async function spliceUntil(
       ],
     };
   }
-  await splicer.feed(held.bytes, held.newlines, held.newlines.length);
+  await copy.feed(held.bytes, held.newlines, held.newlines.length);
   const cut = until - position;
   const kept = newlines.countBefore(cut);
-  await splicer.feed(chunk.subarray(0, cut), newlines.positions, kept);
+  await copy.feed(chunk.subarray(0, cut), newlines.positions, kept);
   return {
     start: until,
     bytes: chunk.slice(cut),
@@ -281,7 +281,7 @@ interface OpenWindow {
  * each window's bytes, and hands a window to the rewrite once its last line is in. Windows may be added while it
  * runs (searchSplicePass), in order, as long as they start after the last line start already passed.
  */
-class Splicer {
+class WindowedCopy {
   private readonly pending: WindowSpec[];
   private open: OpenWindow | undefined;
   private line = 1;

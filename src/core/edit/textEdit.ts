@@ -16,7 +16,7 @@
  * Over 300 lines: the in-memory and the streamed edit are one implementation that keeps the same invariants side by
  * side.
  */
-import { shown, undoSentence } from '../changes/consequences';
+import { codePath, undoSentence } from '../changes/consequences';
 import type { ToolContext } from '../context';
 import { bomBytes, decodeExact, LOCAL_CODEC, type TextCodec } from '../encoding/codec';
 import { DETECTION_HEAD_BYTES, type EncodingSettings } from '../encoding/detect';
@@ -725,7 +725,7 @@ export async function prepareTextEdit(
     invocationMessage,
     confirmation: {
       title: `Edit ${path.display}?`,
-      message: `${shown(path.display)} changes: ${describeLines(planned.change)}. ${undoSentence(context, planned.stat.size)}\n\n${fencedDiff(planned.change.diff)}`,
+      message: `${codePath(path.display)} changes: ${describeLines(planned.change)}. ${undoSentence(context, planned.stat.size)}\n\n${fencedDiff(planned.change.diff)}`,
     },
   };
 }

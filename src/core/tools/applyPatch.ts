@@ -1,6 +1,6 @@
 import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
 import { HASH } from './fields';
-import { shown, sizeText, undoSentence } from '../changes/consequences';
+import { codePath, sizeText, undoSentence } from '../changes/consequences';
 import { describeLines, fencedDiff } from '../edit/editing';
 import { withPathLocks } from '../files/locks';
 import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../edit/patch';
@@ -72,7 +72,7 @@ export const applyPatch = defineTool({
     const summary = plans
       .map(
         (plan) =>
-          `- ${shown(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`,
+          `- ${codePath(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`,
       )
       .join('\n');
     const diff = plans

@@ -1,7 +1,7 @@
 import { BOOLEAN, object } from '../contract/results';
 import { DIRECTORY_NAMES } from './fields';
 import { toolRef, onlyWhere } from '../naming';
-import { describeTree, shown, summariseTree, trashSentence, undoSentence } from '../changes/consequences';
+import { describeTree, codePath, summariseTree, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
 import type { FileStat } from '../ports/fs';
 import { assertMayWrite, assertTreeMayChange } from '../policy/policy';
@@ -78,7 +78,7 @@ export const deleteDirectory = defineTool({
         invocationMessage,
         confirmation: {
           title: `Delete the link ${path.display}?`,
-          message: `The symbolic link ${shown(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}`,
+          message: `The symbolic link ${codePath(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}`,
         },
       };
     }
@@ -87,7 +87,7 @@ export const deleteDirectory = defineTool({
         invocationMessage,
         confirmation: {
           title: `Delete the empty directory ${path.display}/?`,
-          message: `${shown(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}`,
+          message: `${codePath(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}`,
         },
       };
     }
@@ -96,7 +96,7 @@ export const deleteDirectory = defineTool({
       invocationMessage,
       confirmation: {
         title: `Delete ${path.display}/ and everything in it?`,
-        message: `${shown(path.display, true)} holds ${describeTree(tree)}. All of it will be deleted. ${trashSentence(context)} ${
+        message: `${codePath(path.display, true)} holds ${describeTree(tree)}. All of it will be deleted. ${trashSentence(context)} ${
           tree.counts.symlinks + tree.counts.others > 0
             ? 'It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.'
             : undoSentence(context, tree.bytes)

@@ -1,7 +1,7 @@
 import { BOOLEAN, object } from '../contract/results';
 import { FILE_NAMES } from './fields';
 import { toolRef, onlyWhere } from '../naming';
-import { shown, sizeText, trashSentence, undoSentence } from '../changes/consequences';
+import { codePath, sizeText, trashSentence, undoSentence } from '../changes/consequences';
 import { ToolError } from '../errors';
 import { checkExpectedHash, checkHashFormat } from '../edit/editing';
 import { withPathLocks } from '../files/locks';
@@ -59,7 +59,7 @@ export const deleteFile = defineTool({
       invocationMessage: `Deleting ${path.display}`,
       confirmation: {
         title: `Delete ${path.display}?`,
-        message: `${shown(path.display)} (${sizeText(size)}) will be deleted. ${trashSentence(context)} ${undoSentence(context, size)}`,
+        message: `${codePath(path.display)} (${sizeText(size)}) will be deleted. ${trashSentence(context)} ${undoSentence(context, size)}`,
       },
     };
   },

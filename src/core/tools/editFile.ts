@@ -68,7 +68,7 @@ function editsOf(items: readonly unknown[]): MatchEdit[] {
 }
 
 /** The edits a call asks for: one pair, or the `edits` list (never both, never neither). */
-function kinds(input: Input, context: ToolContext): TextEditKind<unknown, MatchFields>[] {
+function requestedEdits(input: Input, context: ToolContext): TextEditKind<unknown, MatchFields>[] {
   const limit = context.policy.editInMemoryBytes;
   const kindAt = (edit: MatchEdit, index: number | undefined): TextEditKind<unknown, MatchFields> => {
     try {
@@ -135,9 +135,9 @@ export const editFile = defineTool({
   errors: [...TEXT_EDIT_ERRORS, 'NO_MATCH', 'MULTIPLE_MATCHES'],
   caps: { edits: { cap: EDITS_CAP, advice: 'Split them over several calls, or make a patch.' } },
   async prepare(input, context, { path }) {
-    return prepareTextEdit(context, path, editOptionsOf(input), kinds(input, context));
+    return prepareTextEdit(context, path, editOptionsOf(input), requestedEdits(input, context));
   },
   async run(input, context, { path }) {
-    return runTextEdit(context, path, editOptionsOf(input), kinds(input, context));
+    return runTextEdit(context, path, editOptionsOf(input), requestedEdits(input, context));
   },
 });

@@ -1,7 +1,7 @@
 import { object } from '../contract/results';
 import { UNDO_FIELDS } from './fields';
 import { onlyWhere } from '../naming';
-import { shown, sizeText, timeAgo } from '../changes/consequences';
+import { codePath, sizeText, timeAgo } from '../changes/consequences';
 import type { PathState } from '../history/state';
 import type { OperationRecord, PathRecord } from '../history/store';
 import { confinedPathsOf, requireHistory, requireRecord, undoRecord } from '../recording/undo';
@@ -81,21 +81,22 @@ function steps(record: OperationRecord, done: string, when: string): string[] {
   if (move) {
     const { source, destination } = move;
     const directory = isDirectory(source.before);
-    const back = `Move ${shown(movedTo(record, destination), directory)} back to ${shown(source.display, directory)}, where it was before it was moved ${when}`;
+    const back = `Move ${codePath(movedTo(record, destination), directory)} back to ${codePath(source.display, directory)}, where it was before it was moved ${when}`;
     return [
       destination.before.type === 'missing'
         ? back
-        : `${back}, and put back the ${shown(destination.display, isDirectory(destination.before))} it replaced${measure(destination.before)}`,
+        : `${back}, and put back the ${codePath(destination.display, isDirectory(destination.before))} it replaced${measure(destination.before)}`,
     ];
   }
   return record.paths.flatMap((path: PathRecord) => {
     const { before, after } = path;
     if (before.type === 'missing' && after.type === 'missing') return [];
-    if (before.type === 'missing') return [`Remove ${shown(path.display, isDirectory(after))}${measure(after)}, which was ${done} ${when}`];
+    if (before.type === 'missing')
+      return [`Remove ${codePath(path.display, isDirectory(after))}${measure(after)}, which was ${done} ${when}`];
     if (after.type === 'missing')
-      return [`Put back ${shown(path.display, isDirectory(before))}${measure(before)} as it was before it was ${done} ${when}`];
+      return [`Put back ${codePath(path.display, isDirectory(before))}${measure(before)} as it was before it was ${done} ${when}`];
     return [
-      `Put back the earlier content of ${shown(path.display, isDirectory(before))}${measure(before)}, as it was before it was ${done} ${when}`,
+      `Put back the earlier content of ${codePath(path.display, isDirectory(before))}${measure(before)}, as it was before it was ${done} ${when}`,
     ];
   });
 }

@@ -1,7 +1,7 @@
 import { BOOLEAN, INTEGER, nullable, object, optional } from '../contract/results';
 import { DRY_RUN_DIFF, ENCODING_NAME, FILE_NAMES, HASH, NEWLINE } from './fields';
 import { toolRef, onlyWhere } from '../naming';
-import { shown, sizeText, undoSentence } from '../changes/consequences';
+import { codePath, sizeText, undoSentence } from '../changes/consequences';
 import {
   checkExpectedHash,
   checkHashFormat,
@@ -184,7 +184,7 @@ export const writeFile = defineTool({
     const { existing } = plan;
     if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
     if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
-    const summary = `${shown(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
+    const summary = `${codePath(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
     const undo = undoSentence(context, existing.size);
     const message = plan.change
       ? `${summary}: ${describeLines(plan.change)}. ${undo}\n\n${fencedDiff(plan.change.diff)}`
