@@ -24,6 +24,7 @@ import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';
 import { reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
+import type { FileSystem } from '../ports/fs';
 import type { LineMatch } from '../ports/searcher';
 
 /** The first read of each file: most source files fit in it whole, and a small buffer is cheap to allocate. */
@@ -170,11 +171,8 @@ function linesOf(text: string, isEnd: boolean): string[] {
   return lines.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
 }
 
-export async function scanContent(
-  context: ToolContext,
-  request: ScanRequest,
-  onMatch: (match: LineMatch) => Promise<boolean>,
-): Promise<ScanStats> {
+/** The files to search under request.start, in the order of their sort keys, and the ignore rules the walk kept. */
+async function filesInOrder(context: ToolContext, request: ScanRequest): Promise<{ rules: IgnoreRules; files: string[] }> {
   // Grouped by directory, so that only each directory's own names are sorted (FileTree), not 100,000 long paths.
   const tree = new FileTree();
   const found: VisibleEntry[] = [];
@@ -188,6 +186,13 @@ export async function scanContent(
       else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry);
     },
   );
+  const standIns = await addByKey(tree, found, request);
+  const files = tree.first(request.start.absolute, Number.POSITIVE_INFINITY).map((path) => standIns.get(path) ?? path);
+  return { rules, files };
+}
+
+/** Adds `found` to `tree` under their sort keys; gives, for each path a file stands in for, that file. */
+async function addByKey(tree: FileTree, found: readonly VisibleEntry[], request: ScanRequest): Promise<Map<string, string>> {
   // A file that sorts under another path (a sidecar as its .pdf) takes that path's place in the tree.
   const standIns = new Map<string, string>();
   const own: VisibleEntry[] = [];
@@ -201,168 +206,285 @@ export async function scanContent(
     }
   }
   for (const entry of own) if (!standIns.has(entry.absolute)) tree.addFile(entry.parent, entry.name);
-  const files = tree.first(request.start.absolute, Number.POSITIVE_INFINITY).map((path) => standIns.get(path) ?? path);
+  return standIns;
+}
 
-  const { fs } = context.workspace;
-  let stopped = false;
-  let filesSearched = 0;
-  let binarySkipped = 0;
-  // Each file's matches wait in `held` until every file before it is done; `frontier` is the first not yet passed on.
-  const held = new Map<number, readonly LineMatch[]>();
-  let frontier = 0;
+/** Passes each file's matches on to the caller in the files' order, whatever order their reads finish in. */
+class InOrderRelay {
+  private halted = false;
+  // Each file's matches wait in `held` until every file before it is done; `next` is the first not yet passed on.
+  private readonly held = new Map<number, readonly LineMatch[]>();
+  private next = 0;
   // One pass at a time; a file done at the frontier starts one unless one runs, which then takes it up itself.
-  let passing: Promise<void> | undefined;
-  let running = false;
-  let failure: Error | undefined;
-  const passOn = async (): Promise<void> => {
-    running = true;
+  private passing: Promise<void> | undefined;
+  private running = false;
+  private failure: Error | undefined;
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly onMatch: (match: LineMatch) => Promise<boolean>) {}
+
+  /** True once the caller wants no more matches, or failed. */
+  get stopped(): boolean {
+    return this.halted;
+  }
+
+  /** The first file whose matches are not yet passed on. */
+  get frontier(): number {
+    return this.next;
+  }
+
+  /** Takes file `index`'s matches, and starts a pass if the file is at the frontier and none runs. */
+  add(index: number, matches: readonly LineMatch[]): void {
+    this.held.set(index, matches.length === 0 ? NONE : matches);
+    if (index === this.next && !this.running) this.passing = this.passOn();
+  }
+
+  /** Resolves at the next wakeAll: after every pass, and whenever a reader ends. */
+  woken(): Promise<void> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Wakes every reader waiting in woken(). */
+  wakeAll(): void {
+    const woken = this.waiters;
+    this.waiters = [];
+    for (const wake of woken) wake();
+  }
+
+  /** Once every reader is done: waits for the last pass, and throws what the caller threw. */
+  async finish(): Promise<void> {
+    await this.passing;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Passes on the held matches from the frontier on, while they are there and the caller wants more. */
+  private async passOn(): Promise<void> {
+    this.running = true;
     try {
-      for (let matches = held.get(frontier); matches !== undefined && !stopped; matches = held.get(frontier)) {
-        held.delete(frontier);
-        frontier++;
+      for (let matches = this.held.get(this.next); matches !== undefined && !this.halted; matches = this.held.get(this.next)) {
+        this.held.delete(this.next);
+        this.next++;
         for (const match of matches) {
-          if (!(await onMatch(match))) {
-            stopped = true;
+          if (!(await this.onMatch(match))) {
+            this.halted = true;
             break;
           }
         }
       }
     } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
-      stopped = true;
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.halted = true;
     } finally {
-      running = false;
-      wakeAll();
+      this.running = false;
+      this.wakeAll();
     }
-  };
-  let waiters: (() => void)[] = [];
-  const wakeAll = (): void => {
-    const woken = waiters;
-    waiters = [];
-    for (const wake of woken) wake();
-  };
+  }
+}
 
-  const read = async (path: string, offset: number, length: number): Promise<Uint8Array> => {
-    if (fs.readRange) return fs.readRange(path, offset, length);
-    const whole = await fs.readFile(path);
-    return whole.subarray(offset, offset + length);
-  };
+/** The UTF-16 encoding a file's BOM names; undefined for any other file. */
+function utf16Of(bytes: Uint8Array): 'utf16le' | 'utf16be' | undefined {
+  const bom = bomEncoding(bytes);
+  return bom === 'utf16le' || bom === 'utf16be' ? bom : undefined;
+}
 
+/** Searches one file at a time for the scan, and counts the files searched and the binary files skipped. */
+class FileSearch {
+  filesSearched = 0;
+  binarySkipped = 0;
+  private readonly fs: FileSystem;
   // A literal in ASCII has the same bytes in every encoding but UTF-16: only then may a file be passed over undecoded.
-  const literalBytes = request.query.literalBytes && isAscii(request.query.literalBytes) ? request.query.literalBytes : undefined;
-
+  private readonly literalBytes: Uint8Array | undefined;
   /**
    * The text of `bytes` (a whole file, or a stretch of one that starts and ends on line boundaries) as read_file reads
    * it: ASCII as is, anything else in the file's encoding by the host's rules, and only exactly; undefined for bytes
    * that are not text in that encoding, which are not searched (their lines could only be shown with U+FFFD).
    */
-  const decoder = new SearchDecoder(context);
-  /** `bytes` of `path` as text: ASCII as is, anything else as read_file decodes it (`first`: they start the file). */
-  const textOf = async (path: string, bytes: Uint8Array, whole: boolean, first: boolean): Promise<string | undefined> =>
-    isAscii(bytes) ? utf8Text(bytes) : decoder.text(path, bytes, first, whole ? bytes : undefined);
+  private readonly decoder: SearchDecoder;
 
-  const searchFileInto = async (path: string, matches: LineMatch[]): Promise<void> => {
+  constructor(
+    private readonly context: ToolContext,
+    private readonly request: ScanRequest,
+    private readonly stopped: () => boolean,
+  ) {
+    this.fs = context.workspace.fs;
+    const { literalBytes } = request.query;
+    this.literalBytes = literalBytes && isAscii(literalBytes) ? literalBytes : undefined;
+    this.decoder = new SearchDecoder(context);
+  }
+
+  /** The matches of the file at `path`, those found before any failure to read it (ripgrep passes such a file over). */
+  async matchesIn(path: string): Promise<readonly LineMatch[]> {
+    const matches: LineMatch[] = [];
+    try {
+      await this.searchInto(path, matches);
+    } catch (error) {
+      if (error instanceof CancelledError) throw error;
+      // A file that vanished or cannot be read is passed over, as ripgrep does.
+    }
+    return matches;
+  }
+
+  /** Pushes the file's matches onto `matches` as they are found; sorts out binary files and small ones first. */
+  private async searchInto(path: string, matches: LineMatch[]): Promise<void> {
     const emit = (match: LineMatch): Promise<boolean> => {
       matches.push(match);
-      return stopped ? NO : YES;
+      return this.stopped() ? NO : YES;
     };
+    const { fs } = this;
     // Without ranged reads the whole file is read once; with them, the first chunk says whether there is more.
     const bytes = fs.readRange ? await fs.readRange(path, 0, FIRST_READ_BYTES) : await fs.readFile(path);
-    const bom = bomEncoding(bytes);
-    const utf16 = bom === 'utf16le' || bom === 'utf16be';
+    const utf16 = utf16Of(bytes);
     const more = fs.readRange !== undefined && bytes.length === FIRST_READ_BYTES;
     // A whole small file without the literal holds no match, binary or not: the cheapest test goes first.
-    if (!utf16 && !more && literalBytes && indexOfBytes(bytes, literalBytes) === -1) {
-      filesSearched++;
+    if (!utf16 && !more && this.literalBytes && indexOfBytes(bytes, this.literalBytes) === -1) {
+      this.filesSearched++;
       return;
     }
     if (!utf16 && bytes.indexOf(0) !== -1) {
-      binarySkipped++;
+      this.binarySkipped++;
       return;
     }
-    filesSearched++;
-    if (!more) {
-      const text = utf16 ? LOCAL_CODEC.decode(bytes.subarray(2), bom) : await textOf(path, bytes, true, true);
-      if (text === undefined || !request.query.mayMatch(text)) return;
-      const scanner = new LineScanner(path, request, emit);
-      for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
-      await scanner.finish();
-      return;
+    this.filesSearched++;
+    if (!more) await this.scanWhole(path, bytes, utf16, emit);
+    else await this.scanLarge(path, bytes, utf16, emit);
+  }
+
+  /** A file read whole: decoded at once, and fed line by line only when the text may match. */
+  private async scanWhole(
+    path: string,
+    bytes: Uint8Array,
+    utf16: 'utf16le' | 'utf16be' | undefined,
+    emit: (match: LineMatch) => Promise<boolean>,
+  ): Promise<void> {
+    const text = utf16 ? LOCAL_CODEC.decode(bytes.subarray(2), utf16) : await this.textOf(path, bytes, true, true);
+    if (text === undefined || !this.request.query.mayMatch(text)) return;
+    const scanner = new LineScanner(path, this.request, emit);
+    for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+    await scanner.finish();
+  }
+
+  /** A file larger than its first read (`bytes`), scanned block by block of whole lines. */
+  private async scanLarge(
+    path: string,
+    bytes: Uint8Array,
+    utf16: 'utf16le' | 'utf16be' | undefined,
+    emit: (match: LineMatch) => Promise<boolean>,
+  ): Promise<void> {
+    const scanner = new LineScanner(path, this.request, emit);
+    // The first block of whole lines begins the file (its BOM, if any, is not text).
+    let atFileStart = true;
+    for await (const block of this.blocksOf(path, bytes, utf16)) {
+      if (!(await this.scanBlock(path, block, utf16, atFileStart, scanner))) return;
+      atFileStart = false;
     }
-    // A large file: chunks cut after their last newline (a UTF-8 sequence never holds a newline byte; in UTF-16 the
-    // newline is a code unit, and every read starts on one). The second read is small, since most files that outgrow
-    // the first are only a little larger.
-    const breaks = lineBreaksOf(utf16 ? bom : 'utf8');
-    const scanner = new LineScanner(path, request, emit);
+    await scanner.finish();
+  }
+
+  /**
+   * A large file's non-empty blocks of whole lines (the last may lack its newline), the first read being `bytes`. They
+   * end early at a NUL byte after the first chunk (ripgrep quits there) and at a line over MAX_LINE_BYTES.
+   */
+  private async *blocksOf(path: string, bytes: Uint8Array, utf16: 'utf16le' | 'utf16be' | undefined): AsyncGenerator<Uint8Array> {
+    // Chunks cut after their last newline (a UTF-8 sequence never holds a newline byte; in UTF-16 the newline is a
+    // code unit, and every read starts on one). The second read is small, since most files that outgrow the first are
+    // only a little larger.
+    const breaks = lineBreaksOf(utf16 ?? 'utf8');
     let offset = 0;
     let carry: Uint8Array = new Uint8Array(0);
     let first = true;
-    // The first block of whole lines begins the file (its BOM, if any, is not text).
-    let atFileStart = true;
     for (;;) {
-      throwIfCancelled(context);
-      const chunk = first ? bytes : await read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
+      throwIfCancelled(this.context);
+      const chunk = first ? bytes : await this.read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
       first = false;
       offset += chunk.length;
       const isEnd = chunk.length === 0;
-      if (!isEnd && !utf16 && chunk.indexOf(0) !== -1) break;
+      if (!isEnd && !utf16 && chunk.indexOf(0) !== -1) return;
       const joined = carry.length === 0 ? chunk : concat(carry, chunk);
       const cut = isEnd ? joined.length : breaks.previous(joined) + 1;
       const complete = joined.subarray(0, cut);
       carry = joined.slice(cut);
       // A "line" this long is not text anyone searches line by line; stop rather than hold it all.
-      if (carry.length > MAX_LINE_BYTES) break;
-      if (complete.length === 0) {
-        if (isEnd) break;
-        continue;
-      }
-      if (!utf16 && !scanner.waiting && request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
-        scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
-      } else {
-        const text = utf16
-          ? LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, bom)
-          : await textOf(path, complete, false, atFileStart);
-        // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
-        if (text === undefined) scanner.skipCount(countNewlines(complete) + (complete[complete.length - 1] === 0x0a ? 0 : 1));
-        else if (request.query.mayMatch(text) || scanner.waiting) {
-          for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
-        } else scanner.skip(text);
-      }
-      atFileStart = false;
-      if (isEnd) break;
+      if (carry.length > MAX_LINE_BYTES) return;
+      if (complete.length > 0) yield complete;
+      if (isEnd) return;
     }
-    await scanner.finish();
-  };
+  }
 
+  /** One block of whole lines through `scanner`: false once it wants no more lines. */
+  private async scanBlock(
+    path: string,
+    complete: Uint8Array,
+    utf16: 'utf16le' | 'utf16be' | undefined,
+    atFileStart: boolean,
+    scanner: LineScanner,
+  ): Promise<boolean> {
+    const { literalBytes } = this;
+    if (!utf16 && !scanner.waiting && this.request.contextLines === 0 && literalBytes && indexOfBytes(complete, literalBytes) === -1) {
+      scanner.skipCount(countLines(complete));
+      return true;
+    }
+    const text = utf16
+      ? LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, utf16)
+      : await this.textOf(path, complete, false, atFileStart);
+    // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
+    if (text === undefined) scanner.skipCount(countLines(complete));
+    else if (this.request.query.mayMatch(text) || scanner.waiting) {
+      for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return false;
+    } else scanner.skip(text);
+    return true;
+  }
+
+  /** `length` bytes of `path` from `offset`, by a ranged read where the port has one. */
+  private async read(path: string, offset: number, length: number): Promise<Uint8Array> {
+    const { fs } = this;
+    if (fs.readRange) return fs.readRange(path, offset, length);
+    const whole = await fs.readFile(path);
+    return whole.subarray(offset, offset + length);
+  }
+
+  /** `bytes` of `path` as text: ASCII as is, anything else as read_file decodes it (`first`: they start the file). */
+  private async textOf(path: string, bytes: Uint8Array, whole: boolean, first: boolean): Promise<string | undefined> {
+    return isAscii(bytes) ? utf8Text(bytes) : this.decoder.text(path, bytes, first, whole ? bytes : undefined);
+  }
+}
+
+/**
+ * Searches `files` with up to CONCURRENCY reads at once, each file's matches handed to `relay` once it is done; reads
+ * run at most LOOKAHEAD_FILES ahead of the relay's frontier.
+ */
+async function searchAll(context: ToolContext, files: readonly string[], search: FileSearch, relay: InOrderRelay): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (!stopped && next < files.length) {
+    while (!relay.stopped && next < files.length) {
       throwIfCancelled(context);
-      if (next - frontier >= LOOKAHEAD_FILES) {
-        await new Promise<void>((resolve) => waiters.push(resolve));
+      if (next - relay.frontier >= LOOKAHEAD_FILES) {
+        await relay.woken();
         continue;
       }
       const index = next++;
       const path = files[index];
       if (path === undefined) break;
       reportProgress(context, next, files.length, 'files searched');
-      const matches: LineMatch[] = [];
-      try {
-        await searchFileInto(path, matches);
-      } catch (error) {
-        if (error instanceof CancelledError) throw error;
-        // A file that vanished or cannot be read is passed over, as ripgrep does.
-      }
-      held.set(index, matches.length === 0 ? NONE : matches);
-      if (index === frontier && !running) passing = passOn();
+      relay.add(index, await search.matchesIn(path));
     }
     // A worker that ends wakes the others, which may be waiting for a frontier that no longer moves.
-    wakeAll();
+    relay.wakeAll();
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, files.length) }, worker));
-  await passing;
-  if (failure) throw failure;
-  return { rules, filesSearched, binarySkipped };
+}
+
+/** Searches the files under request.start, handing matches to `onMatch` in sort-key order until it answers false. */
+export async function scanContent(
+  context: ToolContext,
+  request: ScanRequest,
+  onMatch: (match: LineMatch) => Promise<boolean>,
+): Promise<ScanStats> {
+  const { rules, files } = await filesInOrder(context, request);
+  const relay = new InOrderRelay(onMatch);
+  const search = new FileSearch(context, request, () => relay.stopped);
+  await searchAll(context, files, search, relay);
+  await relay.finish();
+  return { rules, filesSearched: search.filesSearched, binarySkipped: search.binarySkipped };
 }
 
 const NONE: readonly LineMatch[] = [];
@@ -373,6 +495,11 @@ function countNewlines(bytes: Uint8Array): number {
   let count = 0;
   for (let index = bytes.indexOf(0x0a); index !== -1; index = bytes.indexOf(0x0a, index + 1)) count++;
   return count;
+}
+
+/** The lines in a block of whole lines, the last of which may lack its newline. */
+function countLines(bytes: Uint8Array): number {
+  return countNewlines(bytes) + (bytes[bytes.length - 1] === 0x0a ? 0 : 1);
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
