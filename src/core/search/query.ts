@@ -118,138 +118,169 @@ export function toPcre2(source: string): string | undefined {
  * line, or returns undefined when it cannot. See the header for what changes.
  */
 export function translate(source: string, dialect: Dialect): string | undefined {
-  const rust = dialect === 'rust';
-  let out = '';
-  let inClass = false;
-  for (let index = 0; index < source.length;) {
-    const char = source[index] ?? '';
-    if (char === '\\') {
-      const next = source[index + 1] ?? '';
-      index += 2;
-      switch (next) {
-        case 'd':
-          out += inClass ? '0-9' : '[0-9]';
-          break;
-        case 'w':
-          out += inClass ? WORD : `[${WORD}]`;
-          break;
-        case 's':
-          out += inClass ? SPACE : `[${SPACE}]`;
-          break;
-        case 'D':
-        case 'W':
-        case 'S':
-          if (inClass) return undefined;
-          out += next === 'D' ? '[^0-9]' : next === 'W' ? `[^${WORD}]` : `[^${SPACE}]`;
-          break;
-        case 'b':
-          out += inClass ? '\\x08' : rust ? '(?-u:\\b)' : WORD_BOUNDARY;
-          break;
-        case 'B':
-          out += rust ? '(?-u:\\B)' : NOT_WORD_BOUNDARY;
-          break;
-        case 'v':
-          out += '\\x0B';
-          break;
-        case '0':
-          out += '\\x00';
-          break;
-        case 'u': {
-          let code: number | undefined;
-          if (source[index] === '{') {
-            const close = source.indexOf('}', index);
-            if (close === -1) return undefined;
-            code = parseInt(source.slice(index + 1, close), 16);
-            index = close + 1;
-          } else {
-            code = hexAt(source, index, 4);
-            if (code === undefined) return undefined;
-            index += 4;
-            // A surrogate pair written as two escapes is one code point under the `u` flag.
-            const low = source.startsWith('\\u', index) ? hexAt(source, index + 2, 4) : undefined;
-            if (code >= 0xd800 && code <= 0xdbff && low !== undefined && low >= 0xdc00 && low <= 0xdfff) {
-              code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-              index += 6;
-            }
-          }
-          if (!Number.isFinite(code) || (code >= 0xd800 && code <= 0xdfff)) return undefined;
-          out += `\\x{${code.toString(16).toUpperCase()}}`;
-          break;
-        }
-        case 'p':
-        case 'P': {
-          const close = source.indexOf('}', index);
-          const name = close === -1 ? '' : source.slice(index + 1, close);
-          // General-category short names mean the same in both; long names and Script= do not all exist in PCRE2.
-          if (!/^[A-Z][a-z&]?$/.test(name)) return undefined;
-          out += `\\${next}{${name}}`;
-          index = close + 1;
-          break;
-        }
-        case 'c':
-        case 'k':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7':
-        case '8':
-        case '9':
-          // Control escapes and back-references: PCRE2 only.
-          if (rust) return undefined;
-          out += `\\${next}`;
-          break;
-        case '/':
-          out += rust ? '/' : '\\/';
-          break;
-        default:
-          // \t \n \f \r \xHH and escaped syntax characters mean the same in both.
-          out += `\\${next}`;
-      }
-      continue;
+  return new Translation(source, dialect).result();
+}
+
+/** A piece of the translated pattern, and the index in the source just after what it stands for. */
+interface Piece {
+  readonly text: string;
+  readonly next: number;
+}
+
+/** One pattern being rewritten, left to right: where it is in the source, what is written, whether in a class. */
+class Translation {
+  private index = 0;
+  private out = '';
+  private inClass = false;
+  private readonly rust: boolean;
+
+  constructor(
+    private readonly source: string,
+    dialect: Dialect,
+  ) {
+    this.rust = dialect === 'rust';
+  }
+
+  /** The whole pattern in the dialect, or undefined when a part of it has no faithful translation. */
+  result(): string | undefined {
+    while (this.index < this.source.length) {
+      const char = this.source[this.index] ?? '';
+      const done =
+        char === '\\' ? this.escape() : this.inClass ? this.classMember(char) : char === '[' ? this.classStart() : this.other(char);
+      if (!done) return undefined;
     }
-    if (inClass) {
-      if (char === ']') inClass = false;
-      if (rust && char === '-' && source[index + 1] === '-') return undefined;
-      // "[:" would open a POSIX class in PCRE2, "[" a nested class and "&&"/"~~" set operations in Rust; in
-      // JavaScript they are literal characters.
-      out += char === '[' || (rust && (char === '&' || char === '~')) ? `\\${char}` : char;
-      index++;
-      continue;
-    }
-    if (char === '[') {
-      if (source.startsWith('[]', index)) {
-        if (rust) return undefined;
-        out += '(?!)';
-        index += 2;
-        continue;
-      }
-      if (source.startsWith('[^]', index)) {
-        out += '[\\s\\S]';
-        index += 3;
-        continue;
-      }
-      inClass = true;
-      out += source[index + 1] === '^' ? '[^' : '[';
-      index += source[index + 1] === '^' ? 2 : 1;
-      continue;
-    }
+    return this.out;
+  }
+
+  /** Writes `piece` and moves past what it stands for; false when there is none. */
+  private take(piece: Piece | undefined): boolean {
+    if (piece === undefined) return false;
+    this.out += piece.text;
+    this.index = piece.next;
+    return true;
+  }
+
+  /** A backslash and what follows it. */
+  private escape(): boolean {
+    const { source } = this;
+    const letter = source[this.index + 1] ?? '';
+    const after = this.index + 2;
+    if (letter === 'u') return this.take(unicodeEscape(source, after));
+    if (letter === 'p' || letter === 'P') return this.take(propertyEscape(source, after, letter));
+    const text = simpleEscape(letter, this.rust, this.inClass);
+    return this.take(text === undefined ? undefined : { text, next: after });
+  }
+
+  /** A character inside a class; `]` ends the class. */
+  private classMember(char: string): boolean {
+    if (char === ']') this.inClass = false;
+    if (this.rust && char === '-' && this.source[this.index + 1] === '-') return false;
+    // "[:" would open a POSIX class in PCRE2, "[" a nested class and "&&"/"~~" set operations in Rust; in
+    // JavaScript they are literal characters.
+    return this.take({
+      text: char === '[' || (this.rust && (char === '&' || char === '~')) ? `\\${char}` : char,
+      next: this.index + 1,
+    });
+  }
+
+  /** A `[` outside a class: `[]` and `[^]` rewritten, any other opens a class. */
+  private classStart(): boolean {
+    const { source, index } = this;
+    if (source.startsWith('[]', index)) return this.take(this.rust ? undefined : { text: '(?!)', next: index + 2 });
+    if (source.startsWith('[^]', index)) return this.take({ text: '[\\s\\S]', next: index + 3 });
+    this.inClass = true;
+    const negated = source[index + 1] === '^';
+    return this.take({ text: negated ? '[^' : '[', next: index + (negated ? 2 : 1) });
+  }
+
+  /** Any other character outside a class: a group's opening, `.`, or one that means the same in both. */
+  private other(char: string): boolean {
+    const { source, index } = this;
     if (char === '(' && source[index + 1] === '?') {
       const group = /^\(\?(<[=!]|[=!]|<[A-Za-z_$])/.exec(source.slice(index));
       if (group) {
         // Look-around: PCRE2 only. A named group: Rust spells it (?P<name>.
-        if (rust && !/^<[A-Za-z_$]$/.test(group[1] ?? '')) return undefined;
-        if (rust) {
-          out += '(?P<';
-          index += 3;
-          continue;
-        }
+        if (this.rust && !/^<[A-Za-z_$]$/.test(group[1] ?? '')) return false;
+        if (this.rust) return this.take({ text: '(?P<', next: index + 3 });
       }
     }
-    out += char === '.' ? '[^\\n\\r\\x{2028}\\x{2029}]' : char;
-    index++;
+    return this.take({ text: char === '.' ? '[^\\n\\r\\x{2028}\\x{2029}]' : char, next: index + 1 });
   }
-  return out;
+}
+
+/** The dialect's spelling of `\<letter>`, for every escape but \u and \p; undefined when the dialect has none. */
+function simpleEscape(letter: string, rust: boolean, inClass: boolean): string | undefined {
+  switch (letter) {
+    case 'd':
+      return inClass ? '0-9' : '[0-9]';
+    case 'w':
+      return inClass ? WORD : `[${WORD}]`;
+    case 's':
+      return inClass ? SPACE : `[${SPACE}]`;
+    case 'D':
+    case 'W':
+    case 'S':
+      if (inClass) return undefined;
+      return letter === 'D' ? '[^0-9]' : letter === 'W' ? `[^${WORD}]` : `[^${SPACE}]`;
+    case 'b':
+      return inClass ? '\\x08' : rust ? '(?-u:\\b)' : WORD_BOUNDARY;
+    case 'B':
+      return rust ? '(?-u:\\B)' : NOT_WORD_BOUNDARY;
+    case 'v':
+      return '\\x0B';
+    case '0':
+      return '\\x00';
+    case 'c':
+    case 'k':
+    case '1':
+    case '2':
+    case '3':
+    case '4':
+    case '5':
+    case '6':
+    case '7':
+    case '8':
+    case '9':
+      // Control escapes and back-references: PCRE2 only.
+      if (rust) return undefined;
+      return `\\${letter}`;
+    case '/':
+      return rust ? '/' : '\\/';
+    default:
+      // \t \n \f \r \xHH and escaped syntax characters mean the same in both.
+      return `\\${letter}`;
+  }
+}
+
+/** `\uXXXX` (or a surrogate pair of them) or `\u{X}`, read from `index` just after the `u`, as `\x{X}`. */
+function unicodeEscape(source: string, index: number): Piece | undefined {
+  let code: number | undefined;
+  let next: number;
+  if (source[index] === '{') {
+    const close = source.indexOf('}', index);
+    if (close === -1) return undefined;
+    code = parseInt(source.slice(index + 1, close), 16);
+    next = close + 1;
+  } else {
+    code = hexAt(source, index, 4);
+    if (code === undefined) return undefined;
+    next = index + 4;
+    // A surrogate pair written as two escapes is one code point under the `u` flag.
+    const low = source.startsWith('\\u', next) ? hexAt(source, next + 2, 4) : undefined;
+    if (code >= 0xd800 && code <= 0xdbff && low !== undefined && low >= 0xdc00 && low <= 0xdfff) {
+      code = (code - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+      next += 6;
+    }
+  }
+  if (!Number.isFinite(code) || (code >= 0xd800 && code <= 0xdfff)) return undefined;
+  return { text: `\\x{${code.toString(16).toUpperCase()}}`, next };
+}
+
+/** `\p{Name}` or `\P{Name}`, read from `index` just after the letter; undefined for a name PCRE2 may lack. */
+function propertyEscape(source: string, index: number, letter: 'p' | 'P'): Piece | undefined {
+  const close = source.indexOf('}', index);
+  const name = close === -1 ? '' : source.slice(index + 1, close);
+  // General-category short names mean the same in both; long names and Script= do not all exist in PCRE2.
+  if (!/^[A-Z][a-z&]?$/.test(name)) return undefined;
+  return { text: `\\${letter}{${name}}`, next: close + 1 };
 }
