@@ -12,11 +12,12 @@
  *    `--crlf` so `$` matches before "\r\n" as it does on the scan's lines;
  *  - symbolic links not followed; binary files (a NUL byte) skipped; UTF-16 files with a BOM decoded.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { CancelledError } from '../core/errors';
 import { relativeTo } from '../core/paths';
 import type { ContentSearcher, ContentSearchRequest, LineMatch, SearchOutcome } from '../core/ports/searcher';
@@ -90,9 +91,16 @@ export function ripgrepArguments(request: ContentSearchRequest, engine: Engine =
   return args;
 }
 
+/** A line ripgrep sent: its text, its bytes without the terminator, and whether they were UTF-8. */
+interface KnownLine {
+  readonly text: string;
+  readonly bytes: Uint8Array;
+  readonly utf8: boolean;
+}
+
 interface FileState {
   readonly path: string;
-  readonly lines: Map<number, { readonly text: string; readonly bytes: Uint8Array; readonly utf8: boolean }>;
+  readonly lines: Map<number, KnownLine>;
   readonly matches: { line: number; text: string; start: number; end: number }[];
 }
 
@@ -102,6 +110,130 @@ function lineBytes(bytes: Buffer): Buffer {
   if (end > 0 && bytes[end - 1] === 0x0a) end--;
   if (end > 0 && bytes[end - 1] === 0x0d) end--;
   return bytes.subarray(0, end);
+}
+
+/** ripgrep running, and how it ended: its exit code, or the error it could not start with. */
+interface Running {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  readonly exited: Promise<{ code: number | null; error?: Error }>;
+}
+
+/** Spawns ripgrep in `cwd` with its stderr read as it comes, so that a full pipe cannot stall it. */
+function startRipgrep(executable: string, args: readonly string[], cwd: string): Running {
+  const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.length < 4096) stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, error }));
+    child.once('close', (code) => resolve({ code }));
+  });
+  return { child, exited };
+}
+
+/**
+ * Reads ripgrep's --json events from `output`, each file's matches passed on when its 'end' arrives; gives the events
+ * read and whether `onMatch` stopped the search.
+ */
+async function readEvents(
+  output: Readable,
+  request: ContentSearchRequest,
+  onMatch: (match: LineMatch) => Promise<boolean>,
+  isCancelled: () => boolean,
+): Promise<{ readonly events: number; readonly stopped: boolean }> {
+  const files = new FileEvents(request.root);
+  let events = 0;
+  const lines = createInterface({ input: output, crlfDelay: Number.POSITIVE_INFINITY });
+  for await (const raw of lines) {
+    if (isCancelled()) throw new CancelledError();
+    events++;
+    const done = files.take(JSON.parse(raw) as RgEvent);
+    if (done && !(await passOn(done, request.contextLines, onMatch))) return { events, stopped: true };
+  }
+  return { events, stopped: false };
+}
+
+/** Gathers ripgrep's events into the lines and matches of the file they are about, one file at a time. */
+class FileEvents {
+  private file: FileState | undefined;
+
+  constructor(private readonly root: string) {}
+
+  /** Takes one event; gives the file an 'end' event closes, its lines and matches then complete. */
+  take(event: RgEvent): FileState | undefined {
+    const { data } = event;
+    if (event.type === 'begin') this.file = beginFile(this.root, data);
+    else if ((event.type === 'match' || event.type === 'context') && this.file && data.line_number !== undefined) {
+      addLine(this.file, event, data.line_number);
+    } else if (event.type === 'end' && this.file) {
+      const state = this.file;
+      this.file = undefined;
+      return state;
+    }
+    return undefined;
+  }
+}
+
+/** The file a 'begin' event names, as a core path, with no lines yet. */
+function beginFile(root: string, data: RgEvent['data']): FileState {
+  // Relative to the root, ripgrep's working folder, as the start was given.
+  const native = nodePath.resolve(nativePath(root), bytesOf(data.path).toString('utf8'));
+  const path = native.split(nodePath.sep).join('/');
+  return { path: nodePath.sep === '\\' ? `/${path}` : path, lines: new Map(), matches: [] };
+}
+
+/** Keeps the line of a 'match' or 'context' event, and for a match where its first submatch lies. */
+function addLine(file: FileState, event: RgEvent, lineNumber: number): void {
+  const { data } = event;
+  const bytes = bytesOf(data.lines);
+  const text = lineText(bytes);
+  // ripgrep sends a line as base64 bytes exactly when they are not UTF-8.
+  file.lines.set(lineNumber, { text, bytes: lineBytes(bytes), utf8: data.lines?.bytes === undefined });
+  const first = data.submatches?.[0];
+  if (event.type === 'match' && first) {
+    // ripgrep counts bytes; the core counts UTF-16 units.
+    const start = bytes.subarray(0, first.start).toString('utf8').length;
+    const end = bytes.subarray(0, first.end).toString('utf8').length;
+    file.matches.push({ line: lineNumber, text, start: Math.min(start, text.length), end: Math.min(end, text.length) });
+  }
+}
+
+/** Passes a finished file's matches on in line order; false once `onMatch` wants no more. */
+async function passOn(state: FileState, contextLines: number, onMatch: (match: LineMatch) => Promise<boolean>): Promise<boolean> {
+  for (const match of state.matches) if (!(await onMatch(lineMatch(state, match, contextLines)))) return false;
+  return true;
+}
+
+/** One match of a finished file with its context lines, and the lines' bytes when any of them is not UTF-8. */
+function lineMatch(state: FileState, match: FileState['matches'][number], contextLines: number): LineMatch {
+  const before: KnownLine[] = [];
+  const after: KnownLine[] = [];
+  for (let line = match.line - contextLines; line < match.line; line++) {
+    const known = state.lines.get(line);
+    if (known !== undefined) before.push(known);
+  }
+  for (let line = match.line + 1; line <= match.line + contextLines; line++) {
+    const known = state.lines.get(line);
+    if (known === undefined) break;
+    after.push(known);
+  }
+  const own = state.lines.get(match.line);
+  const raw =
+    own && (!own.utf8 || before.some((each) => !each.utf8) || after.some((each) => !each.utf8))
+      ? { line: own.bytes, before: before.map((each) => each.bytes), after: after.map((each) => each.bytes) }
+      : undefined;
+  const found = {
+    path: state.path,
+    line: match.line,
+    text: match.text,
+    start: match.start,
+    end: match.end,
+    before: before.map((each) => each.text),
+    after: after.map((each) => each.text),
+  };
+  return raw ? { ...found, raw } : found;
 }
 
 export class RipgrepSearcher implements ContentSearcher {
@@ -147,6 +279,7 @@ export class RipgrepSearcher implements ContentSearcher {
     }
   }
 
+  /** One engine over the request: ripgrep spawned, its events read, and killed if it still runs when that ends. */
   private async runWith(
     request: ContentSearchRequest,
     engine: Engine,
@@ -154,102 +287,23 @@ export class RipgrepSearcher implements ContentSearcher {
     onMatch: (match: LineMatch) => Promise<boolean>,
     isCancelled: () => boolean,
   ): Promise<SearchOutcome> {
-    const child = spawn(this.executable, ripgrepArguments(request, engine, skipFile), {
-      cwd: nativePath(request.root),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      windowsHide: true,
-    });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 4096) stderr += chunk;
-    });
-    const exited = new Promise<{ code: number | null; error?: Error }>((resolve) => {
-      child.once('error', (error) => resolve({ code: null, error }));
-      child.once('close', (code) => resolve({ code }));
-    });
-
+    const { child, exited } = startRipgrep(this.executable, ripgrepArguments(request, engine, skipFile), nativePath(request.root));
     // ripgrep may search a long time between two results: the cancellation is polled, not only checked per result.
     const watch = setInterval(() => {
       if (isCancelled()) child.kill();
     }, 100);
-    let events = 0;
-    let stopped = false;
-    let file: FileState | undefined;
-    const flush = async (state: FileState): Promise<boolean> => {
-      for (const match of state.matches) {
-        const before: { text: string; bytes: Uint8Array; utf8: boolean }[] = [];
-        const after: { text: string; bytes: Uint8Array; utf8: boolean }[] = [];
-        for (let line = match.line - request.contextLines; line < match.line; line++) {
-          const known = state.lines.get(line);
-          if (known !== undefined) before.push(known);
-        }
-        for (let line = match.line + 1; line <= match.line + request.contextLines; line++) {
-          const known = state.lines.get(line);
-          if (known === undefined) break;
-          after.push(known);
-        }
-        const own = state.lines.get(match.line);
-        const raw =
-          own && (!own.utf8 || before.some((each) => !each.utf8) || after.some((each) => !each.utf8))
-            ? { line: own.bytes, before: before.map((each) => each.bytes), after: after.map((each) => each.bytes) }
-            : undefined;
-        const found = {
-          path: state.path,
-          line: match.line,
-          text: match.text,
-          start: match.start,
-          end: match.end,
-          before: before.map((each) => each.text),
-          after: after.map((each) => each.text),
-        };
-        if (!(await onMatch(raw ? { ...found, raw } : found))) return false;
-      }
-      return true;
-    };
-
+    let read: { readonly events: number; readonly stopped: boolean };
     try {
-      const lines = createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const raw of lines) {
-        if (isCancelled()) throw new CancelledError();
-        events++;
-        const event = JSON.parse(raw) as RgEvent;
-        const { data } = event;
-        if (event.type === 'begin') {
-          // Relative to the root, ripgrep's working folder, as the start was given.
-          const native = nodePath.resolve(nativePath(request.root), bytesOf(data.path).toString('utf8'));
-          file = { path: native.split(nodePath.sep).join('/'), lines: new Map(), matches: [] };
-          if (nodePath.sep === '\\') file = { ...file, path: `/${file.path}` };
-        } else if ((event.type === 'match' || event.type === 'context') && file && data.line_number !== undefined) {
-          const bytes = bytesOf(data.lines);
-          const text = lineText(bytes);
-          // ripgrep sends a line as base64 bytes exactly when they are not UTF-8.
-          file.lines.set(data.line_number, { text, bytes: lineBytes(bytes), utf8: data.lines?.bytes === undefined });
-          const first = data.submatches?.[0];
-          if (event.type === 'match' && first) {
-            // ripgrep counts bytes; the core counts UTF-16 units.
-            const start = bytes.subarray(0, first.start).toString('utf8').length;
-            const end = bytes.subarray(0, first.end).toString('utf8').length;
-            file.matches.push({ line: data.line_number, text, start: Math.min(start, text.length), end: Math.min(end, text.length) });
-          }
-        } else if (event.type === 'end' && file) {
-          const state = file;
-          file = undefined;
-          if (!(await flush(state))) {
-            stopped = true;
-            break;
-          }
-        }
-      }
+      read = await readEvents(child.stdout, request, onMatch, isCancelled);
     } finally {
       clearInterval(watch);
       if (child.exitCode === null) child.kill();
     }
     const { code, error } = await exited;
     if (isCancelled()) throw new CancelledError();
-    if (stopped) return 'done';
+    if (read.stopped) return 'done';
     // Not installed, or a pattern PCRE2 rejects (e.g. a variable-length look-behind): the scan answers instead.
-    if (error || (code === 2 && events === 0)) return 'unavailable';
+    if (error || (code === 2 && read.events === 0)) return 'unavailable';
     return 'done';
   }
 }
