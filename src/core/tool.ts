@@ -192,9 +192,7 @@ export interface Tool extends Omit<ToolDefinition, 'prepare' | 'run' | 'affects'
   accept(input: unknown): AcceptedInput;
 }
 
-/** A tool that knows its own name's type, for the index to hold each entry to its name (tools/index.ts). */
-export type NamedTool<Name extends ToolName> = Tool & { readonly name: Name };
-
+/** A tool's one definition, bound; its name keeps its own type, for the index to hold it to (tools/index.ts). */
 export function defineTool<
   const Name extends ToolName,
   const Schema extends InputSchema,
@@ -203,7 +201,7 @@ export function defineTool<
   Returned extends RunResult<Output>,
 >(
   definition: ToolDefinition<Schema, Paths, Output, Returned> & { readonly name: Name } & NoStrayFields<Returned, Output>,
-): NamedTool<Name> {
+): Tool & { readonly name: Name } {
   return { ...bindTool(definition, inputValidator(definition.name, definition.inputSchema)), name: definition.name };
 }
 

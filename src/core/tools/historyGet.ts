@@ -2,7 +2,7 @@ import { arrayOf, BOOLEAN, described, object, oneOf, OPEN_OBJECT, optional, STRI
 import { OPERATION_FIELDS, SIDE_STATE } from './fields';
 import { type ChangeDiff, diffOf, fileChanges } from '../history/changes';
 import { describeState } from '../history/state';
-import { requireHistory, requireRecord, undoneBy } from '../recording/undo';
+import { requireHistory, requireRecord, undoneBy } from '../recording/records';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { describeRecord } from './historyList';

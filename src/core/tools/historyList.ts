@@ -2,7 +2,7 @@ import { arrayOf, INTEGER, object } from '../contract/results';
 import { OPERATION_FIELDS, PAGE } from './fields';
 import { toolRef } from '../naming';
 import type { OperationRecord } from '../history/store';
-import { requireHistory, undoneBy } from '../recording/undo';
+import { requireHistory, undoneBy } from '../recording/records';
 import { isWithin } from '../paths';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';

@@ -8,7 +8,7 @@
  */
 import { manifestEntry, type ManifestTool } from '../catalog/manifest';
 import { TOOL_NAMES, type ToolName } from '../naming';
-import type { NamedTool, Tool } from '../tool';
+import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
 import { copyFile } from './copyFile';
 import { createDirectory } from './createDirectory';
@@ -38,6 +38,9 @@ import { fileInfo } from './fileInfo';
 import { searchFiles } from './searchFiles';
 import { searchContent } from './searchContent';
 import { workspaceInfo } from './workspaceInfo';
+
+/** A tool whose name's type is its own name. */
+type NamedTool<Name extends ToolName> = Tool & { readonly name: Name };
 
 /** Every tool by its name: the compiler holds this list to TOOL_NAMES, and each entry to its own name. */
 const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {

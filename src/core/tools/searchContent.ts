@@ -1,29 +1,19 @@
 /**
- * search_content: the definition, the order of a call (starts, engines, the page) and the reply's lines. The machinery
- * is in ../search/: the engines (engines.ts), ripgrep's request (ripgrepRequest.ts), the reply's order and its first N
- * (replyOrder.ts), ripgrep's sorted walk (sortedWalk.ts) and the file set rule (fileFilter.ts).
+ * search_content: the definition, the page and the reply's lines. The search itself is ../search/'s: a call's search
+ * over its starts (contentSearch.ts), the engines (engines.ts), ripgrep's request (ripgrepRequest.ts), the reply's
+ * order and its first N (replyOrder.ts), ripgrep's sorted walk (sortedWalk.ts) and the file set rule (fileFilter.ts).
  */
-import type { Minimatch } from 'minimatch';
 import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, optional, STRING } from '../contract/results';
 import { IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { compileSearchGlob } from '../policy/glob';
-import { IgnoreRules } from '../walk/ignore/rules';
-import { compareCodePoints, searchStarts } from '../walk/listing';
-import { isWithin } from '../paths';
-import type { ConfinedPath } from '../confinement';
-import { type CompiledQuery, compileQuery } from '../search/query';
-import { encodedMatches, ripgrepMayRun } from '../search/encodedMatches';
-import { searchByScan, searchWithSearcher, type StartResult } from '../search/engines';
-import { FileFilter } from '../search/fileFilter';
-import { type Accepted, Smallest } from '../search/replyOrder';
-import { externalRequest, skippedBelow } from '../search/ripgrepRequest';
-import type { LineMatch } from '../ports/searcher';
+import { searchStarts } from '../walk/listing';
+import { compileQuery } from '../search/query';
+import { ContentSearch } from '../search/contentSearch';
+import type { Accepted } from '../search/replyOrder';
 import { pageFields, pageFrom } from '../contract/paging';
-import type { InputOf, InputSchema } from '../contract/schema';
-import { reportProgress } from '../signals';
-import type { ToolContext } from '../context';
+import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { INCLUDE_IGNORED, OFFSET, pathParameter } from './parameters';
 
@@ -79,125 +69,6 @@ function codePoints(text: string): number {
     }
   }
   return count;
-}
-
-type Input = InputOf<typeof inputSchema>;
-
-/** One call's search over its starts: what it searches with, and what it has found so far. */
-class ContentSearch {
-  /** The first `need` lines so far, in the reply's order. */
-  readonly found: Smallest;
-  /** The engine the reply names: ripgrep's name once it answered a start, else the scan. */
-  engine = 'scan';
-  /** The files the walks ignored; null once a walk of ripgrep's own answered, which does not count them. */
-  ignored: number | null = 0;
-  /** The number of matching lines in all, when every start could count them. */
-  total: number | undefined = 0;
-  private reported = 0;
-
-  constructor(
-    private readonly context: ToolContext,
-    private readonly input: Input,
-    private readonly query: CompiledQuery,
-    private readonly pattern: Minimatch | undefined,
-    private readonly need: number,
-  ) {
-    this.found = new Smallest(need);
-  }
-
-  /** Searches every start, in the order of their blocks in the reply, passing over those that can add nothing. */
-  async searchAll(starts: readonly ConfinedPath[]): Promise<void> {
-    // Roots' results come in blocks ("name/…"), so a root whose block starts after the need-th line so far adds nothing.
-    const order = starts.map((start, index) => ({ start, index, block: `${start.display}/` }));
-    if (starts.length > 1) order.sort((a, b) => compareCodePoints(a.block, b.block) || a.index - b.index);
-    for (const { start, index, block } of order) {
-      const last = starts.length > 1 ? this.found.last() : undefined;
-      if (last && compareCodePoints(last.display, block) < 0) {
-        this.total = undefined;
-        continue;
-      }
-      const result = await this.searchStart(start, index);
-      for (const item of result.matches) this.found.add(item);
-      this.total = this.total === undefined || result.total === undefined ? undefined : this.total + result.total;
-    }
-  }
-
-  /** One start (the `index`-th): by ripgrep where it can answer, by the scan otherwise. */
-  private async searchStart(start: ConfinedPath, index: number): Promise<StartResult> {
-    const { context, input, query, need } = this;
-    const rules = new IgnoreRules(context, start.root, { includeIgnored: input.include_ignored, search: true });
-    await rules.prepare(start.absolute);
-    const files = new FileFilter(context, start, this.pattern);
-    const accept = this.acceptor(start, index, rules, files);
-    const searched = await this.byRipgrep(start, rules, accept);
-    return (
-      searched ??
-      (await searchByScan(
-        context,
-        start,
-        files,
-        accept,
-        need,
-        (stats) => {
-          if (this.ignored !== null) this.ignored += stats.rules.ignoredCount;
-        },
-        { query, contextLines: input.context_lines, includeIgnored: input.include_ignored },
-      ))
-    );
-  }
-
-  /** The test every engine's results pass for one start: a match it keeps, as the reply shows it, or undefined. */
-  private acceptor(
-    start: ConfinedPath,
-    index: number,
-    rules: IgnoreRules,
-    files: FileFilter,
-  ): (found: LineMatch) => Promise<Accepted | undefined> {
-    let lastPath: string | undefined;
-    let lastFile: Promise<{ display: string; via?: string } | undefined> = Promise.resolve(undefined);
-    const inEncoding = encodedMatches(this.context, this.query);
-    // Whatever the engine, a result must pass the core's own rules: containment, hidden paths, ignores, pattern.
-    return async (found) => {
-      // Told in the file's own encoding, as read_file tells it, or not at all.
-      const match = await inEncoding(found);
-      if (!match) return undefined;
-      if (match.path !== lastPath) {
-        lastPath = match.path;
-        lastFile = isWithin(start.absolute, match.path)
-          ? rules.excludesPath(match.path, false).then((excluded) => (excluded ? undefined : files.resolve(match.path)))
-          : Promise.resolve(undefined);
-      }
-      const file = await lastFile;
-      if (!file) return undefined;
-      reportProgress(this.context, ++this.reported, undefined, 'matching lines found');
-      return { display: file.display, via: file.via, match, root: index };
-    };
-  }
-
-  /** One start through ripgrep, its ignored files counted; undefined where ripgrep may not run or cannot answer. */
-  private async byRipgrep(
-    start: ConfinedPath,
-    rules: IgnoreRules,
-    accept: (found: LineMatch) => Promise<Accepted | undefined>,
-  ): Promise<StartResult | undefined> {
-    const { context, input, query, need } = this;
-    const ripgrep =
-      context.contentSearcher && query.external && (await ripgrepMayRun(context, start.absolute, input.query))
-        ? context.contentSearcher
-        : undefined;
-    // Where ignore files count, ripgrep skips what the core's walk skips (ripgrepRequest.ts says why).
-    const listed = ripgrep && rules.readsIgnoreFiles ? await skippedBelow(context, start) : undefined;
-    const request = ripgrep ? externalRequest(start, query, input, rules, listed?.skipped, need) : undefined;
-    const searched = ripgrep && request ? await searchWithSearcher(context, ripgrep, start, request, accept, need) : undefined;
-    if (ripgrep && searched) {
-      this.engine = ripgrep.name;
-      // Counted by the core's walk; a walk of ripgrep's own skips what the exclude settings name without counting it.
-      if (listed) {
-        if (this.ignored !== null) this.ignored += listed.ignored;
-      } else if (!input.include_ignored) this.ignored = null;
-    }
-    return searched;
-  }
 }
 
 /** A match as a line of the reply: its column in code points, long lines cut to a window around the match. */

@@ -8,7 +8,7 @@ import type { Envelope } from '../../core/envelope';
 import { ToolError } from '../../core/errors';
 import { fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
-import { undoneBy } from '../../core/recording/undo';
+import { undoneBy } from '../../core/recording/records';
 import { undoLastTarget } from '../../core/tools/undoLast';
 import type { Dialogs, OperationChoice } from '../dialogs';
 import type { ToolHost } from '../tools';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { type FileChange, fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
-import { undoneBy } from '../../core/recording/undo';
+import { undoneBy } from '../../core/recording/records';
 import { basename, dirname } from '../../core/paths';
 import { findTool } from '../../core/tools';
 import { watchFolder } from '../fileSystem';
