@@ -30,14 +30,14 @@ export const GENERATOR = {
 export const TOKEN = 'QUASAR_TOKEN_7f3a';
 export const TOKEN_REGEX = 'QUASAR_TOKEN_[0-9a-f]{4}-\\d+';
 
-export interface BenchTree {
+interface BenchTree {
   readonly dir: string;
   readonly tree: string;
   readonly logs: string;
   readonly log: string;
 }
 
-export function layout(dir: string): BenchTree {
+function layout(dir: string): BenchTree {
   return { dir, tree: path.join(dir, 'tree'), logs: path.join(dir, 'logs'), log: path.join(dir, 'logs', 'app.log') };
 }
 

@@ -41,7 +41,7 @@ export function countLines(text: string): number {
  * An external command, its output piped to this process and read whole (never /dev/null, which ripgrep recognises
  * and answers early). Describes the result by its line count.
  */
-export function command(executable: string, args: readonly string[], cwd?: string): () => string {
+function command(executable: string, args: readonly string[], cwd?: string): () => string {
   return () => {
     const child = spawnSync(executable, args, { cwd, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
     if (child.error) throw child.error;
@@ -52,11 +52,11 @@ export function command(executable: string, args: readonly string[], cwd?: strin
   };
 }
 
-export function available(executable: string): boolean {
+function available(executable: string): boolean {
   return spawnSync(executable, ['--version'], { encoding: 'utf8' }).status === 0;
 }
 
-export function toolVersion(executable: string): string {
+function toolVersion(executable: string): string {
   const result = spawnSync(executable, ['--version'], { encoding: 'utf8' });
   return result.status === 0 ? (result.stdout.split('\n')[0] ?? '').trim() : 'not installed';
 }

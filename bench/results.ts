@@ -132,8 +132,8 @@ export class Results {
   }
 }
 
-export const DOCS_BEGIN = '<!-- bench:begin (npm run bench -- --docs rewrites this block) -->';
-export const DOCS_END = '<!-- bench:end -->';
+const DOCS_BEGIN = '<!-- bench:begin (npm run bench -- --docs rewrites this block) -->';
+const DOCS_END = '<!-- bench:end -->';
 
 /** Replaces the benchmark block of docs/benchmarks.md with `markdown`. */
 function updateDocs(markdown: string): void {

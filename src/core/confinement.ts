@@ -37,7 +37,7 @@ export interface Workspace {
 export type PathSlot = 'file' | 'directory' | 'path' | 'source' | 'destination';
 
 /** Longer paths are refused (INVALID_INPUT) before anything else: no file system takes them, no model needs one. */
-export const MAX_PATH_LENGTH = 4096;
+const MAX_PATH_LENGTH = 4096;
 
 /** The code a path outside the base is refused with, by the parameter slot it was given in. */
 export const OUTSIDE_CODE: Readonly<Record<PathSlot, ErrorCode>> = {

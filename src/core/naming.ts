@@ -50,7 +50,7 @@ export const TOOL_NAMES = [
 export type ToolName = (typeof TOOL_NAMES)[number];
 
 /** The prefix the editor registers every tool under (`agentfs_read_file`); MCP clients and the runner use none. */
-export const TOOL_NAME_PREFIX = 'agentfs_';
+const TOOL_NAME_PREFIX = 'agentfs_';
 
 /** The facts about a host that a description or message may depend on. */
 export type HostFact = 'trash' | 'confirms';

@@ -31,7 +31,7 @@ import { inputValidator } from './contract/validation';
  * in an untrusted workspace and in read-only mode, hidden by the manifest's `when` clause, recorded by history, and
  * offered for confirmation. Whether one call asks is its `prepare`'s answer, from what that call would lose.
  */
-export type ToolEffect = 'read' | 'write';
+type ToolEffect = 'read' | 'write';
 
 /** What the editor shows before and while a tool runs (`prepareInvocation`). */
 export interface Preparation {
@@ -47,13 +47,13 @@ export interface Preparation {
 }
 
 /** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */
-export type Codicon = string;
+type Codicon = string;
 
 /** The parameters that name a path, each with the slot whose *_OUTSIDE_BASE code it answers. */
 export type PathParameters<Schema extends InputSchema> = { readonly [Name in keyof Schema['properties'] & string]?: PathSlot };
 
 /** One path of an array parameter, resolved on its own: a refused one is reported beside the others, not for all. */
-export type PathEntry =
+type PathEntry =
   | { readonly given: string; readonly path: ConfinedPath; readonly error?: undefined }
   | { readonly given: string; readonly path?: undefined; readonly error: ToolError };
 
@@ -61,7 +61,7 @@ export type PathEntry =
  * The path parameters as `prepare`, `run` and `affects` receive them: confined paths (absent only where the
  * parameter is optional and was not given; a `default` in the schema makes it always given), entries for an array.
  */
-export type PathsOf<Schema extends InputSchema, Paths> = Flatten<{
+type PathsOf<Schema extends InputSchema, Paths> = Flatten<{
   readonly [Name in keyof Paths & keyof Schema['properties']]: Schema['properties'][Name] extends { readonly type: 'array' }
     ? readonly PathEntry[]
     : Name extends PresentOf<Schema>
@@ -170,7 +170,7 @@ export interface ToolCall {
 }
 
 /** An input that passed the schema, waiting for the call's context to be checked further and bound. */
-export interface AcceptedInput {
+interface AcceptedInput {
   /** The validated input with defaults filled in (a copy; the caller's object is never modified). */
   readonly input: Readonly<Record<string, unknown>>;
   /** Checks the caps and the tool's own input checks, then resolves every path parameter: the call, ready to run. */

@@ -45,8 +45,8 @@ export interface NodeLockOptions {
   readonly staleMs?: number;
 }
 
-export const DEFAULT_LOCK_WAIT_MS = 30_000;
-export const DEFAULT_LOCK_STALE_MS = 60_000;
+const DEFAULT_LOCK_WAIT_MS = 30_000;
+const DEFAULT_LOCK_STALE_MS = 60_000;
 
 interface Claim {
   readonly pid: number;
@@ -82,7 +82,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 /** Whether a process with this pid runs on this host (a zombie, already dead but not yet reaped, does not count). */
-export function processAlive(pid: number): boolean {
+function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (error) {
@@ -462,7 +462,7 @@ function readClaim(full: string): { claim: Claim; staged: string[] } | undefined
  * happened, so it holds the only copy of the old bytes); every other staging file, and a parked original whose
  * replacement is in place, is deleted.
  */
-export function recoverStaging(staged: string): void {
+function recoverStaging(staged: string): void {
   try {
     fs.lstatSync(staged);
   } catch {

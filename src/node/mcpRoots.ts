@@ -37,7 +37,7 @@ export interface ConfiguredRoots {
   readonly stateChosen?: boolean;
 }
 
-export interface NarrowedRoots {
+interface NarrowedRoots {
   /** The directories the tools reach now (native paths); empty when the client's roots all had to be ignored. */
   readonly directories: readonly string[];
   /** One sentence per ignored root, for the log and for the DIR_NOT_AVAILABLE message. */
@@ -69,7 +69,7 @@ function localDirectory(uri: string): { path: string } | { why: string } {
   return { path };
 }
 
-export function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, configured: ConfiguredRoots): NarrowedRoots {
+function narrowRoots(clientRoots: readonly ClientRoot[] | undefined, configured: ConfiguredRoots): NarrowedRoots {
   if (clientRoots === undefined || clientRoots.length === 0) return { directories: configured.directories, ignored: [] };
   const directories: string[] = [];
   const ignored: string[] = [];

@@ -98,7 +98,7 @@ export function mcpTool(tool: Tool, naming: HostNaming): McpTool {
 }
 
 /** The result of one tools/call: the envelope as structured content and as the JSON text of its first item. */
-export function toolResult(envelope: Envelope, image?: ImageAttachment): CallToolResult {
+function toolResult(envelope: Envelope, image?: ImageAttachment): CallToolResult {
   return {
     content: [
       { type: 'text', text: JSON.stringify(envelope) },
@@ -126,7 +126,7 @@ export const CONFIRM_NO = 'No';
  * the defaults unseen (VS Code does when the person moves on without answering) declines; the field is not
  * required, so a client that accepts without filling in the form (its own approval standing in) still validates.
  */
-export const CONFIRM_SCHEMA = {
+const CONFIRM_SCHEMA = {
   type: 'object',
   properties: {
     [CONFIRM_FIELD]: { type: 'string', title: 'Go ahead?', enum: [CONFIRM_YES, CONFIRM_NO], default: CONFIRM_NO },
@@ -138,7 +138,7 @@ export const CONFIRM_SCHEMA = {
  * was called. An accept without the field is a client that approved without showing the form: its approval stands,
  * as it does for a client that cannot ask.
  */
-export function confirmationAnswer(result: { readonly action: string; readonly content?: Readonly<Record<string, unknown>> }): string {
+function confirmationAnswer(result: { readonly action: string; readonly content?: Readonly<Record<string, unknown>> }): string {
   if (result.action !== 'accept') return result.action;
   const answer = result.content?.[CONFIRM_FIELD];
   return answer === undefined || answer === CONFIRM_YES ? 'accept' : 'decline';
@@ -155,7 +155,7 @@ export const CLIENT_ADDED_PARAMETERS: Readonly<Record<string, { readonly client:
 };
 
 /** The input without the parameters a client added (unless the tool itself has a parameter of that name). */
-export function withoutClientParameters(tool: Tool, input: unknown): unknown {
+function withoutClientParameters(tool: Tool, input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const own = (tool.inputSchema as { properties?: Record<string, unknown> }).properties ?? {};
   let kept: Record<string, unknown> | undefined;
@@ -178,7 +178,7 @@ const PROGRESS_INTERVAL_MS = 100;
  * A call sends no progress before it has run this long: most calls end in milliseconds, and progress for a call that
  * is already ending arrives after its result at some clients (Claude Code then logs an unknown progress token).
  */
-export const PROGRESS_QUIET_MS = 1000;
+const PROGRESS_QUIET_MS = 1000;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -58,11 +58,11 @@ import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
 
 /** How long after a directory's last change its times prove nothing (2 s covers FAT's and HFS+'s coarse clocks). */
-export const RACY_MS = 2000;
+const RACY_MS = 2000;
 /** Background work holds the event loop this long at most, then lets calls in. */
 const SLICE_MS = 8;
 /** Paths a root may hold: about 10× the 100,000-file benchmark tree (docs/benchmarks.md has the memory per path). */
-export const DEFAULT_MAX_PATHS = 1_000_000;
+const DEFAULT_MAX_PATHS = 1_000_000;
 /** Watches this process sets up at most, leaving most of the per-user inotify limit to the editor and others. */
 export const MAX_WATCHES = 65_536;
 /** The share of the per-user inotify limit the editor's own index may take: the rest is VS Code's file watcher's. */

@@ -30,7 +30,7 @@ export type Engine = 'default' | 'pcre2';
  * a path an ignore file cannot hold (a control character: a line break, or a tab ripgrep would trim), and on Windows,
  * where ripgrep reads '\' as a separator, for one with a glob character.
  */
-export function literalRule(relative: string, windows = process.platform === 'win32'): string | undefined {
+function literalRule(relative: string, windows = process.platform === 'win32'): string | undefined {
   if (/[\x00-\x1f]/.test(relative) || (windows && /[\\*?[\]{}!#]/.test(relative))) return undefined;
   return `/${relative.replace(/[\\*?[\]{}! #]/g, '\\$&')}`;
 }
@@ -39,7 +39,7 @@ export function literalRule(relative: string, windows = process.platform === 'wi
  * ripgrep's arguments for `request`; `skipFile` is the ignore file that holds request.skipped as literalRule gives
  * them. The start is given relative to the root, ripgrep's working folder, as ignore-file rules are matched so.
  */
-export function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default', skipFile?: string): string[] {
+function ripgrepArguments(request: ContentSearchRequest, engine: Engine = 'default', skipFile?: string): string[] {
   const args = ['--json', '--no-config', '--no-messages', '--hidden', '--crlf', `--max-count=${request.maxMatchesPerFile}`, '--no-ignore'];
   if (skipFile !== undefined) args.push(`--ignore-file=${skipFile}`);
   if (request.sorted) args.push('--sort=path');

@@ -54,7 +54,7 @@ function privateDirectory(dir: string): string | undefined {
  * `$XDG_RUNTIME_DIR/agent-fs` (Linux), else `agent-fs-<uid>` in the temp directory. undefined when each lies inside
  * a root (a root such as `/`).
  */
-export function stateDirectoryOutside(roots: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+function stateDirectoryOutside(roots: readonly string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
   const outside = (dir: string): boolean => !roots.some((root) => isInside(root, dir));
   const usual = userStateDirectory(env);
   if (outside(usual)) return usual;

@@ -28,7 +28,7 @@ export class ResultDocuments implements vscode.TextDocumentContentProvider {
 }
 
 /** A JSON input with every required parameter and every parameter that has a default, for the person to edit. */
-export function prefilledInput(schema: JsonSchema): string {
+function prefilledInput(schema: JsonSchema): string {
   const input: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(name) ?? false;

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 
-export interface ToolChoice {
+interface ToolChoice {
   readonly name: string;
   readonly label: string;
   readonly description: string;
@@ -19,7 +19,7 @@ export interface OperationChoice {
 }
 
 /** One client "Connect Another Agent…" can configure. */
-export interface ConnectionChoice {
+interface ConnectionChoice {
   readonly id: string;
   readonly label: string;
   readonly description: string;

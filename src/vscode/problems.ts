@@ -30,15 +30,15 @@ import { isStagingName } from '../core/files/staging';
 import { VscodeFileSystem } from './fileSystem';
 
 /** How long a call waits for VS Code to reload an open document the call changed. */
-export const RELOAD_MS = 1_000;
+const RELOAD_MS = 1_000;
 /** How long a call then waits for the language services. */
-export const WAIT_MS = 1_000;
+const WAIT_MS = 1_000;
 /** Quiet time after a diagnostics change that counts as settled (TypeScript reports syntax, then semantics). */
-export const SETTLE_MS = 200;
+const SETTLE_MS = 200;
 /** Problems listed in a result; the rest are counted. */
-export const PROBLEMS_LISTED = 10;
+const PROBLEMS_LISTED = 10;
 /** Changed files looked at: a directory copy of thousands of files is not opened file by file. */
-export const FILES_CHECKED = 10;
+const FILES_CHECKED = 10;
 /** Larger files are not opened as documents for this. */
 const DOCUMENT_MAX_BYTES = 2 * 1024 * 1024;
 
@@ -50,7 +50,7 @@ export function problemsMode(scope?: vscode.Uri): ProblemsMode {
 }
 
 /** One problem as a result lists it. */
-export interface Problem {
+interface Problem {
   readonly path: string;
   /** 1-based. */
   readonly line: number;
@@ -86,7 +86,7 @@ function identity(diagnostic: vscode.Diagnostic): string {
 }
 
 /** Every counted diagnostic the editor has now, by URI. */
-export function snapshotDiagnostics(): Snapshot {
+function snapshotDiagnostics(): Snapshot {
   const snapshot = new Map<string, readonly vscode.Diagnostic[]>();
   for (const [uri, diagnostics] of vscode.languages.getDiagnostics()) {
     const kept = diagnostics.filter(counted);

@@ -15,7 +15,7 @@ import { sampleInput } from '../shared/schemaSamples';
 import { writeTree } from '../shared/tree';
 import { checkEnvelope } from '../shared/results';
 
-export const EXTENSION_ID = 'agent-fs.agent-fs';
+const EXTENSION_ID = 'agent-fs.agent-fs';
 export const TOOL_PREFIX = 'agentfs_';
 
 export function extension(): vscode.Extension<AgentFsApi> {

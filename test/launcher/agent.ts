@@ -26,7 +26,7 @@ const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index
 const MODEL_SOURCE = path.join(REPO_ROOT, 'test', 'agent', 'model');
 const MODEL_COMPILED = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model', 'extension.js');
 /** Where `--shots` puts the pictures the README shows. */
-export const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
+const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
 export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp'] as const;
 /** Hosts that ship Copilot Chat as a built-in extension (1.100 has no agent mode to test). */

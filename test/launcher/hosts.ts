@@ -17,7 +17,7 @@ function findRepoRoot(start: string): string {
   return path.basename(root) === 'out' ? path.dirname(root) : root;
 }
 
-export const HOSTS_DIR = path.join(REPO_ROOT, 'test', 'hosts');
+const HOSTS_DIR = path.join(REPO_ROOT, 'test', 'hosts');
 
 /** A folder with its own package.json + package-lock.json, installed with `npm ci`. */
 export interface NpmFolder {

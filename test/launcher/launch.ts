@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { nodeFor, type HostSpec } from './hosts';
 
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /** Without the networking flags Chromium keeps dialling Google's hosts, which this offline machine refuses. */
 const CHROMIUM_ARGS = [

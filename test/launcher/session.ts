@@ -58,7 +58,7 @@ export interface LaunchSpec {
   readonly keep?: boolean;
 }
 
-export class TimeoutError extends Error {}
+class TimeoutError extends Error {}
 
 /**
  * Runs `body` in a fresh launch; returns its value, or throws its error or a TimeoutError. The temp folders are

@@ -11,7 +11,7 @@ import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
 import { anthropic, type Dialect, gemini, responses } from './model';
 
-export const SERVER_NAME = 'agent-fs';
+const SERVER_NAME = 'agent-fs';
 
 export interface RunContext {
   /** The private home folder (made, empty). */

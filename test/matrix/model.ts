@@ -35,7 +35,7 @@ export type Reply = { readonly call: string; readonly args: Readonly<Record<stri
 /** Decides the next reply from the conversation; `tool` is the client's name for an Agent FS tool. */
 export type Script = (turn: Turn) => Reply;
 
-export interface RecordedRequest {
+interface RecordedRequest {
   readonly method: string;
   readonly url: string;
   readonly body: unknown;

@@ -44,7 +44,7 @@ function objectAt(text: string, at: number): unknown {
  * Finds the envelope in a result's text: as it is (Claude Code, Codex after its "Output:" line), or escaped once or
  * twice inside a JSON string (Gemini CLI's error results).
  */
-export function envelopeIn(text: string): SeenEnvelope | undefined {
+function envelopeIn(text: string): SeenEnvelope | undefined {
   let current = text;
   for (let level = 0; level < 4; level++) {
     for (let at = current.indexOf('{"ok":'); at >= 0; at = current.indexOf('{"ok":', at + 1)) {

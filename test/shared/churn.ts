@@ -43,7 +43,7 @@ export class Chooser {
 }
 
 /** Names that the finding tools' queries below look for, hide, ignore or page through. */
-export const NAMES = [
+const NAMES = [
   'README.md',
   'notes.md',
   'index.ts',
@@ -62,7 +62,7 @@ export const NAMES = [
 ];
 
 /** Directories the changes go to: plain ones, ignored ones (by the .gitignore rules below), dot folders, deep ones. */
-export const DIRECTORIES = [
+const DIRECTORIES = [
   '',
   'src',
   'src/app',
@@ -78,7 +78,7 @@ export const DIRECTORIES = [
 ];
 
 /** .gitignore rules, combined at random: directory rules, globs, negations, anchored rules, path rules. */
-export const RULES = [
+const RULES = [
   'node_modules/',
   '*.log',
   '!keep.log',
@@ -103,7 +103,7 @@ export function baseTree(chooser: Chooser, files = 240): Record<string, string> 
 }
 
 /** Every path below `root` (relative, '/'-separated), with its kind; links are not followed. */
-export function inventory(root: string): { files: string[]; directories: string[]; links: string[] } {
+function inventory(root: string): { files: string[]; directories: string[]; links: string[] } {
   const found = { files: [] as string[], directories: [] as string[], links: [] as string[] };
   const visit = (relative: string): void => {
     let entries: fs.Dirent[];

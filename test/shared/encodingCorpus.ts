@@ -89,9 +89,9 @@ const SCRIPT_OF: Readonly<Record<string, string>> = {
 };
 
 /** Every encoding a file can be in (VS Code's list; `utf8bom` is UTF-8 written with a BOM, not an encoding of its own). */
-export const CORPUS_ENCODINGS: readonly string[] = Object.keys(SCRIPT_OF);
+const CORPUS_ENCODINGS: readonly string[] = Object.keys(SCRIPT_OF);
 
-export type Newlines = 'lf' | 'crlf' | 'mixed';
+type Newlines = 'lf' | 'crlf' | 'mixed';
 
 export interface CorpusFile {
   /** A file name that says what it is: "shiftjis-crlf.txt", "utf16le-bom-lf.txt". */

@@ -492,14 +492,14 @@ const TEMPLATES: Readonly<Record<string, readonly string[]>> = {
 const TEMPLATE_NAMES = Object.keys(TEMPLATES);
 
 /** One rule set: its lines and how its file is written. */
-export interface RuleSet {
+interface RuleSet {
   readonly lines: readonly string[];
   readonly crlf: boolean;
   readonly bom: boolean;
 }
 
 /** Where a tree's rules are written. */
-export type RuleSource =
+type RuleSource =
   | { readonly kind: 'gitignore'; readonly directory: string }
   | { readonly kind: 'info-exclude' }
   | { readonly kind: 'global' }
@@ -522,7 +522,7 @@ export const NEEDLE = 'needle';
 const NEVER_SHOWN = /^(\.env(\..*)?|.*\.pem|.*\.key|id_rsa.*|id_ed25519.*|\.git|\.DS_Store|Thumbs\.db|CVS|\.svn|\.hg|.*\.code-search)$/i;
 
 /** A rule set of the corpus: lines from one to three templates, some rewritten the ways people write rules. */
-export function ruleSet(chooser: Chooser): RuleSet {
+function ruleSet(chooser: Chooser): RuleSet {
   const lines: string[] = [];
   const templates = Array.from({ length: 1 + chooser.int(3) }, () => chooser.pick(TEMPLATE_NAMES));
   for (const template of new Set(templates)) {
@@ -700,7 +700,7 @@ function consistent(paths: readonly string[]): string[] {
 }
 
 /** The text of a rule file, as its rule set writes it. */
-export function ruleFileBytes(rules: RuleSet): Buffer {
+function ruleFileBytes(rules: RuleSet): Buffer {
   // The comment at the end makes the rule file one search_content finds too.
   const text = [...rules.lines, `# ${NEEDLE}`].join(rules.crlf ? '\r\n' : '\n') + (rules.crlf ? '\r\n' : '\n');
   return Buffer.concat([rules.bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(text, 'utf8')]);

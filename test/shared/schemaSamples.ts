@@ -10,7 +10,7 @@ import type { JsonSchema } from '../../src/core/contract/schema';
  * a path gets `file` (what the test's workspace holds, or a name it does not); other strings are 'x' as long as
  * they must be; a `pattern` picks the first candidate it accepts.
  */
-export function sampleValue(schema: JsonSchema, name: string, file = 'a.txt'): unknown {
+function sampleValue(schema: JsonSchema, name: string, file = 'a.txt'): unknown {
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0] as unknown;
   if (schema.const !== undefined) return schema.const;
   if (schema.default !== undefined) return schema.default;

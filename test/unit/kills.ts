@@ -14,11 +14,11 @@ import { isStagingName } from '../../src/core/files/staging';
 import { checkEnvelope } from '../shared/results';
 
 const SIZES = [64, 4096, 65536, 1024 * 1024];
-export const WRITE_FILES = 5;
-export const PATCH_FILES = 6;
+const WRITE_FILES = 5;
+const PATCH_FILES = 6;
 
 /** The bytes of version `version` of a written file of `size` bytes: a header, then filler derived from both. */
-export function writtenContent(version: number, size: number): string {
+function writtenContent(version: number, size: number): string {
   const header = `v${version} ${size}\n`;
   const unit = `${version.toString(36)}-`;
   return header + unit.repeat(Math.ceil(size / unit.length)).slice(0, Math.max(0, size - header.length));

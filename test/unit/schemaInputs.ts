@@ -6,7 +6,7 @@ import type { JsonSchema } from '../../src/core/catalog/manifest';
 import { sampleInput } from '../shared/schemaSamples';
 
 /** Known-good inputs for the twelve plugin operations (docs/design.md, "Compatibility"); other tools get one built from their schema. */
-export const PLUGIN_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
+const PLUGIN_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
   read_file: { file_name: 'a.txt' },
   write_file: { file_name: 'a.txt', content: 'new' },
   delete_file: { file_name: 'a.txt' },

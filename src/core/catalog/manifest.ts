@@ -10,7 +10,7 @@ import type { JsonSchema } from '../contract/schema';
 import type { Tool } from '../tool';
 
 export type { JsonSchema } from '../contract/schema';
-export { operationOf, TOOL_NAME_PREFIX, toolNameOf } from '../naming';
+export { operationOf, toolNameOf } from '../naming';
 
 export interface ManifestTool {
   readonly name: string;
@@ -28,7 +28,7 @@ export interface ManifestTool {
 export const EXTENSION_VERSION: string = manifest.version;
 
 /** Hides a tool that changes files where it would only be refused (READ_ONLY_MODE, WORKSPACE_UNTRUSTED). */
-export const MUTATING_WHEN = '!config.agentFs.readOnly && isWorkspaceTrusted';
+const MUTATING_WHEN = '!config.agentFs.readOnly && isWorkspaceTrusted';
 
 /**
  * What one tool's definition costs a model, in bytes: its name, model description and input schema as JSON, the

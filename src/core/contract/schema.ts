@@ -37,7 +37,7 @@ export interface InputSchema {
 }
 
 /** The TypeScript type of one parameter's value. */
-export type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (infer Value)[] }
+type ValueOf<Parameter> = Parameter extends { readonly enum: readonly (infer Value)[] }
   ? Value
   : Parameter extends { readonly type: 'string' }
     ? string

@@ -8,7 +8,7 @@ import type { JsonSchema } from './schema';
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
 
-export function compileSchema<Data = unknown>(schema: JsonSchema, name = 'schema'): ValidateFunction<Data> {
+function compileSchema<Data = unknown>(schema: JsonSchema, name = 'schema'): ValidateFunction<Data> {
   try {
     return ajv.compile<Data>(schema);
   } catch (error) {

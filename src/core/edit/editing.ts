@@ -11,7 +11,7 @@ import { ToolError } from '../errors';
 const DIFF_MAX_EDIT_LENGTH = 4000;
 
 /** Longest diff text a result carries; a longer one is cut and says so. */
-export const RESULT_DIFF_MAX_CHARS = 64 * 1024;
+const RESULT_DIFF_MAX_CHARS = 64 * 1024;
 
 /** Lines of diff a confirmation dialog shows before it says how many more there are. */
 const CONFIRMATION_DIFF_MAX_LINES = 200;

@@ -31,7 +31,7 @@ export function splitLines(text: string): Line[] {
   return lines;
 }
 
-export function joinLines(lines: readonly Pick<Line, 'text' | 'eol'>[]): string {
+function joinLines(lines: readonly Pick<Line, 'text' | 'eol'>[]): string {
   let text = '';
   for (const line of lines) text += line.text + line.eol;
   return text;
@@ -41,7 +41,7 @@ export function joinLines(lines: readonly Pick<Line, 'text' | 'eol'>[]): string 
  * The lines a caller's content stands for: any of '\n' or '\r\n' separate them, and a trailing newline ends the last
  * line rather than starting an empty one. '' is no lines at all.
  */
-export function contentLines(content: string): string[] {
+function contentLines(content: string): string[] {
   if (content === '') return [];
   const lines = content.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
@@ -66,7 +66,7 @@ export function eolFor(text: string, lines: readonly Line[], near: number): Excl
 }
 
 /** Refuses (INVALID_INPUT, never clamps) a line reference outside 1..total. */
-export function checkLine(name: string, value: number, total: number, path: string): void {
+function checkLine(name: string, value: number, total: number, path: string): void {
   if (value >= 1 && value <= total) return;
   const why = total === 0 ? `${path} is empty (0 lines)` : `${path} has ${total} lines`;
   throw new ToolError(
@@ -80,7 +80,7 @@ export function checkLine(name: string, value: number, total: number, path: stri
   );
 }
 
-export function checkRange(start: number, end: number, total: number, path: string): void {
+function checkRange(start: number, end: number, total: number, path: string): void {
   checkLine('start_line', start, total, path);
   checkLine('end_line', end, total, path);
   if (end < start) {

@@ -152,7 +152,7 @@ function regionFor(text: string, lines: readonly Line[], start: number, wanted: 
  * Moves `replacement` from old_string's indentation to the file's. The reference pair is the first non-blank
  * line of old_string and the file line it matched.
  */
-export function rebase(replacement: readonly string[], wanted: readonly string[], matched: readonly string[]): string[] {
+function rebase(replacement: readonly string[], wanted: readonly string[], matched: readonly string[]): string[] {
   const reference = wanted.findIndex((line) => line.trim() !== '');
   const oldIndent = leadingWhitespace(wanted[reference] ?? '');
   const fileIndent = leadingWhitespace(matched[reference] ?? '');
@@ -227,7 +227,7 @@ function sizeOf(grams: Map<string, number>): number {
 }
 
 /** The regions of the file most like old_string, best first, for a NO_MATCH a model can act on. */
-export function nearestCandidates(lines: readonly Line[], oldString: string): Candidate[] {
+function nearestCandidates(lines: readonly Line[], oldString: string): Candidate[] {
   const wanted = patternLines(oldString);
   const span = Math.min(wanted.length, Math.max(1, lines.length));
   if (lines.length === 0) return [];

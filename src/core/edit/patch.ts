@@ -35,7 +35,7 @@ import { removeQuietly, siblingPath } from '../files/staging';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 
-export type PatchAction = 'modify' | 'create' | 'delete';
+type PatchAction = 'modify' | 'create' | 'delete';
 
 /** One file of a parsed patch, its path confined but nothing read yet. */
 export interface PatchTarget {
@@ -45,7 +45,7 @@ export interface PatchTarget {
   readonly patch: StructuredPatch;
 }
 
-export interface HunkPlacement {
+interface HunkPlacement {
   readonly header: string;
   /** 1-based line of the original file where the hunk's old lines start. */
   readonly line: number;

@@ -83,7 +83,7 @@ export const TEXT_EDIT_ERRORS = [
 ] as const satisfies readonly ErrorCode[];
 
 /** A text an edit rewrites: the whole file, or a window of a large one placed by `frame`. */
-export interface EditText {
+interface EditText {
   readonly text: string;
   readonly display: string;
   /** Where the text stands in its file; absent for a whole file. */
@@ -134,7 +134,7 @@ export interface TextEditResult {
 }
 
 /** A kind's own result fields (its `finish`); each tool's kinds name theirs, which its outputSchema then declares. */
-export type KindFields = Readonly<Record<string, unknown>>;
+type KindFields = Readonly<Record<string, unknown>>;
 
 /** What makes one text-edit tool (or one of edit_file's edits) what it is. */
 export interface TextEditKind<Extra, Fields = KindFields> {

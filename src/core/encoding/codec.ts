@@ -49,11 +49,6 @@ export function bomEncoding(bytes: Uint8Array): 'utf8' | 'utf16le' | 'utf16be' |
   return undefined;
 }
 
-/** Whether the bytes start with the BOM of `encoding` (UTF-8 and UTF-16 only). */
-export function hasBom(bytes: Uint8Array, encoding: EncodingId): boolean {
-  return startsWith(bytes, bomBytes(encoding));
-}
-
 function swapPairs(bytes: Uint8Array): Uint8Array {
   const swapped = new Uint8Array(bytes.length);
   for (let index = 0; index + 1 < bytes.length; index += 2) {
@@ -156,7 +151,7 @@ export async function decodeExact(body: Uint8Array, encoding: EncodingId, codec:
 }
 
 /** The offset of the first byte that does not belong to a valid UTF-8 sequence. */
-export function invalidUtf8Offset(bytes: Uint8Array): number {
+function invalidUtf8Offset(bytes: Uint8Array): number {
   let index = 0;
   while (index < bytes.length) {
     const byte = bytes[index] ?? 0;

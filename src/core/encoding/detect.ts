@@ -33,7 +33,7 @@ export interface EncodingSettings {
 export const DEFAULT_ENCODING_SETTINGS: EncodingSettings = { default: 'utf8', guess: false, candidates: [] };
 
 /** Where the encoding came from; a guess that proves wrong is not the last word (fileText.ts). */
-export type DetectionSource = 'requested' | 'editor' | 'bom' | 'utf16-pattern' | 'guess' | 'default';
+type DetectionSource = 'requested' | 'editor' | 'bom' | 'utf16-pattern' | 'guess' | 'default';
 
 export type Detection =
   | { readonly kind: 'text'; readonly encoding: EncodingId; readonly bom: boolean; readonly source: DetectionSource }
@@ -41,9 +41,9 @@ export type Detection =
 
 /** Bytes looked at for zero bytes: VS Code's 512 for the UTF-16 pattern, git's and ripgrep's 8 KiB for binary. */
 const UTF16_PATTERN_BYTES = 512;
-export const BINARY_SNIFF_BYTES = 8192;
+const BINARY_SNIFF_BYTES = 8192;
 /** VS Code's limit of what jschardet sees (larger inputs make it slow, not better). */
-export const GUESS_BYTES = 64 * 1024;
+const GUESS_BYTES = 64 * 1024;
 
 /** The bytes a detection needs from the start of a file. */
 export const DETECTION_HEAD_BYTES = GUESS_BYTES;

@@ -90,7 +90,7 @@ const ENCODINGS = {
 /** A VS Code encoding id. `utf8bom` only says how to write (UTF-8 with a BOM); a file read is `utf8` with `bom`. */
 export type EncodingId = keyof typeof ENCODINGS;
 
-export const ENCODING_IDS = Object.keys(ENCODINGS) as EncodingId[];
+const ENCODING_IDS = Object.keys(ENCODINGS) as EncodingId[];
 
 /** The encoding of a text file as stored: its encoding and whether a byte-order mark starts it. */
 export interface TextShape {
@@ -103,10 +103,6 @@ const SHIPPED_NAMES: Partial<Record<EncodingId, string>> = { utf8: 'utf-8', utf1
 /** The name results give an encoding (see the header). */
 export function publicName(encoding: EncodingId): string {
   return SHIPPED_NAMES[encoding] ?? encoding;
-}
-
-export function encodingLabel(encoding: EncodingId): string {
-  return ENCODINGS[encoding].label;
 }
 
 export function familyOf(encoding: EncodingId): EncodingFamily {

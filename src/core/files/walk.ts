@@ -113,28 +113,6 @@ export interface TreeCounts {
   others: number;
 }
 
-/** Counts everything below `start` (links counted, not followed). */
-export async function countTree(fs: FileSystem, start: string, context: CallSignals): Promise<TreeCounts> {
-  const counts: TreeCounts = { files: 0, directories: 0, symlinks: 0, others: 0 };
-  await walkTree(fs, start, context, (entry) => {
-    if (entry.isSymlink) counts.symlinks++;
-    else if (entry.kind === 'file') counts.files++;
-    else if (entry.kind === 'directory') counts.directories++;
-    else counts.others++;
-  });
-  return counts;
-}
-
-export function describeCounts(counts: TreeCounts): string {
-  const parts = [
-    counts.files && plural(counts.files, 'file'),
-    counts.directories && plural(counts.directories, 'directory', 'directories'),
-    counts.symlinks && plural(counts.symlinks, 'symbolic link'),
-    counts.others && plural(counts.others, 'other entry', 'other entries'),
-  ].filter((part): part is string => typeof part === 'string');
-  return parts.length === 0 ? 'nothing inside' : parts.join(', ');
-}
-
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }

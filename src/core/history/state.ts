@@ -10,7 +10,7 @@ import { LARGE_CONTENT_BYTES, type StoredContent } from './content';
 import { type CallSignals, throwIfCancelled } from '../signals';
 import { walkTree } from '../files/walk';
 
-export interface MissingState {
+interface MissingState {
   readonly type: 'missing';
 }
 
@@ -43,7 +43,7 @@ export interface DirectoryState {
 }
 
 /** A symbolic link to a directory, a dangling link, or a special file: described, never recreated. */
-export type OpaqueState = { readonly type: 'symlink' } | { readonly type: 'other' };
+type OpaqueState = { readonly type: 'symlink' } | { readonly type: 'other' };
 
 export type PathState = MissingState | FileState | DirectoryState | OpaqueState;
 
@@ -102,7 +102,7 @@ export function describeState(state: PathState): string {
 }
 
 /** Most entries one tree state lists: a record stays a readable size even for a huge directory. */
-export const MAX_TREE_ENTRIES = 20_000;
+const MAX_TREE_ENTRIES = 20_000;
 
 /**
  * Reads states within a byte budget shared by every path of one operation. Files past the budget are described by

@@ -21,9 +21,9 @@ import type { Policy, PolicyWording } from '../settings';
 import type { ToolContext } from '../context';
 import { walkTree } from '../files/walk';
 
-export type PathSetting = 'agentFs.protectedPaths' | 'agentFs.hiddenPaths';
+type PathSetting = 'agentFs.protectedPaths' | 'agentFs.hiddenPaths';
 
-export interface PathRuleMatch {
+interface PathRuleMatch {
   readonly setting: PathSetting;
   readonly pattern: string;
 }
@@ -43,7 +43,7 @@ export function isProtected(policy: Pick<Policy, 'protectedPaths' | 'hiddenPaths
 }
 
 /** The setting and pattern that cover `relative` for this kind of access, if any. */
-export function matchRule(
+function matchRule(
   policy: Pick<Policy, 'protectedPaths' | 'hiddenPaths'>,
   relative: string,
   access: 'read' | 'write',
@@ -59,7 +59,7 @@ export function matchRule(
 }
 
 /** The path relative to its root, as patterns are matched. */
-export function rootRelative(path: ConfinedPath): string {
+function rootRelative(path: ConfinedPath): string {
   return relativeTo(path.root.path, path.absolute);
 }
 

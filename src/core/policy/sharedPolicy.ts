@@ -24,7 +24,7 @@ import { isWithin } from '../paths';
 import type { Policy, PolicyWording } from '../settings';
 
 export const POLICY_FILE_NAME = 'policy.json';
-export const POLICY_FORMAT = 'agent-fs-policy/1';
+const POLICY_FORMAT = 'agent-fs-policy/1';
 
 /** What the editor enforces, as another host needs it. Paths are the core's absolute POSIX paths. */
 export interface PublishedPolicy {

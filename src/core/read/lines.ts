@@ -119,7 +119,7 @@ function selectionFields(
 }
 
 /** A file read whole: everything about it is known. */
-export async function readWhole(bytes: Uint8Array, file: FileRef, request: LineRequest): Promise<LineRead> {
+async function readWhole(bytes: Uint8Array, file: FileRef, request: LineRequest): Promise<LineRead> {
   const decoded = await decodeFileText(file, bytes, request.encoding);
   // UTF-8 files are measured in their own bytes; others in the UTF-8 bytes of their text, what the reply carries.
   const lineBytes: Uint8Array = decoded.encoding === 'utf8' ? bytes.subarray(decoded.bom ? 3 : 0) : utf8.encode(decoded.text);

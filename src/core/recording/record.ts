@@ -23,7 +23,7 @@ import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRe
 /** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
 const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match']);
 
-export interface HistoryFields {
+interface HistoryFields {
   readonly operation_id: string | null;
   readonly undo_available: boolean;
 }

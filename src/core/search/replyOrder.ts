@@ -15,7 +15,7 @@ export interface Accepted {
   readonly root: number;
 }
 
-export function inReplyOrder(a: Accepted, b: Accepted): number {
+function inReplyOrder(a: Accepted, b: Accepted): number {
   return compareCodePoints(a.display, b.display) || a.match.line - b.match.line || a.root - b.root;
 }
 

@@ -72,7 +72,7 @@ export interface ScanStats {
 }
 
 /** First index of `needle` in `haystack`, or -1 (a byte search the port's plain Uint8Array lacks). */
-export function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   const first = needle[0];
   if (first === undefined) return 0;
   const last = haystack.length - needle.length;

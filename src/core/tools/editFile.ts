@@ -17,7 +17,7 @@ const MATCH_FIELDS = {
 } as const;
 
 /** More edits than this in one call is refused: past it, a patch (apply_patch) or a rewrite says it better. */
-export const EDITS_CAP = 100;
+const EDITS_CAP = 100;
 
 const inputSchema = {
   type: 'object',

@@ -18,7 +18,7 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 /** Diff text one result carries in all; beyond it diffs are left out and the result says so. */
-export const HISTORY_DIFF_MAX_CHARS = 256 * 1024;
+const HISTORY_DIFF_MAX_CHARS = 256 * 1024;
 
 export const historyGet = defineTool({
   name: 'history_get',

@@ -8,7 +8,7 @@ import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter } from './parameters';
 
-export const HISTORY_LIST_CAP = 200;
+const HISTORY_LIST_CAP = 200;
 
 const inputSchema = {
   type: 'object',

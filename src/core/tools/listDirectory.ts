@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../contract/paging';
 /** More entries than this in one reply floods a model's context; narrower paths or depths serve better. */
 export const LIST_DIRECTORY_CAP = 1000;
 /** Entries returned when max_entries is not given (and no more than DEFAULT_PAGE_BYTES of them). */
-export const LIST_DIRECTORY_DEFAULT = 200;
+const LIST_DIRECTORY_DEFAULT = 200;
 
 const inputSchema = {
   type: 'object',

@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_BYTES, pageFields, pageFrom } from '../contract/paging';
 /** Above this a single reply would flood a model's context; ask for a narrower path instead. */
 export const LIST_FILES_CAP = 5000;
 /** Paths returned when max_results is not given (and no more than DEFAULT_PAGE_BYTES of them). */
-export const LIST_FILES_DEFAULT = 1000;
+const LIST_FILES_DEFAULT = 1000;
 
 const inputSchema = {
   type: 'object',

@@ -42,7 +42,7 @@ function lineRequestOf(input: LineParameters & { readonly paths: readonly string
  * file read has the same value, it is given once in the reply's `shared` and left out of the entries: 32 entries
  * repeating them cost about 2.5 KB. Fields a model acts on per file (`truncated`, `next_start_line`) always stay.
  */
-export const SHARED_FIELDS = ['encoding', 'bom', 'newline', 'truncation_reason'] as const;
+const SHARED_FIELDS = ['encoding', 'bom', 'newline', 'truncation_reason'] as const;
 
 /** One file read: its names and the read fields. */
 type ReadData = { readonly file_name: string; readonly relative_path: string } & LineRead;

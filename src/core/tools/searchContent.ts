@@ -22,7 +22,7 @@ export const SEARCH_CONTENT_CAP = 200;
 export const CONTEXT_LINES_CAP = 5;
 
 /** The longest query and file_pattern, checked in run() rather than in the schema to keep the definition short. */
-export const SEARCH_TEXT_MAX = 1024;
+const SEARCH_TEXT_MAX = 1024;
 
 /** Longer lines are shown as a window around the match, so one minified file cannot flood the reply. */
 export const LINE_TEXT_MAX = 400;

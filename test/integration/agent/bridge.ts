@@ -48,7 +48,7 @@ export const question = (timeoutMs?: number): Promise<QuestionText> => ui<Questi
 export const answer = (label: string): Promise<boolean> => ui<boolean>({ action: 'answer', label });
 
 /** What workbench.action.chat.open answers with blockOnResponse: the turn's result, or the confirmation it stopped at. */
-export interface TurnStop {
+interface TurnStop {
   readonly type?: string;
   readonly kind?: string;
   readonly toolId?: string;

@@ -27,14 +27,14 @@ import { type AgentTurn, card, click, notifications, rows, scriptedModel, shot, 
 export const SKIPPED = 'The user chose to skip the tool call, they want to proceed without running it';
 
 /** A card's button: Agent FS's cards offer the first three; the terminal's primary button is Allow. */
-export type Answer = 'Allow Once' | 'Allow in this Session' | 'Allow' | 'Skip';
+type Answer = 'Allow Once' | 'Allow in this Session' | 'Allow' | 'Skip';
 
 /** What a step's call gave, for the inputs of later steps: its envelope (undefined when skipped or not Agent FS). */
-export interface Outcome {
+interface Outcome {
   readonly envelope: Envelope | undefined;
 }
 
-export interface Step {
+interface Step {
   readonly tool: string;
   readonly input: (earlier: readonly Outcome[]) => Record<string, unknown>;
   /** The card this call shows and how the person answers it; absent: the call must run without one. */
@@ -300,9 +300,4 @@ export function reportDefinitions(
   );
   say(`  [definitions] ${label}, built-in: ${theirs.map((tool) => `${tool.name} ${definitionBytes(tool)}`).join(', ')}`);
   return figures;
-}
-
-/** Opens a file in an editor and waits until VS Code has it, so the page shows it beside the chat. */
-export async function show(file: string): Promise<void> {
-  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: true });
 }

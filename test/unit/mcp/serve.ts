@@ -73,7 +73,7 @@ export interface Served {
 }
 
 /** Checks the result shape every tools/call must have and returns its envelope (an image item after it is left to the caller). */
-export function envelopeOf(result: CallToolResult): Envelope {
+function envelopeOf(result: CallToolResult): Envelope {
   // The envelope's text first; only read_file of an image adds an item, the image.
   const [item, ...rest] = result.content;
   assert.ok(rest.length === 0 || (rest.length === 1 && rest[0]?.type === 'image'), 'one text item, then at most one image');

@@ -91,7 +91,7 @@ export class IgnoreFile {
 }
 
 /** The lines of a pattern file (a byte string) as git keeps them: after comments, CRs and trailing spaces. */
-export function patternLines(bytes: string): string[] {
+function patternLines(bytes: string): string[] {
   const text = bytes.startsWith('\xef\xbb\xbf') ? bytes.slice(3) : bytes;
   const lines: string[] = [];
   for (const raw of text.split('\n')) {
@@ -120,7 +120,7 @@ function trimTrailingSpaces(line: string): string {
 }
 
 /** The rule of one line, or undefined for one that can match nothing (empty, a lone '!', a pattern git gives up on). */
-export function parsePattern(line: string, casefold: boolean): { pattern: IgnorePattern; nameFilter: string | undefined } | undefined {
+function parsePattern(line: string, casefold: boolean): { pattern: IgnorePattern; nameFilter: string | undefined } | undefined {
   const negative = line.startsWith('!');
   let body = negative ? line.slice(1) : line;
   const directoryOnly = body.endsWith('/');

@@ -31,8 +31,6 @@ import type { IgnoreFile } from './ignoreFile';
 import { NO_GIT_ENVIRONMENT } from '../../ports/git';
 import { GITIGNORE, gitignorePath, type IgnoreBase, loadIgnoreBase, readRuleFile, type RuleLink } from './sources';
 
-export { GITIGNORE } from './sources';
-
 export interface IgnoreOptions {
   /** `include_ignored`: show what .git, the ignore files and the exclude settings would hide (hiddenPaths still apply). */
   readonly includeIgnored: boolean;
