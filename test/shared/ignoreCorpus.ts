@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Chooser, seeded } from './churn';
+import { writeTree } from './tree';
 
 /** Rule templates: lines of the kind real .gitignore files are made of, one template per ecosystem or editor. */
 const TEMPLATES: Readonly<Record<string, readonly string[]>> = {
@@ -798,14 +799,14 @@ export const FOUR_CASES: readonly { readonly name: string; readonly write: (root
     name: 'names in another case than a rule (shown on a case-sensitive file system)',
     write: (root, home) => {
       initRepository(root, home);
-      writeFiles(root, { '.gitignore': 'build/\n*.LOG\n', 'Build/a.txt': 'a\n', 'x.log': 'x\n', 'build/hidden.txt': 'h\n' });
+      writeTree(root, { '.gitignore': 'build/\n*.LOG\n', 'Build/a.txt': 'a\n', 'x.log': 'x\n', 'build/hidden.txt': 'h\n' });
     },
   },
   {
     name: 'a nested .gitignore re-including a folder the root ignores, beside a root rule with a slash',
     write: (root, home) => {
       initRepository(root, home);
-      writeFiles(root, {
+      writeTree(root, {
         '.gitignore': '/.vscode/\nnode_modules\n',
         'a/b/pkg/.gitignore': '!/node_modules/\n',
         'a/b/pkg/node_modules/x/a.js': 'a\n',
@@ -818,7 +819,7 @@ export const FOUR_CASES: readonly { readonly name: string; readonly write: (root
     write: (root, home) => {
       initRepository(root, home);
       fs.appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'secret.tmp\n');
-      writeFiles(root, { 'secret.tmp': 's\n', 'keep.txt': 'k\n', 'sub/secret.tmp': 's\n' });
+      writeTree(root, { 'secret.tmp': 's\n', 'keep.txt': 'k\n', 'sub/secret.tmp': 's\n' });
     },
   },
   {
@@ -826,14 +827,7 @@ export const FOUR_CASES: readonly { readonly name: string; readonly write: (root
     write: (root, home) => {
       initRepository(root, home);
       fs.writeFileSync(path.join(home, '.config', 'git', 'ignore'), '*.swp\n');
-      writeFiles(root, { '.a.txt.swp': 's\n', 'a.txt': 'a\n', 'deep/b.swp': 'b\n' });
+      writeTree(root, { '.a.txt.swp': 's\n', 'a.txt': 'a\n', 'deep/b.swp': 'b\n' });
     },
   },
 ];
-
-function writeFiles(root: string, files: Readonly<Record<string, string>>): void {
-  for (const [relative, content] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-    fs.writeFileSync(path.join(root, relative), content);
-  }
-}

@@ -52,7 +52,7 @@ async function allPages(session: Session, operation: string, input: Record<strin
 type Entry = { relative_path: string; type: string };
 
 /** The files each finding tool shows of the whole tree, by tool. */
-export async function shownByTools(session: Session, scan: Session): Promise<Record<string, string[]>> {
+async function shownByTools(session: Session, scan: Session): Promise<Record<string, string[]>> {
   const files = (entries: unknown[]): string[] =>
     (entries as Entry[]).filter((entry) => entry.type === 'file').map((entry) => entry.relative_path);
   const matches = async (engine: Session): Promise<string[]> => {

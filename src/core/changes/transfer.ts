@@ -8,7 +8,7 @@ import { type ErrorCode, ToolError } from '../errors';
 import type { FileStat } from '../ports/fs';
 import { basename, dirname, isWithin, joinPath } from '../paths';
 import type { ConfinedPath } from '../confinement';
-import { siblingPath } from '../files/staging';
+import { swapParked } from '../files/staging';
 import { assertMayRead, assertMayWrite, assertTreeMayChange } from '../policy/policy';
 import type { ToolContext } from '../context';
 
@@ -234,13 +234,5 @@ export async function swapIntoDestination(plan: TransferPlan, staged: string, co
     await fs.rename(staged, destination, { overwrite: false });
     return;
   }
-  const parked = siblingPath(destination, 'replaced');
-  await fs.rename(destination, parked, { overwrite: false });
-  try {
-    await fs.rename(staged, destination, { overwrite: false });
-  } catch (error) {
-    await fs.rename(parked, destination, { overwrite: false });
-    throw error;
-  }
-  await fs.delete(parked, { recursive: true, useTrash: true });
+  await swapParked(fs, staged, destination);
 }

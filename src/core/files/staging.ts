@@ -74,6 +74,22 @@ export async function replaceFile(
   }
 }
 
+/**
+ * Puts `staged` (a finished file or tree) at `target`, which exists: the old entry is parked beside it first and only
+ * thrown away once the new one is in place; if the swap fails, the old one is put back and the error rethrown.
+ */
+export async function swapParked(fs: FileSystem, staged: string, target: string): Promise<void> {
+  const parked = siblingPath(target, 'replaced');
+  await fs.rename(target, parked, { overwrite: false });
+  try {
+    await fs.rename(staged, target, { overwrite: false });
+  } catch (error) {
+    await fs.rename(parked, target, { overwrite: false });
+    throw error;
+  }
+  await fs.delete(parked, { recursive: true, useTrash: true });
+}
+
 /** Deletes `path` if it exists, swallowing errors: for cleaning up after a failure already being reported. */
 export async function removeQuietly(fs: FileSystem, path: string, recursive = false): Promise<void> {
   try {

@@ -7,7 +7,7 @@
 import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
 import { writeFileAtomic } from '../changes/writes';
-import { removeQuietly, replaceFile, siblingPath } from '../files/staging';
+import { removeQuietly, replaceFile, siblingPath, swapParked } from '../files/staging';
 import { dirname, joinPath } from '../paths';
 import { assertMayWrite, assertTreeMayChange } from '../policy/policy';
 import type { ConfinedPath } from '../confinement';
@@ -254,14 +254,10 @@ async function replaceWithStaged(context: ToolContext, target: string, build: (s
     await fs.rename(staged, target, { overwrite: false });
     return;
   }
-  const parked = siblingPath(target, 'replaced');
-  await fs.rename(target, parked, { overwrite: false });
   try {
-    await fs.rename(staged, target, { overwrite: false });
+    await swapParked(fs, staged, target);
   } catch (error) {
-    await fs.rename(parked, target, { overwrite: false });
     await removeQuietly(fs, staged, true);
     throw error;
   }
-  await fs.delete(parked, { recursive: true, useTrash: true });
 }

@@ -8,7 +8,7 @@
  * with no other '/' matches a name at any depth; any other '/' anchors it to the file's own directory (a leading one
  * is dropped once it has done so). The patterns themselves are git's wildmatch (wildmatch.ts).
  */
-import { byteString, foldAscii, type WildmatchMode, wildmatchSource } from './wildmatch';
+import { byteString, foldAscii, latin1, type WildmatchMode, wildmatchSource } from './wildmatch';
 
 export interface IgnorePattern {
   readonly negative: boolean;
@@ -154,8 +154,7 @@ const PARSED_KEPT = 256;
 
 /** The rules of a pattern file, from its bytes; the same object for the same bytes and case mode. */
 export function ignoreFileOf(bytes: Uint8Array, casefold: boolean): IgnoreFile {
-  let text = '';
-  for (let start = 0; start < bytes.length; start += 8192) text += String.fromCharCode(...bytes.subarray(start, start + 8192));
+  const text = latin1(bytes);
   const key = `${casefold ? 'i' : 's'}${text}`;
   const known = parsed.get(key);
   if (known) return known;

@@ -18,13 +18,17 @@
 /** Whether every code unit is ASCII: such a string is its own byte string. */
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** `text` as the byte string of its UTF-8 encoding (one code unit per byte); ASCII text is returned as it is. */
-export function byteString(text: string): string {
-  if (ASCII.test(text)) return text;
-  const bytes = new TextEncoder().encode(text);
+/** Bytes as a byte string: one code unit, 0 to 255, per byte. */
+export function latin1(bytes: Uint8Array): string {
   let out = '';
+  // In slices: a spread of a large file's bytes would overflow the call stack.
   for (let start = 0; start < bytes.length; start += 8192) out += String.fromCharCode(...bytes.subarray(start, start + 8192));
   return out;
+}
+
+/** `text` as the byte string of its UTF-8 encoding (one code unit per byte); ASCII text is returned as it is. */
+export function byteString(text: string): string {
+  return ASCII.test(text) ? text : latin1(new TextEncoder().encode(text));
 }
 
 /** A byte string with the ASCII capitals in lower case, as git folds a name under core.ignorecase. */
