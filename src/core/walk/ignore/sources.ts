@@ -10,7 +10,7 @@
  */
 import type { GitEnvironment } from '../../ports/git';
 import type { IgnoreFileSettings } from '../../settings';
-import type { FileSystem } from '../../ports/fs';
+import type { FileStat, FileSystem } from '../../ports/fs';
 import { dirname, isWithin, joinPath, normalizeAbsolute } from '../../paths';
 import { configBoolean, configEntries } from './gitConfig';
 import { type IgnoreFile, ignoreFileOf, MAX_IGNORE_FILE_BYTES } from './ignoreFile';
@@ -93,7 +93,7 @@ async function findRepository(fs: FileSystem, root: string): Promise<Repository 
   for (let directory = root; ; directory = dirname(directory)) {
     const dotGit = directory === '/' ? '/.git' : `${directory}/.git`;
     const gitDirectory = await gitDirectoryAt(fs, directory, dotGit);
-    if (gitDirectory !== undefined && (await fs.stat(joinPath(gitDirectory, 'HEAD')))?.kind === 'file') {
+    if (gitDirectory !== undefined && (await statOf(fs, joinPath(gitDirectory, 'HEAD')))?.kind === 'file') {
       const common = await readText(fs, joinPath(gitDirectory, 'commondir'));
       const commonDirectory = common === undefined ? gitDirectory : resolveFrom(gitDirectory, common.trim());
       return { top: directory, commonDirectory };
@@ -103,11 +103,16 @@ async function findRepository(fs: FileSystem, root: string): Promise<Repository 
 }
 
 async function gitDirectoryAt(fs: FileSystem, directory: string, dotGit: string): Promise<string | undefined> {
-  const stat = await fs.stat(dotGit).catch(() => undefined);
+  const stat = await statOf(fs, dotGit);
   if (stat?.kind === 'directory') return dotGit;
   if (stat?.kind !== 'file') return undefined;
   const named = /^gitdir: *(.+?)\s*$/m.exec((await readText(fs, dotGit)) ?? '')?.[1];
   return named === undefined ? undefined : resolveFrom(directory, named);
+}
+
+/** What is at `path`, or undefined where nothing is or it cannot be told: a source that cannot be read adds no rules. */
+function statOf(fs: FileSystem, path: string): Promise<FileStat | undefined> {
+  return fs.stat(path).catch(() => undefined);
 }
 
 /** `path` as an absolute path: itself if absolute, else below `base`. */
@@ -194,7 +199,7 @@ async function probeCase(fs: FileSystem, root: string): Promise<boolean> {
     if (name === '') return false;
   }
   const path = joinPath(directory, name);
-  const [original, swapped] = await Promise.all([fs.stat(path), fs.stat(joinPath(directory, swap(name)))]);
+  const [original, swapped] = await Promise.all([statOf(fs, path), statOf(fs, joinPath(directory, swap(name)))]);
   return (
     original !== undefined &&
     swapped !== undefined &&
