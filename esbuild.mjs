@@ -22,6 +22,9 @@ const shared = {
   sourcemap: !production,
   sourcesContent: false,
   logLevel: 'warning',
+  // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
+  // ES module build is the same code, bundled statically.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
 };
 
 const builds = [

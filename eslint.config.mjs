@@ -35,6 +35,7 @@ const CORE_FLOORS = [
   ['policy/', 'read/', 'tool'],
   ['catalog/', 'changes/', 'walk/'],
   ['edit/', 'recording/', 'search/'],
+  ['notebook/'],
   ['tools/'],
   ['invoke'],
 ];

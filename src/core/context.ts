@@ -4,6 +4,7 @@ import type { HashMemo } from './files/hashing';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
 import type { HostNaming } from './naming';
+import type { NotebookEditors } from './ports/notebooks';
 import type { PathIndex } from './ports/pathIndex';
 import type { PathResolver, Workspace } from './confinement';
 import type { ContentSearcher } from './ports/searcher';
@@ -45,6 +46,8 @@ export interface ToolContext extends CallSignals {
   readonly policy: Policy;
   /** Open editors, where there are any; mutating tools refuse a dirty one (FILE_DIRTY_IN_EDITOR). */
   readonly editors?: EditorState;
+  /** Notebooks open in the editor, where there is one: edit_notebook changes those through it (ports/notebooks.ts). */
+  readonly notebooks?: NotebookEditors;
   /** A fast searcher over the local disk (ripgrep), where there is one; search_content falls back to a scan. */
   readonly contentSearcher?: ContentSearcher;
   /** The host's warm path index, where it keeps one (pathIndex.ts): the listing and search walks read it first. */

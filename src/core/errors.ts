@@ -60,6 +60,9 @@ export const ERROR_CODES = [
   'ENCODING_MISMATCH',
   // The history could not record a change's before state (a full disk, an unwritable store), so the change was not made.
   'HISTORY_WRITE_FAILED',
+  // Notebooks: a notebook that is not valid nbformat 4 (or that edits would make invalid), and a cell that is not there.
+  'NOTEBOOK_INVALID',
+  'CELL_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

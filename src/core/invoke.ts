@@ -18,6 +18,7 @@ import type { EditorState, HostInfo, ToolContext } from './context';
 import type { Progress } from './signals';
 import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
+import type { NotebookEditors } from './ports/notebooks';
 import { type HostNaming, renderText, RUNNER_NAMING, toolRef } from './naming';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
@@ -27,6 +28,8 @@ export interface Session {
   policy(): Policy;
   /** Open editors (the editor layer only); mutating tools refuse to overwrite unsaved changes. */
   readonly editors?: EditorState;
+  /** The editor's open notebooks (the editor layer only): edit_notebook changes an open one through the editor. */
+  readonly notebooks?: NotebookEditors;
   /** ripgrep where the workspace is on the local disk (src/node/ripgrep.ts); absent: search_content scans. */
   readonly contentSearcher?: ContentSearcher;
   /** The warm path index of a long-lived host (the editor, the MCP server); absent: every listing walks the disk. */
@@ -166,6 +169,7 @@ async function createContext(
     paths: new PathResolver(workspace),
     policy,
     editors: session.editors,
+    ...(session.notebooks ? { notebooks: session.notebooks } : {}),
     contentSearcher: session.contentSearcher,
     ...(session.index ? { index: session.index } : {}),
     host: session.host,

@@ -41,6 +41,7 @@ export const TOOL_NAMES = [
   'insert_lines',
   'delete_lines',
   'apply_patch',
+  'edit_notebook',
   'history_list',
   'history_get',
   'undo_operation',

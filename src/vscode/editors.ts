@@ -15,11 +15,23 @@ function samePath(documentPath: string, corePath: string): boolean {
   return (caseInsensitive || /^\/[a-zA-Z]:\//.test(documentPath)) && documentPath.toLowerCase() === corePath.toLowerCase();
 }
 
+/** The open documents, text and notebooks alike, with unsaved changes and a path on disk. */
+export function dirtyDocuments(): vscode.Uri[] {
+  // Untitled documents have no path on disk; other schemes' paths are compared as they are.
+  return [...vscode.workspace.textDocuments, ...vscode.workspace.notebookDocuments]
+    .filter((document) => document.isDirty && document.uri.scheme !== 'untitled')
+    .map((document) => document.uri);
+}
+
 export const openEditors: EditorState = {
   isDirty(absolutePath: string): boolean {
-    // Untitled documents have no path on disk; other schemes' paths are compared as they are.
-    return vscode.workspace.textDocuments.some(
-      (document) => document.isDirty && document.uri.scheme !== 'untitled' && samePath(document.uri.path, absolutePath),
-    );
+    return dirtyDocuments().some((uri) => samePath(uri.path, absolutePath));
   },
 };
+
+/** The open notebook document of a core path, if any. */
+export function openNotebook(absolutePath: string): vscode.NotebookDocument | undefined {
+  return vscode.workspace.notebookDocuments.find(
+    (document) => document.uri.scheme !== 'untitled' && samePath(document.uri.path, absolutePath),
+  );
+}

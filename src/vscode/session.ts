@@ -20,6 +20,7 @@ import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
+import { editorNotebooks } from './notebooks';
 import { imageRefusal as imageRefusalOf } from './images';
 import { problemsMode } from './problems';
 import { readSettings } from './settings';
@@ -59,6 +60,8 @@ export class EditorSession implements Session {
 
   /** Documents with unsaved changes, which mutating tools refuse to overwrite (FILE_DIRTY_IN_EDITOR). */
   readonly editors = openEditors;
+  /** Notebooks open in the editor, which edit_notebook changes through the notebook API. */
+  readonly notebooks = editorNotebooks;
 
   /** Tools are registered as agentfs_<operation>, and deletes go to the trash: messages say so. */
   readonly naming = EDITOR_NAMING;

@@ -17,14 +17,15 @@ import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy } from '../core/
 import { replaceFile } from '../core/files/staging';
 import { VscodeFileSystem, watchFolder } from './fileSystem';
 import type { EditorSession } from './session';
+import { dirtyDocuments } from './editors';
 
 /** What this window enforces now. */
 async function currentPolicy(session: EditorSession): Promise<PublishedPolicy> {
   const policy = session.policy();
   const described = await session.describe();
-  const dirty = vscode.workspace.textDocuments
-    .filter((document) => document.isDirty && document.uri.scheme === 'file')
-    .map((document) => normalizeAbsolute(document.uri.path));
+  const dirty = dirtyDocuments()
+    .filter((uri) => uri.scheme === 'file')
+    .map((uri) => normalizeAbsolute(uri.path));
   return {
     roots: 'roots' in described ? described.roots.map((root) => root.path) : [],
     unavailable: 'error' in described ? described.error : null,
@@ -77,6 +78,9 @@ export class PolicyPublisher implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument(dirtyChanged),
       vscode.workspace.onDidCloseTextDocument(dirtyChanged),
       vscode.workspace.onDidOpenTextDocument(dirtyChanged),
+      vscode.workspace.onDidChangeNotebookDocument(dirtyChanged),
+      vscode.workspace.onDidSaveNotebookDocument(dirtyChanged),
+      vscode.workspace.onDidCloseNotebookDocument(dirtyChanged),
     );
     this.disposables.push(
       watchFolder(directory, POLICY_FILE_NAME, () => {
@@ -87,7 +91,7 @@ export class PolicyPublisher implements vscode.Disposable {
   }
 
   private dirtyNow(): string[] {
-    return vscode.workspace.textDocuments.filter((document) => document.isDirty).map((document) => document.uri.toString());
+    return dirtyDocuments().map((uri) => uri.toString());
   }
 
   /**

@@ -29,11 +29,14 @@ export type PackageScope = 'unit' | 'hosts';
 
 /**
  * Debian packages, a file that shows each is installed, and who needs it. The unit tests need ripgrep for
- * search_content's ripgrep engine (they fail without it, saying so); the hosts need it too, for HostSpec.ripgrepCache.
+ * search_content's ripgrep engine (they fail without it, saying so) and nbformat to validate the notebooks they edit;
+ * the hosts need ripgrep too, for HostSpec.ripgrepCache.
  */
 const SYSTEM_PACKAGES: readonly { readonly name: string; readonly probe: string; readonly scope: PackageScope }[] = [
   { name: 'libkrb5-dev', probe: '/usr/include/gssapi/gssapi.h', scope: 'hosts' },
   { name: 'ripgrep', probe: '/usr/bin/rg', scope: 'unit' },
+  // Jupyter's own notebook validator, the oracle of the notebook tests (test/shared/notebooks.ts).
+  { name: 'python3-nbformat', probe: '/usr/lib/python3/dist-packages/nbformat/__init__.py', scope: 'unit' },
   { name: 'chromium', probe: CHROMIUM, scope: 'hosts' },
 ];
 

@@ -27,6 +27,7 @@ import { undoOperation } from './undoOperation';
 import { writeFile } from './writeFile';
 import { createFile } from './createFile';
 import { editFile } from './editFile';
+import { editNotebook } from './editNotebook';
 import { replaceLines } from './replaceLines';
 import { insertLines } from './insertLines';
 import { deleteLines } from './deleteLines';
@@ -73,6 +74,7 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   history_get: historyGet,
   undo_operation: undoOperation,
   undo_last: undoLast,
+  edit_notebook: editNotebook,
 };
 
 /** The tools in TOOL_NAMES' order (the manifest's, the MCP server's list). */

@@ -1,4 +1,4 @@
-import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../contract/results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, OPEN_OBJECT, oneOf, onlyIn, STRING, variants } from '../contract/results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
@@ -13,6 +13,8 @@ import type { ToolContext } from '../context';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter, ENCODING } from './parameters';
+import { isNotebookPath, readNotebook } from '../notebook/read';
+import { parseCellRange } from '../notebook/view';
 
 const inputSchema = {
   type: 'object',
@@ -20,13 +22,15 @@ const inputSchema = {
     file_name: pathParameter('File path.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
-    tail_lines: { type: 'integer', minimum: 1, description: 'Read the last N lines instead.' },
+    tail_lines: { type: 'integer', minimum: 1, description: 'Last N lines.' },
     max_bytes: {
       type: 'integer',
       minimum: 1,
-      description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: agentFs.maxReadBytes)`,
+      description: `Default ${DEFAULT_READ_BYTES}.`,
     },
     encoding: ENCODING,
+    cells: { type: 'string', description: 'Notebook cells, e.g. "2-5".' },
+    raw: { type: 'boolean', description: 'As JSON.' },
   },
   required: ['file_name'],
   additionalProperties: false,
@@ -50,7 +54,7 @@ export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
-  modelDescription: `Read a text file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, whole lines within max_bytes. If truncated, go on from next_start_line. content_hash is what expected_hash takes. PNG, JPEG, GIF and WebP files come back as images. Several files: ${toolRef('read_many_files')}.`,
+  modelDescription: `Read a file: whole, start_line..end_line (1-based) or the last tail_lines, within max_bytes; if truncated, go on from next_start_line. content_hash is what expected_hash takes. Images come back as images, notebooks as cells. Several: ${toolRef('read_many_files')}.`,
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -75,9 +79,28 @@ export const readFile = defineTool({
       },
       'An image (its bytes go beside the envelope, as the host passes images)',
     ),
+    object(
+      {
+        ...FILE_NAMES,
+        format: oneOf('notebook'),
+        nbformat: STRING,
+        language: STRING,
+        total_cells: INTEGER,
+        cells: described(
+          "Each cell: index, id, kind, language (where not the notebook's), source as numbered lines, and for code cells execution_count and outputs summed up.",
+          arrayOf(OPEN_OBJECT),
+        ),
+        truncated: BOOLEAN,
+        next_cell: nullable(INTEGER),
+        size_bytes: INTEGER,
+        content_hash: HASH,
+      },
+      'A Jupyter notebook, as cells',
+    ),
   ),
   errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
   checkInput(input, context) {
+    parseCellRange(input.cells);
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.wording.maxReadBytes);
   },
   async prepare(input, context, { file_name: path }) {
@@ -99,6 +122,14 @@ export const readFile = defineTool({
       context.policy.wording.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
+    const lineRange = input.start_line !== undefined || input.end_line !== undefined || input.tail_lines !== undefined;
+    if (isNotebookPath(path.absolute) && input.raw !== true && !lineRange && input.encoding === undefined) {
+      const notebook = await readNotebook(context, path, size, parseCellRange(input.cells), request.maxBytes);
+      if (notebook) {
+        const { name, relative_path } = namePair(path);
+        return { file_name: name, relative_path, ...notebook };
+      }
+    }
     let read;
     try {
       read = await readLines(context.workspace.fs, fileRef(context, path), size, request);
