@@ -133,11 +133,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
     when: 'MCP server and runner: the `policy.json` the editor published into their `--state` folder cannot be read, is not what the editor wrote, or was removed after it was read; every call is refused until the editor writes it anew. `details.path` names it.',
   },
   {
-    codes: ['NOTEBOOK_INVALID'],
-    when: `\`${toolRef('edit_notebook')}\`: the notebook is not valid nbformat 4 by Jupyter's schema, or the edits would leave it invalid (\`details.reason\` says where). Nothing changed; an invalid notebook is never repaired.`,
-  },
-  {
-    codes: ['CELL_NOT_FOUND'],
-    when: `\`${toolRef('edit_notebook')}\`: a \`cell\` that is neither an id nor an index of the notebook (\`details.total_cells\`). Nothing changed.`,
+    codes: ['NOTEBOOK_INVALID', 'CELL_NOT_FOUND'],
+    when: `\`${toolRef('edit_notebook')}\`: the notebook is not valid nbformat 4 by Jupyter's schema, or the edits would leave it invalid (\`details.reason\`); a \`cell\` that is neither an id nor an index of the notebook (\`details.total_cells\`). Nothing changed; a notebook is never repaired.`,
   },
 ];
