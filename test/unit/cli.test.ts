@@ -10,6 +10,7 @@ import type { Envelope } from '../../src/core/envelope';
 import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 import { FIXTURES, IMAGES } from './imageFixtures';
 import { checkEnvelope } from '../shared/results';
+import { jupyterVerdicts, notebookStyles, sampleNotebook, writeNotebook } from '../shared/notebooks';
 
 const REPO = path.join(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
@@ -297,5 +298,20 @@ describe('runner: node dist/cli.js', function () {
     assert.match(capError.message, /cap of 2048 bytes \(the runner's --max-read-bytes\)/);
     assert.equal(tooSmall.code, 2);
     assert.match(tooSmall.stderr, /--max-read-bytes needs/);
+  });
+
+  it('edits a notebook from stdin and undoes it across runs, every byte back', async function () {
+    const style = notebookStyles().find((each) => each.minor === 5 && each.crlf) ?? assert.fail('a style');
+    const original = writeNotebook(sampleNotebook(style), style);
+    ws.write({ 'nb.ipynb': original });
+    const input = JSON.stringify({ path: 'nb.ipynb', edits: [{ action: 'move', cell: 'raw1', to: 0 }, { action: 'clear_outputs' }] });
+    const edited = expectOk(envelopeOf(await run(['edit_notebook', '-'], { stdin: input })), 'edit_notebook');
+    assert.deepEqual(edited.edits, [
+      { action: 'move', index: 0, id: 'raw1' },
+      { action: 'clear_outputs', index: null, id: null },
+    ]);
+    assert.deepEqual(jupyterVerdicts([path.join(ws.base, 'nb.ipynb')]), [undefined]);
+    expectOk(envelopeOf(await run(['undo_last'])), 'undo_last');
+    assert.deepEqual(fs.readFileSync(path.join(ws.base, 'nb.ipynb')), original);
   });
 });
