@@ -4,6 +4,8 @@
  * run, and the reply of each read, list and search tool with default arguments on the generated 100,000-file
  * workspace, each against the 32 KB a reply may take. No timing: the sizes are the same on every run.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Session } from '../src/core/invoke';
 import { invokeOperation } from '../src/core/invoke';
@@ -27,15 +29,58 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 async function reply(session: Session, operation: string, input: Record<string, unknown>): Promise<{ bytes: number; note: string }> {
   const envelope = await invokeOperation(operation, input, session);
   if (!envelope.ok) return { bytes: bytes(JSON.stringify(envelope)), note: envelope.error.code };
-  const data = envelope.data as { truncated?: unknown; next_offset?: unknown; next_start_line?: unknown };
+  const data = envelope.data as { truncated?: unknown; next_offset?: unknown; next_start_line?: unknown; next_cell?: unknown };
   const way =
     data.next_offset !== undefined
       ? 'next_offset'
       : data.next_start_line !== undefined && data.next_start_line !== null
         ? 'next_start_line'
-        : 'no way on given';
+        : typeof data.next_cell === 'number'
+          ? 'next_cell'
+          : 'no way on given';
   const note = data.truncated === true ? `truncated: ${way}` : '';
   return { bytes: bytes(JSON.stringify(envelope)), note };
+}
+
+/**
+ * Notebooks as people keep them, written as Jupyter writes them: a short analysis whose plot is an 80 KB PNG, and a
+ * long one of 100 executed cells, each printing 40 KB and drawing a 30 KB plot.
+ */
+function writeNotebooks(dir: string): void {
+  const cell = (index: number, source: string, outputs: unknown[]): unknown => ({
+    cell_type: 'code',
+    execution_count: index + 1,
+    id: `cell-${index}`,
+    metadata: {},
+    outputs,
+    source: source.split(/(?<=\n)/),
+  });
+  const plot = (bytes: number): unknown => ({
+    data: {
+      'image/png': `${'iVBORw0KGgo'.padEnd(Math.ceil((bytes * 4) / 3), 'A')}\n`,
+      'text/plain': ['<Figure size 640x480 with 1 Axes>'],
+    },
+    metadata: {},
+    output_type: 'display_data',
+  });
+  const notebook = (cells: unknown[]): string =>
+    `${JSON.stringify({ cells, metadata: { language_info: { name: 'python' } }, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`;
+  fs.writeFileSync(
+    path.join(dir, 'analysis.ipynb'),
+    notebook([
+      cell(0, 'import numpy as np\nimport matplotlib.pyplot as plt\nx = np.linspace(0, 10, 100)\n', []),
+      cell(1, 'plt.plot(x, np.sin(x))\nplt.title("sin")\nplt.show()', [plot(80 * 1024)]),
+    ]),
+  );
+  const printed = { name: 'stdout', output_type: 'stream', text: `${'0.1234 '.repeat(14)}\n`.repeat(400) };
+  fs.writeFileSync(
+    path.join(dir, 'long.ipynb'),
+    notebook(
+      Array.from({ length: 100 }, (_, index) =>
+        cell(index, `result_${index} = run(${index})\nprint(result_${index})`, [printed, plot(30 * 1024)]),
+      ),
+    ),
+  );
 }
 
 export async function run(bench: Bench): Promise<void> {
@@ -66,8 +111,15 @@ export async function run(bench: Bench): Promise<void> {
         data?: { matches?: { relative_path: string }[] };
       }
     ).data?.matches?.map((match) => match.relative_path) ?? [];
+  const notebooks = fs.mkdtempSync(path.join(os.tmpdir(), 'agentfs-bench-notebooks-'));
+  writeNotebooks(notebooks);
+  const notebookSession = bench.sessionFor(notebooks, { history: false });
   const calls: readonly [string, Record<string, unknown>, Session][] = [
     ['read_file', { file_name: path.basename(log) }, logSession],
+    ['read_file', { file_name: 'analysis.ipynb', raw: true }, notebookSession],
+    ['read_file', { file_name: 'analysis.ipynb' }, notebookSession],
+    ['read_file', { file_name: 'long.ipynb', raw: true }, notebookSession],
+    ['read_file', { file_name: 'long.ipynb' }, notebookSession],
     ['read_many_files', { paths: someFiles }, session],
     ['list_files', {}, session],
     ['list_directory', {}, session],
@@ -86,6 +138,7 @@ export async function run(bench: Bench): Promise<void> {
     const shown = JSON.stringify(input).replace(/"paths":\[[^\]]*\]/, `"paths":[${someFiles.length} files]`);
     replyRows.push([`${operation} ${shown}`, String(measured.bytes), measured.bytes <= REPLY_BUDGET ? 'met' : 'NOT MET', measured.note]);
   }
+  fs.rmSync(notebooks, { recursive: true, force: true });
 
   process.stdout.write(
     [
