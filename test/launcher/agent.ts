@@ -250,6 +250,11 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
     case 'answer':
       await answerQuestion(page, request.label);
       return true;
+    case 'mode': {
+      const picker = page.locator('.interactive-session .chat-mode-picker-item').filter({ visible: true }).first();
+      await picker.waitFor({ timeout: STEP_TIMEOUT });
+      return (await picker.innerText()).replace(/\u00a0/g, ' ').trim();
+    }
     case 'shot': {
       await page.mouse.move(0, 0);
       await delay(300);
