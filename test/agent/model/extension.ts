@@ -49,6 +49,8 @@ export interface RecordedRequest {
   readonly tools: readonly OfferedTool[];
   /** Characters of text in all messages: enough to tell an agent prompt from a title request in a report. */
   readonly textLength: number;
+  /** The text of all messages, for main requests: what the agent told the model besides the tools. */
+  readonly text?: string;
 }
 
 export interface Script {
@@ -284,6 +286,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
         main,
         tools: offered.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? {} })),
         textLength: text.length,
+        text: main ? text : undefined,
       };
       requests.push(record);
       if (!main || run === undefined) {
