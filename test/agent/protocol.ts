@@ -20,7 +20,9 @@ export type BridgeRequest =
   /** The pending question an MCP server asked (elicitation): its message, title and options (waits for one). */
   | { readonly action: 'question'; readonly timeoutMs?: number }
   /** Picks an option of the pending question by its label and submits it. */
-  | { readonly action: 'answer'; readonly label: string };
+  | { readonly action: 'answer'; readonly label: string }
+  /** The agent the chat's input has selected, as its picker shows it ("Agent", or a custom agent's name). */
+  | { readonly action: 'mode' };
 
 export interface ToolRow {
   readonly text: string;

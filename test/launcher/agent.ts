@@ -24,7 +24,7 @@ import { withLaunch } from './session';
 const MARKER = '[agentfs-it] ';
 const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
 const MODEL_SOURCE = path.join(REPO_ROOT, 'test', 'agent', 'model');
-const MODEL_COMPILED = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model', 'extension.js');
+const MODEL_OUT = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model');
 /** Where `--shots` puts the pictures the README shows. */
 const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
@@ -250,6 +250,11 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
     case 'answer':
       await answerQuestion(page, request.label);
       return true;
+    case 'mode': {
+      const picker = page.locator('.interactive-session .chat-mode-picker-item').filter({ visible: true }).first();
+      await picker.waitFor({ timeout: STEP_TIMEOUT });
+      return (await picker.innerText()).replace(/\u00a0/g, ' ').trim();
+    }
     case 'shot': {
       await page.mouse.move(0, 0);
       await delay(300);
@@ -267,13 +272,13 @@ async function handle(page: Page, request: Request, shotsDir: string, options: A
 
 /**
  * Installs the test model into the launch's extensions folder, as an extension of its own: its manifest beside its
- * compiled file. (The web workbench takes one extensionDevelopmentPath only; and being an extension of its own, not
+ * compiled files. (The web workbench takes one extensionDevelopmentPath only; and being an extension of its own, not
  * a file under Agent FS's folder, is what lets it declare a model provider Agent FS never ships.) The server finds
  * it when it first initialises the profile's extensions from that folder.
  */
 function installModel(dir: string): void {
-  if (!fs.existsSync(MODEL_COMPILED))
-    throw new Error(`${path.relative(REPO_ROOT, MODEL_COMPILED)} is missing: run \`npm run build\` first.`);
+  if (!fs.existsSync(path.join(MODEL_OUT, 'extension.js')))
+    throw new Error(`${path.relative(REPO_ROOT, MODEL_OUT)}/extension.js is missing: run \`npm run build\` first.`);
   const manifest = JSON.parse(fs.readFileSync(path.join(MODEL_SOURCE, 'package.json'), 'utf8')) as {
     publisher: string;
     name: string;
@@ -282,7 +287,9 @@ function installModel(dir: string): void {
   const target = path.join(dir, 'state', 'extensions', `${manifest.publisher}.${manifest.name}-${manifest.version}`);
   fs.mkdirSync(target, { recursive: true });
   fs.copyFileSync(path.join(MODEL_SOURCE, 'package.json'), path.join(target, 'package.json'));
-  fs.copyFileSync(MODEL_COMPILED, path.join(target, 'extension.js'));
+  // Its modules (the model, the notebook kernel) require each other by relative path.
+  for (const name of fs.readdirSync(MODEL_OUT).filter((file) => file.endsWith('.js')))
+    fs.copyFileSync(path.join(MODEL_OUT, name), path.join(target, name));
 }
 
 function userSettings(dir: string): void {

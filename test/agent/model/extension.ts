@@ -6,10 +6,13 @@
  * for titles and progress messages) gets a short text. It records what each main request offered (the tool
  * definitions) and, verbatim, what each tool result gave it.
  *
- * This file is copied next to its package.json into a folder of its own by the launcher, so it may import nothing
- * at run time but `vscode`: the tests reach it through the extension's exports.
+ * The same extension holds the notebook kernel the notebook scenarios run cells with (kernel.ts).
+ *
+ * The launcher copies this folder's compiled files next to its package.json into a folder of their own, so they
+ * may import nothing at run time but `vscode` and each other: the tests reach them through the extension's exports.
  */
 import * as vscode from 'vscode';
+import { registerKernel, type TestKernelApi } from './kernel';
 
 export const VENDOR = 'agentfs-test';
 export const MODEL_ID = 'scripted';
@@ -46,6 +49,8 @@ export interface RecordedRequest {
   readonly tools: readonly OfferedTool[];
   /** Characters of text in all messages: enough to tell an agent prompt from a title request in a report. */
   readonly textLength: number;
+  /** The text of all messages, for main requests: what the agent told the model besides the tools. */
+  readonly text?: string;
 }
 
 export interface Script {
@@ -76,6 +81,7 @@ export interface ScriptedModelApi {
   run(script: Script): ScriptRun;
   /** Every request the model has answered, main or not. */
   readonly requests: readonly RecordedRequest[];
+  readonly kernel: TestKernelApi;
 }
 
 // The provider API arrived in VS Code 1.104; the repository's @types/vscode is the engines floor (1.100), so the
@@ -280,6 +286,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
         main,
         tools: offered.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema ?? {} })),
         textLength: text.length,
+        text: main ? text : undefined,
       };
       requests.push(record);
       if (!main || run === undefined) {
@@ -298,6 +305,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
     vendor: VENDOR,
     id: MODEL_ID,
     requests,
+    kernel: registerKernel(context),
     run: (script) => {
       active = new ActiveRun(script, ++serial);
       return active;

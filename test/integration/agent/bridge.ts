@@ -62,12 +62,29 @@ export interface AgentTurn {
 }
 
 /**
+ * Selects a custom agent in the chat's new session. The chat learns of custom agents a while after the window opens
+ * and again for each new session, and a turn started before that runs in plain agent mode (with Copilot's file
+ * tools) without a word: the agent is asked for until the chat's picker shows it.
+ */
+async function selectAgent(mode: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await vscode.commands.executeCommand('workbench.action.chat.open', { mode });
+    const shown = await ui<string>({ action: 'mode' });
+    if (shown === mode) return;
+    if (Date.now() > deadline) assert.fail(`the chat did not offer the ${mode} agent within 60 s: it shows ${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
  * Starts one agent turn in a new chat session (so no approval given in an earlier scenario carries over), with the
  * scripted model selected and the script installed. `mode` is 'agent' or a custom agent's name.
  */
 export async function startTurn(script: Script, prompt: string, mode = 'agent'): Promise<AgentTurn> {
   const model = await scriptedModel();
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  if (mode !== 'agent') await selectAgent(mode);
   const run = model.run(script);
   const stopped = Promise.resolve(
     vscode.commands.executeCommand<TurnStop | undefined>('workbench.action.chat.open', {

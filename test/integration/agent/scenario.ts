@@ -2,10 +2,11 @@
  * One agent-mode scenario: a folder of files, a script of tool calls the scripted model makes in one agent turn,
  * what the person does at each confirmation card, and what must hold afterwards. `runScenario`:
  *
- * 1. lays out the folder and keeps a copy of it outside the workspace;
+ * 1. lays out the folder and keeps a copy of it outside the workspace, then opens what the scenario has open;
  * 2. runs the turn in a new chat session; at every call that should ask, it reads the card in the page (title and
  *    message checked), and answers it as the step says (Allow Once, Allow in this Session, Skip);
- * 3. records what the model received for each call, and the folder as the turn left it;
+ * 3. records what the model received for each call, and the folder as the turn left it; checks what the editors
+ *    hold and closes them;
  * 4. puts the folder back as it was, replays the same calls (same inputs, worked out from the replay's own earlier
  *    results) through vscode.lm.invokeTool on it, and requires that every call answered the model exactly what it
  *    answers invokeTool — operation ids and times aside — and that both left the same files.
@@ -64,6 +65,13 @@ export interface Scenario {
   readonly mode?: string;
   /** Steps whose results depend on the session (history), compared only in shape: replay skips them. */
   readonly noReplay?: readonly number[];
+  /** Done once the folder is laid out, before the turn: what the person has open in the window when they ask. */
+  readonly setUp?: (root: string) => Promise<void>;
+  /**
+   * Checks of the window as the turn left it (what only the editors hold), and closing what `setUp` opened: the
+   * replay then puts the folder back under no open editor.
+   */
+  readonly afterTurn?: () => Promise<void>;
 }
 
 export interface ScenarioResult {
@@ -193,6 +201,8 @@ export async function runScenario(
   fs.mkdirSync(path.dirname(pristine), { recursive: true });
   fs.cpSync(root, pristine, { recursive: true, preserveTimestamps: true });
 
+  await scenario.setUp?.(root);
+
   const outcomes: Outcome[] = [];
   const turn = await startTurn(
     {
@@ -235,6 +245,7 @@ export async function runScenario(
   await vscode.commands.executeCommand('notifications.showList');
   const shownNotifications = await notifications();
   await vscode.commands.executeCommand('notifications.hideList');
+  await scenario.afterTurn?.();
 
   // The same calls through invokeTool on the same files.
   fs.rmSync(root, { recursive: true, force: true });
