@@ -31,6 +31,7 @@ const WORDS: Readonly<Record<string, { readonly doing: string; readonly done: st
   insert_lines: { doing: 'editing', done: 'edited' },
   delete_lines: { doing: 'editing', done: 'edited' },
   apply_patch: { doing: 'patching', done: 'patched' },
+  edit_notebook: { doing: 'editing', done: 'edited' },
   delete_file: { doing: 'deleting', done: 'deleted' },
   delete_directory: { doing: 'deleting', done: 'deleted' },
   copy_file: { doing: 'copying', done: 'copied' },

@@ -56,8 +56,11 @@ export interface RecordedRequest {
 export interface Script {
   /** Text in the user's prompt that identifies the scenario inside Copilot's much longer agent prompt. */
   readonly marker: string;
-  /** The next call given the results so far, or undefined to end the turn with `final`. */
-  next(results: readonly ReceivedResult[]): ScriptedCall | undefined;
+  /**
+   * The next call given the results so far, or undefined to end the turn with `final`; it may first wait for what
+   * the person does between two calls.
+   */
+  next(results: readonly ReceivedResult[]): ScriptedCall | undefined | Promise<ScriptedCall | undefined>;
   readonly final: string;
 }
 
@@ -247,7 +250,7 @@ class ActiveRun implements ScriptRun {
   }
 
   /** The reply to a main request: the next call, or the closing text (once every call made has its result). */
-  reply(): vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart {
+  async reply(): Promise<vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart> {
     if (this.results.length < this.calls.length) {
       // The agent asked again before the last call's result came back: repeat that call.
       const pending = this.calls[this.calls.length - 1];
@@ -256,7 +259,7 @@ class ActiveRun implements ScriptRun {
     }
     let next: ScriptedCall | undefined;
     try {
-      next = this.script.next(this.results);
+      next = await this.script.next(this.results);
     } catch (error) {
       this.failure = error instanceof Error ? (error.stack ?? error.message) : String(error);
       next = undefined;
@@ -277,7 +280,7 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
   const provider: ChatProvider = {
     provideLanguageModelChatInformation: () => [MODEL],
     provideTokenCount: (_model, text) => Promise.resolve(Math.ceil((typeof text === 'string' ? text : allText([text])).length / 4)),
-    provideLanguageModelChatResponse: (_model, messages, options, progress) => {
+    provideLanguageModelChatResponse: async (_model, messages, options, progress) => {
       const text = allText(messages);
       const offered = options.tools ?? [];
       const run = active;
@@ -291,12 +294,11 @@ export function activate(context: vscode.ExtensionContext): ScriptedModelApi {
       requests.push(record);
       if (!main || run === undefined) {
         progress.report(new vscode.LanguageModelTextPart('Agent FS scenario'));
-        return Promise.resolve();
+        return;
       }
       run.firstRequest ??= record;
       run.absorb(messages);
-      progress.report(run.reply());
-      return Promise.resolve();
+      progress.report(await run.reply());
     },
   };
   const lm = vscode.lm as unknown as LmWithProviders;

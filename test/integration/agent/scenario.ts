@@ -42,6 +42,8 @@ interface Step {
   readonly confirm?: { readonly answer: Answer; readonly title: string; readonly message: readonly (string | RegExp)[] };
   /** Done while the card is showing (and before the replay's call): a change behind the agent's back. */
   readonly meanwhile?: () => void;
+  /** What the person does once the previous result came back and before the model makes this call (and the replay's). */
+  readonly before?: () => Promise<void>;
   /**
    * Checks of what the model received: `text` is the result's text parts verbatim, `content` everything it held
    * (non-text parts as JSON too: Copilot's tools answer with prompt-tsx trees).
@@ -208,8 +210,9 @@ export async function runScenario(
     {
       marker: `[Agent FS scenario: ${scenario.name}]`,
       // The inputs come from what the model itself received so far, as a real model's would.
-      next: (results) => {
+      next: async (results) => {
         const step = scenario.steps[results.length];
+        await step?.before?.();
         const earlier = results.map((result, index) => ({ envelope: envelopeOf(scenario.steps[index]?.tool ?? '', result.text) }));
         return step ? { tool: step.tool, input: step.input(earlier) } : undefined;
       },
@@ -259,6 +262,7 @@ export async function runScenario(
       replayOutcomes.push({ envelope: agentGot });
       continue;
     }
+    await step.before?.();
     step.meanwhile?.();
     const envelope = await callTool(step.tool.slice(TOOL_PREFIX.length), step.input(replayOutcomes));
     replayed.push(envelope);
