@@ -60,6 +60,8 @@ export const ERROR_CODES = [
   'ENCODING_MISMATCH',
   // The history could not record a change's before state (a full disk, an unwritable store), so the change was not made.
   'HISTORY_WRITE_FAILED',
+  // A PDF or Word file whose text cannot be had: encrypted, damaged, or holding no text (details.reason).
+  'DOCUMENT_UNREADABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,6 +5,7 @@ import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { assertMayRead } from '../policy/policy';
 import { readImage } from '../read/image';
+import { checkPages, DOCX_READ, PDF_READ, readDocument } from '../documents/read';
 import { DEFAULT_READ_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
@@ -27,6 +28,7 @@ const inputSchema = {
       description: `Byte budget (default ${DEFAULT_READ_BYTES}; cap: agentFs.maxReadBytes)`,
     },
     encoding: ENCODING,
+    pages: { type: 'string', description: 'PDF pages: 3, 3-5 or 3-.' },
   },
   required: ['file_name'],
   additionalProperties: false,
@@ -50,7 +52,7 @@ export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
-  modelDescription: `Read a text file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, whole lines within max_bytes. If truncated, go on from next_start_line. content_hash is what expected_hash takes. PNG, JPEG, GIF and WebP files come back as images. Several files: ${toolRef('read_many_files')}.`,
+  modelDescription: `Read a file: whole, start_line..end_line (1-based, inclusive) or the last tail_lines, within max_bytes; if truncated, go on from next_start_line. content_hash is what expected_hash takes. Images come as images, PDF/DOCX as text. Several: ${toolRef('read_many_files')}.`,
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -75,10 +77,21 @@ export const readFile = defineTool({
       },
       'An image (its bytes go beside the envelope, as the host passes images)',
     ),
+    PDF_READ,
+    DOCX_READ,
   ),
-  errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
+  errors: [
+    'ENCODING_MISMATCH',
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'SENSITIVE_PATH_REFUSED',
+    'BINARY_CONTENT_REFUSED',
+    'LIMIT_EXCEEDED',
+    'DOCUMENT_UNREADABLE',
+  ],
   checkInput(input, context) {
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.wording.maxReadBytes);
+    checkPages(input.pages);
   },
   async prepare(input, context, { file_name: path }) {
     // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
@@ -99,6 +112,8 @@ export const readFile = defineTool({
       context.policy.wording.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
+    const document = await readDocument(context, path, size, input, request.maxBytes);
+    if (document) return document;
     let read;
     try {
       read = await readLines(context.workspace.fs, fileRef(context, path), size, request);
