@@ -33,7 +33,7 @@ const CORE_FLOORS = [
   ['history/'],
   ['context'],
   ['policy/', 'read/', 'tool'],
-  ['catalog/', 'changes/', 'walk/'],
+  ['catalog/', 'changes/', 'documents/', 'walk/'],
   ['edit/', 'recording/', 'search/'],
   ['notebook/'],
   ['tools/'],

@@ -63,6 +63,8 @@ export const ERROR_CODES = [
   // Notebooks: a notebook that is not valid nbformat 4 (or that edits would make invalid), and a cell that is not there.
   'NOTEBOOK_INVALID',
   'CELL_NOT_FOUND',
+  // A PDF or Word file whose text cannot be had: encrypted, damaged, or holding no text (details.reason).
+  'DOCUMENT_UNREADABLE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

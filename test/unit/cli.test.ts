@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
 import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 import { FIXTURES, IMAGES } from './imageFixtures';
+import { makeDocx, makePdf, word } from './documentFixtures';
 import { checkEnvelope } from '../shared/results';
 import { jupyterVerdicts, notebookStyles, sampleNotebook, writeNotebook } from '../shared/notebooks';
 
@@ -199,6 +200,32 @@ describe('runner: node dist/cli.js', function () {
       assertFields(data, { relative_path: `img/${file}`, mime_type: mimeType, width, height });
       assert.deepEqual(Buffer.from(String(data.base64), 'base64'), fs.readFileSync(path.join(IMAGES, file)), file);
     }
+  });
+
+  it('reads and searches PDF and Word text from the bundle, where pdf.js runs without a canvas, printing nothing else', async function () {
+    ws.write({
+      'doc/two.pdf': makePdf([['Hello world'], ['Γειά σου κόσμε']]),
+      'doc/locked.pdf': makePdf([['secret']], { encrypted: true }),
+      'doc/notes.docx': await makeDocx(word.paragraph('Notes', 'Heading1') + word.item('world peace', 1)),
+    });
+    const [read, locked, docx, found] = await Promise.all([
+      run(['read_file', '{"file_name":"doc/two.pdf","pages":"2"}']),
+      run(['read_file', '{"file_name":"doc/locked.pdf"}']),
+      run(['read_file', '{"file_name":"doc/notes.docx"}']),
+      run(['search_content', '{"query":"world","documents":true}']),
+    ]);
+    for (const result of [read, locked, docx, found]) assert.equal(result.stderr, '');
+    assertFields(expectOk(envelopeOf(read), 'read_file'), { content: '--- page 2 ---\nΓειά σου κόσμε\n', total_pages: 2, next_page: null });
+    assert.deepEqual(expectError(envelopeOf(locked), 'DOCUMENT_UNREADABLE').details, { reason: 'encrypted' });
+    assertFields(expectOk(envelopeOf(docx), 'read_file'), { content: '# Notes\n- world peace\n', total_lines: 2 });
+    const matches = expectOk(envelopeOf(found), 'search_content').matches as { path: string; page?: number; line: number }[];
+    assert.deepEqual(
+      matches.map(({ path: where, page, line }) => ({ where, page, line })),
+      [
+        { where: 'doc/notes.docx', page: undefined, line: 2 },
+        { where: 'doc/two.pdf', page: 1, line: 1 },
+      ],
+    );
   });
 
   it('a large list_files reply reaches a pipe whole', async function () {

@@ -150,6 +150,22 @@ const CASES: readonly Case[] = [
   { operation: 'insert_lines', input: { path: 'notes.md', position: 'end', content: 'appended\n' } },
   { operation: 'delete_lines', input: { path: 'notes.md', start_line: 1, end_line: 1 } },
   { operation: 'apply_patch', input: { patch: PATCH } },
+  {
+    operation: 'edit_notebook',
+    input: {
+      path: 'nb.ipynb',
+      edits: [
+        { action: 'insert', source: 'print(2)' },
+        { action: 'delete', cell: 0 },
+      ],
+    },
+    setup: (f) =>
+      fs.writeFileSync(
+        path.join(f.base, 'nb.ipynb'),
+        `${JSON.stringify({ cells: [{ cell_type: 'markdown', metadata: {}, source: ['# One'] }], metadata: {}, nbformat: 4, nbformat_minor: 4 }, null, 1)}\n`,
+      ),
+  },
+  { operation: 'edit_notebook', input: { path: 'made/new.ipynb', edits: [{ action: 'insert', kind: 'markdown', source: '# New' }] } },
 ];
 
 describe('history and undo', () => {

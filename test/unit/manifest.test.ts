@@ -232,7 +232,8 @@ describe('the Agent FS custom agent (contributes.chatAgents) ↔ the definitions
  * Copilot's tools the Agent FS agent keeps: everything its default agent offers on VS Code 1.139 except what reads,
  * lists, searches, creates or edits files (read_file, list_dir, file_search, grep_search, view_image, create_file,
  * create_directory, replace_string_in_file, insert_edit_into_file, the notebook editors, new workspaces) and
- * run_vscode_command, which runs any command.
+ * run_vscode_command, which runs any command. Its notebook summary stays: it lists the cell ids run_notebook_cell
+ * takes, with kinds and execution, and no text.
  */
 const COPILOT_TOOLS_KEPT = [
   'read/problems',
@@ -247,6 +248,7 @@ const COPILOT_TOOLS_KEPT = [
   'read/getTaskOutput',
   'execute/runTests',
   'execute/testFailure',
+  'read/getNotebookSummary',
   'execute/runNotebookCell',
   'read/readNotebookCellOutput',
   'usages',

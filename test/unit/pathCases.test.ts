@@ -671,6 +671,25 @@ const SLOTS: readonly Slot[] = [
     },
   },
   ...lineEditSlots(),
+  {
+    // The fixture's files are text, not notebooks: reaching one is a notebook refusal, never a path one. A delete,
+    // since inserts into a missing path would make a notebook there.
+    name: 'edit_notebook.path',
+    operation: 'edit_notebook',
+    parameter: 'path',
+    input: (p) => ({ path: p, edits: [{ action: 'delete', cell: 0 }] }),
+    expect(c) {
+      switch (c.kind) {
+        case 'file':
+          return { code: 'NOTEBOOK_INVALID' };
+        case 'dir':
+        case 'base':
+          return { code: 'FILE_NOT_FILE' };
+        default:
+          return { code: 'FILE_NOT_FOUND' };
+      }
+    },
+  },
 ];
 
 /** The fixture's content of an inside file case, as the editing tools' inputs need it. */

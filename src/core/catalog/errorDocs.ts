@@ -95,6 +95,10 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
     when: 'A text tool on binary content (zero bytes that are not UTF-16 text) with no `encoding` named.',
   },
   {
+    codes: ['DOCUMENT_UNREADABLE'],
+    when: `\`${toolRef('read_file')}\` of a PDF or Word file whose text cannot be had; \`details.reason\`: \`encrypted\` (needs a password), \`damaged\` (not a PDF or .docx that can be parsed) or \`no_text\` (scanned pages, images only).`,
+  },
+  {
     codes: ['ENCODING_MISMATCH'],
     when: "The file's bytes are not text in the encoding the rules pick (`details.offset`, `line`, `encoding`, `suggested_encoding`): name the `encoding`, or set `files.encoding` / `--encoding`.",
   },

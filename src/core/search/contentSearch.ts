@@ -11,6 +11,7 @@ import type { LineMatch } from '../ports/searcher';
 import { reportProgress } from '../signals';
 import { IgnoreRules } from '../walk/ignore/rules';
 import { compareCodePoints } from '../walk/listing';
+import { isSearchedDocument, searchDocuments } from './documents';
 import { encodedMatches, ripgrepMayRun } from './encodedMatches';
 import { searchByScan, searchWithSearcher, type StartResult } from './engines';
 import { FileFilter } from './fileFilter';
@@ -21,6 +22,8 @@ import { externalRequest, type RequestInput, skippedBelow } from './ripgrepReque
 /** What of the call's input the search reads. */
 export interface SearchInput extends RequestInput {
   readonly query: string;
+  /** Search PDF and Word files in their text (documents.ts) rather than leave them to the engines. */
+  readonly documents?: boolean | undefined;
 }
 
 /** One call's search over its starts: what it searches with, and what it has found so far. */
@@ -70,7 +73,7 @@ export class ContentSearch {
     const files = new FileFilter(context, start, this.pattern);
     const accept = this.acceptor(start, index, rules, files);
     const searched = await this.byRipgrep(start, rules, accept);
-    return (
+    const result =
       searched ??
       (await searchByScan(
         context,
@@ -81,9 +84,20 @@ export class ContentSearch {
         (stats) => {
           if (this.ignored !== null) this.ignored += stats.rules.ignoredCount;
         },
-        { query, contextLines: input.context_lines, includeIgnored: input.include_ignored },
-      ))
-    );
+        { query, contextLines: input.context_lines, includeIgnored: input.include_ignored, documents: input.documents === true },
+      ));
+    return input.documents === true ? this.withDocuments(start, index, files, result) : result;
+  }
+
+  /** `result` (the engine's, which left documents out) and the documents' matches, in the reply's order. */
+  private async withDocuments(start: ConfinedPath, index: number, files: FileFilter, result: StartResult): Promise<StartResult> {
+    const { context, input, query, need } = this;
+    const best = new Smallest(need);
+    for (const item of result.matches) best.add(item);
+    const search = { start, root: index, files, query, contextLines: input.context_lines, includeIgnored: input.include_ignored, need };
+    const documents = await searchDocuments(context, search, best);
+    const total = result.total === undefined || documents.total === undefined ? undefined : result.total + documents.total;
+    return { matches: best.result(), total };
   }
 
   /** The test every engine's results pass for one start: a match it keeps, as the reply shows it, or undefined. */
@@ -98,6 +112,8 @@ export class ContentSearch {
     const inEncoding = encodedMatches(this.context, this.query);
     // Whatever the engine, a result must pass the core's own rules: containment, hidden paths, ignores, pattern.
     return async (found) => {
+      // Documents are searched in their text (documents.ts), never in their bytes.
+      if (isSearchedDocument(this.input.documents === true, found.path)) return undefined;
       // Told in the file's own encoding, as read_file tells it, or not at all.
       const match = await inEncoding(found);
       if (!match) return undefined;

@@ -5,6 +5,7 @@
 import type { ToolContext } from '../context';
 import { compareCodePoints } from '../walk/listing';
 import type { ConfinedPath } from '../confinement';
+import { isSearchedDocument } from './documents';
 import { type FileFilter, PDF_TEXT } from './fileFilter';
 import type { CompiledQuery } from './query';
 import { type Accepted, Smallest } from './replyOrder';
@@ -90,7 +91,7 @@ export async function searchByScan(
   accept: (match: LineMatch) => Promise<Accepted | undefined>,
   need: number,
   counted: (stats: ScanStats) => void,
-  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean },
+  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean; documents: boolean },
 ): Promise<StartResult> {
   // Within one start the display paths share a prefix: they sort as the absolute paths do, a sidecar as its .pdf.
   const sortKey = (absolute: string): string | Promise<string> =>
@@ -102,7 +103,7 @@ export async function searchByScan(
       start,
       query: options.query,
       contextLines: options.contextLines,
-      acceptsFile: (absolute) => files.searches(absolute),
+      acceptsFile: (absolute) => files.searches(absolute) && !isSearchedDocument(options.documents, absolute),
       includeIgnored: options.includeIgnored,
       maxMatchesPerFile: need,
       sortKey,

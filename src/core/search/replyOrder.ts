@@ -1,6 +1,6 @@
 /**
- * search_content's reply order — display path (code units, as every listing), then line; between roots of one name,
- * the first — and the first N matches in it, kept from matches that arrive in any order.
+ * search_content's reply order — display path (code units, as every listing), then a PDF's page, then line; between
+ * roots of one name, the first — and the first N matches in it, kept from matches that arrive in any order.
  */
 import { compareCodePoints } from '../walk/listing';
 import type { LineMatch } from '../ports/searcher';
@@ -11,12 +11,14 @@ export interface Accepted {
   /** The sidecar it was found in, for a .pdf. */
   readonly via?: string;
   readonly match: LineMatch;
+  /** The PDF page it is on, for a match in a PDF's text (documents.ts); its line counts within the page. */
+  readonly page?: number;
   /** The index of the start that found it. */
   readonly root: number;
 }
 
 function inReplyOrder(a: Accepted, b: Accepted): number {
-  return compareCodePoints(a.display, b.display) || a.match.line - b.match.line || a.root - b.root;
+  return compareCodePoints(a.display, b.display) || (a.page ?? 0) - (b.page ?? 0) || a.match.line - b.match.line || a.root - b.root;
 }
 
 /** The `need` first, in the reply's order, of the matches it is given in any order; it sorts only now and then. */

@@ -1,10 +1,11 @@
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, OPEN_OBJECT, oneOf, onlyIn, STRING, variants } from '../contract/results';
+import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../contract/results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
 import { toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { assertMayRead } from '../policy/policy';
 import { readImage } from '../read/image';
+import { checkPages, DOCX_READ, PDF_READ, readDocument } from '../documents/read';
 import { DEFAULT_READ_BYTES } from '../read/limits';
 import { readLines } from '../read/lines';
 import { lineRequest } from '../read/request';
@@ -13,7 +14,7 @@ import type { ToolContext } from '../context';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { pathParameter, ENCODING } from './parameters';
-import { isNotebookPath, readNotebook } from '../notebook/read';
+import { NOTEBOOK_READ, readNotebookFor } from '../notebook/read';
 import { parseCellRange } from '../notebook/view';
 
 const inputSchema = {
@@ -29,8 +30,9 @@ const inputSchema = {
       description: `Default ${DEFAULT_READ_BYTES}.`,
     },
     encoding: ENCODING,
-    cells: { type: 'string', description: 'Notebook cells, e.g. "2-5".' },
+    cells: { type: 'string', description: 'Notebook cells: "2-5".' },
     raw: { type: 'boolean', description: 'As JSON.' },
+    pages: { type: 'string', description: 'PDF pages: "3-5".' },
   },
   required: ['file_name'],
   additionalProperties: false,
@@ -54,7 +56,8 @@ export const readFile = defineTool({
   name: 'read_file',
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
-  modelDescription: `Read a file: whole, start_line..end_line (1-based) or the last tail_lines, within max_bytes; if truncated, go on from next_start_line. content_hash is what expected_hash takes. Images come back as images, notebooks as cells. Several: ${toolRef('read_many_files')}.`,
+  modelDescription:
+    'Read a file: whole, start_line..end_line (1-based) or the last tail_lines, within max_bytes; if truncated, go on from next_start_line. content_hash is what expected_hash takes. Images, notebooks (as cells), PDF and DOCX too.',
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -79,29 +82,23 @@ export const readFile = defineTool({
       },
       'An image (its bytes go beside the envelope, as the host passes images)',
     ),
-    object(
-      {
-        ...FILE_NAMES,
-        format: oneOf('notebook'),
-        nbformat: STRING,
-        language: STRING,
-        total_cells: INTEGER,
-        cells: described(
-          "Each cell: index, id, kind, language (where not the notebook's), source as numbered lines, and for code cells execution_count and outputs summed up.",
-          arrayOf(OPEN_OBJECT),
-        ),
-        truncated: BOOLEAN,
-        next_cell: nullable(INTEGER),
-        size_bytes: INTEGER,
-        content_hash: HASH,
-      },
-      'A Jupyter notebook, as cells',
-    ),
+    NOTEBOOK_READ,
+    PDF_READ,
+    DOCX_READ,
   ),
-  errors: ['ENCODING_MISMATCH', 'FILE_NOT_FOUND', 'FILE_NOT_FILE', 'SENSITIVE_PATH_REFUSED', 'BINARY_CONTENT_REFUSED', 'LIMIT_EXCEEDED'],
+  errors: [
+    'ENCODING_MISMATCH',
+    'FILE_NOT_FOUND',
+    'FILE_NOT_FILE',
+    'SENSITIVE_PATH_REFUSED',
+    'BINARY_CONTENT_REFUSED',
+    'LIMIT_EXCEEDED',
+    'DOCUMENT_UNREADABLE',
+  ],
   checkInput(input, context) {
     parseCellRange(input.cells);
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.wording.maxReadBytes);
+    checkPages(input.pages);
   },
   async prepare(input, context, { file_name: path }) {
     // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
@@ -122,14 +119,10 @@ export const readFile = defineTool({
       context.policy.wording.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
-    const lineRange = input.start_line !== undefined || input.end_line !== undefined || input.tail_lines !== undefined;
-    if (isNotebookPath(path.absolute) && input.raw !== true && !lineRange && input.encoding === undefined) {
-      const notebook = await readNotebook(context, path, size, parseCellRange(input.cells), request.maxBytes);
-      if (notebook) {
-        const { name, relative_path } = namePair(path);
-        return { file_name: name, relative_path, ...notebook };
-      }
-    }
+    const notebook = await readNotebookFor(context, path, size, input, request.maxBytes);
+    if (notebook) return notebook;
+    const document = await readDocument(context, path, size, input, request.maxBytes);
+    if (document) return document;
     let read;
     try {
       read = await readLines(context.workspace.fs, fileRef(context, path), size, request);

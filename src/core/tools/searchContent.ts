@@ -30,15 +30,16 @@ export const LINE_TEXT_MAX = 400;
 const inputSchema = {
   type: 'object',
   properties: {
-    query: { type: 'string', minLength: 1, description: 'Text or regex.' },
+    query: { type: 'string', minLength: 1, description: 'Text/regex.' },
     is_regex: { type: 'boolean', default: false, description: 'Regex query.' },
     case_sensitive: { type: 'boolean', default: false, description: 'Match case.' },
     path: pathParameter('Directory.'),
-    file_pattern: { type: 'string', minLength: 1, description: 'Glob of files.' },
+    file_pattern: { type: 'string', minLength: 1, description: 'File glob.' },
     max_results: { type: 'integer', minimum: 1, default: 50, description: `At most ${SEARCH_CONTENT_CAP}.` },
     offset: OFFSET,
     context_lines: { type: 'integer', minimum: 0, default: 0, description: `At most ${CONTEXT_LINES_CAP}.` },
     include_ignored: INCLUDE_IGNORED,
+    documents: { type: 'boolean', description: 'Also PDF/DOCX.' },
   },
   required: ['query'],
   additionalProperties: false,
@@ -72,10 +73,11 @@ function codePoints(text: string): number {
 }
 
 /** A match as a line of the reply: its column in code points, long lines cut to a window around the match. */
-function replyLine({ display, via, match }: Accepted, contextLines: number) {
+function replyLine({ display, via, match, page }: Accepted, contextLines: number) {
   const text = window(match.text, match.start);
   return {
     path: display,
+    ...(page === undefined ? {} : { page }),
     line: match.line,
     column: codePoints(match.text.slice(0, match.start)) + 1,
     text: text.text,
@@ -91,7 +93,7 @@ export const searchContent = defineTool({
   name: 'search_content',
   title: 'Search Content',
   userDescription: 'Search the text of workspace files.',
-  modelDescription: 'Search file lines for text or a JS regex; a cut list gives next_offset. Skips binaries; reads x.pdf via x.pdf.txt.',
+  modelDescription: 'Search lines for text or a JS regex; a cut list gives next_offset. Skips binaries.',
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',
@@ -113,6 +115,7 @@ export const searchContent = defineTool({
     matches: arrayOf(
       object({
         path: STRING,
+        page: optional(described('The PDF page (documents: true); line counts within it.', INTEGER)),
         line: INTEGER,
         column: described('In characters (code points), 1-based.', INTEGER),
         text: STRING,
