@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Envelope } from '../../src/core/envelope';
 import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 import { FIXTURES, IMAGES } from './imageFixtures';
-import { makeDocx, makePdf, word } from './documentFixtures';
+import { makeDocx, makePdf, word } from '../shared/documents';
 import { checkEnvelope } from '../shared/results';
 import { jupyterVerdicts, notebookStyles, sampleNotebook, writeNotebook } from '../shared/notebooks';
 

@@ -25,6 +25,12 @@ function pdfjs(): Promise<PdfJs> {
   loaded ??= (async () => {
     const host = globalThis as Record<string, unknown>;
     const before = RENDERING_GLOBALS.map((name) => [name, Object.getOwnPropertyDescriptor(host, name)] as const);
+    for (const [name, descriptor] of before) {
+      // A global the host gives only a getter (VS Code's extension host, for `navigator`) would make pdf.js's
+      // assignment to it throw: for the load it is a plain slot, put back below.
+      if (descriptor?.get && !descriptor.set && descriptor.configurable === true)
+        Object.defineProperty(host, name, { value: undefined, writable: true, configurable: true });
+    }
     host.DOMMatrix ??= IdentityMatrix;
     const warn = console.warn;
     console.warn = () => undefined;

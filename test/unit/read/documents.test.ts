@@ -1,12 +1,12 @@
 /**
  * read_file of PDF and Word files: a PDF's text page by page (`pages`, `next_page`) and a Word file's as Markdown-like
  * lines (start_line, next_start_line), both within the byte budget, and DOCUMENT_UNREADABLE for encrypted, damaged
- * and textless files. The files are built by the tests (documentFixtures.ts); the disk is checked unchanged.
+ * and textless files. The files are built by the tests (test/shared/documents.ts); the disk is checked unchanged.
  */
 import * as assert from 'node:assert/strict';
 import type { Envelope } from '../../../src/core/envelope';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
-import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../documentFixtures';
+import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../../shared/documents';
 
 const replyBytes = (envelope: Envelope): number => Buffer.byteLength(JSON.stringify(envelope));
 

@@ -9,7 +9,7 @@ import type { Session } from '../../../src/core/invoke';
 import { createNodeSession } from '../../../src/node/session';
 import { assertTree, call, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { writeTree } from '../../shared/tree';
-import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../documentFixtures';
+import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../../shared/documents';
 import { ripgrepForTests } from './ripgrep';
 
 interface Match {
