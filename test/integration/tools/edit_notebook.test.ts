@@ -8,10 +8,28 @@ function style(find: (each: NotebookStyle) => boolean): NotebookStyle {
   return notebookStyles().find(find) ?? assert.fail('a notebook style');
 }
 
-/** Jupyter's style: what the ipynb serializer of the editor writes too. */
-const JUPYTER = style(
-  (each) => each.minor === 5 && each.indent === 1 && !each.crlf && each.sorted && each.finalNewline && !each.sourceAsString,
-);
+/** Jupyter's own style: one-space indentation, LF, sorted keys, lists of lines, raw non-ASCII, a final newline. */
+const JUPYTER: NotebookStyle = {
+  minor: 5,
+  indent: 1,
+  crlf: false,
+  sorted: true,
+  sourceAsString: false,
+  asciiOnly: false,
+  finalNewline: true,
+};
+
+/** A notebook's value with base64 image data as VS Code's ipynb serializer writes it: without a final newline. */
+function asVscodeWrites(value: unknown): unknown {
+  if (typeof value === 'string' || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(asVscodeWrites);
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      key.startsWith('image/') && typeof item === 'string' ? item.trimEnd() : asVscodeWrites(item),
+    ]),
+  );
+}
 
 async function openNotebook(file: string): Promise<vscode.NotebookDocument> {
   const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
@@ -50,14 +68,21 @@ describe('edit_notebook', () => {
     const s = scratch('notebook-open', { 'a.ipynb': original.toString('utf8') });
     const notebook = await openNotebook(s.abs('a.ipynb'));
     assert.equal(notebook.cellCount, 4);
-    const { data } = expectOk(
+    expectOk(
       await callTool('edit_notebook', {
         path: s.rel('a.ipynb'),
-        edits: [
-          { action: 'edit', cell: 'first-cell', old_string: 'np.arange(3)', new_string: 'np.arange(5)' },
-          { action: 'insert', cell: 'notes', source: 'print("added")' },
-        ],
+        edits: [{ action: 'edit', cell: 'first-cell', old_string: 'np.arange(3)', new_string: 'np.arange(5)' }],
       }),
+    );
+    // VS Code's ipynb serializer saved the file, as when the person saves: the edited cell has lost its execution count
+    // (VS Code drops it from any edited cell), images their final newline, and every other value is kept.
+    const expected = sampleNotebook(JUPYTER);
+    const first = expected.cells[0] ?? assert.fail('cell 0');
+    first.source = ['import numpy as np\n', 'x = np.arange(5)\n', 'print(x)'];
+    first.execution_count = null;
+    assert.deepEqual(JSON.parse(fs.readFileSync(s.abs('a.ipynb'), 'utf8')), asVscodeWrites(expected));
+    const { data } = expectOk(
+      await callTool('edit_notebook', { path: s.rel('a.ipynb'), edits: [{ action: 'insert', cell: 'notes', source: 'print("added")' }] }),
     );
     assert.equal(notebook.cellCount, 5);
     assert.equal(notebook.cellAt(0).document.getText(), 'import numpy as np\nx = np.arange(5)\nprint(x)');
@@ -69,9 +94,10 @@ describe('edit_notebook', () => {
     assert.deepEqual(onDisk.cells[0]?.source, ['import numpy as np\n', 'x = np.arange(5)\n', 'print(x)']);
     assert.equal(onDisk.cells[0]?.outputs?.length, 4, 'the outputs stay');
     assert.deepEqual(onDisk.cells[2]?.source, ['print("added")']);
-    const inserted = (data.edits as { id: string | null }[])[1]?.id;
+    const inserted = (data.edits as { id: string | null }[])[0]?.id;
     assert.equal(inserted, onDisk.cells[2]?.id ?? null, "the result names the id the editor's serializer gave the new cell");
     assert.deepEqual(jupyterVerdicts([s.abs('a.ipynb')]), [undefined]);
+    expectOk(await callTool('undo_last', {}));
     expectOk(await callTool('undo_last', {}));
     assert.deepEqual(fs.readFileSync(s.abs('a.ipynb')), original);
     await eventually(() => notebook.cellCount === 4, 'the editor shows the notebook as it was');
