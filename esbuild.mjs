@@ -7,10 +7,38 @@
 // The README's tool and error-code tables are written the same way (src/core/catalog/readmeTables.ts), checked by
 // test/unit/readmeTables.test.ts.
 import * as esbuild from 'esbuild';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+
+/**
+ * pdf.js stays out of the three bundles: about 1.7 MB that every process would parse at start (a runner call, an MCP
+ * server) though few calls read a PDF. Its own prebuilt, minified ES modules are copied beside them once, and the
+ * bundles import them from there on the first PDF (src/core/documents/pdf.ts).
+ */
+const PDFJS_FILES = { 'pdfjs-dist/legacy/build/pdf.mjs': 'pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs': 'pdf.worker.min.mjs' };
+
+/** @type {import('esbuild').Plugin} */
+const pdfjsBeside = {
+  name: 'pdfjs-beside',
+  setup(build) {
+    build.onResolve({ filter: /^pdfjs-dist\/legacy\/build\/pdf(\.worker)?\.mjs$/ }, (args) => ({
+      path: `./${args.path.slice(args.path.lastIndexOf('/') + 1)}`,
+      external: true,
+    }));
+  },
+};
+
+function copyPdfjs() {
+  const require = createRequire(import.meta.url);
+  mkdirSync('dist', { recursive: true });
+  for (const [entry, minified] of Object.entries(PDFJS_FILES)) {
+    const source = require.resolve(entry).replace(/[^/\\]+$/, minified);
+    copyFileSync(source, `dist/${entry.slice(entry.lastIndexOf('/') + 1)}`);
+  }
+}
 
 /** @type {import('esbuild').BuildOptions} */
 const shared = {
@@ -25,6 +53,7 @@ const shared = {
   // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
   // ES module build is the same code, bundled statically.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  plugins: [pdfjsBeside],
 };
 
 const builds = [
@@ -67,6 +96,7 @@ async function writeManifestTools() {
 
 try {
   await writeManifestTools();
+  copyPdfjs();
   if (watch) {
     for (const options of builds) {
       const context = await esbuild.context(options);

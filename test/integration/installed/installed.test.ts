@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { makePdf } from '../../shared/documents';
 import { api, callTool, contributedTools, expectError, expectOk, extension, scratch, toolListingWorks } from '../helpers';
 
 function environment(name: string): string {
@@ -20,11 +21,11 @@ function environment(name: string): string {
 
 const REPO = (): string => environment('AGENTFS_IT_REPO');
 
-/** Files a build of the source tree puts in dist/ (without maps): each must be in the installed copy. */
+/** Files a build of the source tree puts in dist/ (without maps; pdf.js's modules too): each must be in the installed copy. */
 function builtBundles(): string[] {
   return fs
     .readdirSync(path.join(REPO(), 'dist'))
-    .filter((name) => name.endsWith('.js'))
+    .filter((name) => name.endsWith('.js') || name.endsWith('.mjs'))
     .sort();
 }
 
@@ -87,6 +88,13 @@ describe('the installed .vsix', () => {
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     });
     assert.equal(version.trim(), `agent-fs ${(extension().packageJSON as { version: string }).version}`);
+  });
+
+  it('reads a PDF with the pdf.js modules shipped beside the bundles', async () => {
+    const s = scratch('installed-pdf');
+    fs.writeFileSync(s.abs('one.pdf'), makePdf([['Installed text']]));
+    const { data } = expectOk(await callTool('read_file', { file_name: s.rel('one.pdf') }));
+    assert.equal(data.content, '--- page 1 ---\nInstalled text\n');
   });
 
   it('registers every tool of the source manifest', async () => {
