@@ -72,12 +72,24 @@ const PATCH =
   '--- a/README.md\n+++ b/README.md\n@@ -1,3 +1,3 @@\n # Demo\n \n-A project for the client matrix.\n+A project every agent has edited.\n';
 
 /** The tree a full run leaves when the client let the destructive calls run: everything done, two changes undone. */
+/** A notebook as Jupyter writes one (nbformat 4.4: new cells get no random id, so the end is known byte for byte). */
+function notebook(cells: readonly Record<string, unknown>[]): string {
+  return `${JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 4 }, null, 1)}\n`;
+}
+
+const HEADING_CELL = { cell_type: 'markdown', metadata: {}, source: ['# Analysis'] };
+const NOTEBOOK = notebook([HEADING_CELL]);
+
 export const END_TREE: Readonly<Record<string, string>> = {
   'README.md': '# Demo\n\nA project every agent has edited.\n',
   'src/app.js': 'const answer = 42;\nconsole.log(answer);\n// TODO: check the answer\n',
   'docs/guide.md': '# Guide\n\nStep one.\n',
   'docs/notes.txt': 'notes\n',
   'build/out.txt': 'ONE\nthree\nfour\n',
+  'build/analysis.ipynb': notebook([
+    HEADING_CELL,
+    { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['print(1)'] },
+  ]),
   'build/notes-moved.md': '# Notes\n',
   // Deleted by delete_file, back by undo_last.
   'notes.md': '# Notes\n',
@@ -182,6 +194,12 @@ export function fullScenario(): Step[] {
     { tool: 'replace_lines', input: () => ({ path: 'build/out.txt', start_line: 1, end_line: 1, content: 'ONE' }), expect: ok() },
     { tool: 'insert_lines', input: () => ({ path: 'build/out.txt', position: 'end', content: 'four' }), expect: ok() },
     { tool: 'delete_lines', input: () => ({ path: 'build/out.txt', start_line: 2, end_line: 2 }), expect: ok() },
+    { tool: 'create_file', input: () => ({ path: 'build/analysis.ipynb', content: NOTEBOOK }), expect: ok() },
+    {
+      tool: 'edit_notebook',
+      input: () => ({ path: 'build/analysis.ipynb', edits: [{ action: 'insert', source: 'print(1)' }] }),
+      expect: ok((data) => assert.equal(data.total_cells, 2)),
+    },
     { tool: 'copy_file', input: () => ({ source_path: 'notes.md', destination_path: 'build/notes-copy.md' }), expect: ok() },
     { tool: 'move_file', input: () => ({ source_path: 'build/notes-copy.md', destination_path: 'build/notes-moved.md' }), expect: ok() },
     { tool: 'copy_directory', input: () => ({ source_path: 'docs', destination_path: 'docs-copy' }), expect: ok() },
