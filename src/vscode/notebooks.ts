@@ -10,10 +10,7 @@ import { openNotebook } from './editors';
 
 function cellData(cell: EditorCell): vscode.NotebookCellData {
   const kind = cell.kind === 'markdown' ? vscode.NotebookCellKind.Markup : vscode.NotebookCellKind.Code;
-  const data = new vscode.NotebookCellData(kind, cell.source, cell.language);
-  // VS Code's ipynb serializer keeps a cell's nbformat metadata under `metadata` of the cell's own metadata.
-  if (Object.keys(cell.metadata).length > 0) data.metadata = { metadata: cell.metadata };
-  return data;
+  return new vscode.NotebookCellData(kind, cell.source, cell.language);
 }
 
 /** A cell as data to insert again elsewhere, or again without its outputs. */

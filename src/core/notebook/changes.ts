@@ -28,7 +28,6 @@ export type NotebookEdit =
       readonly position: 'before' | 'after';
       readonly source: string;
       readonly kind: CellKind;
-      readonly language?: string;
     }
   | { readonly action: 'delete'; readonly cell: CellRef }
   | { readonly action: 'move'; readonly cell: CellRef; readonly to: number }
@@ -42,7 +41,7 @@ export interface EditDone {
 }
 
 export interface EditedNotebook {
-  readonly text: string;
+  readonly notebook: ParsedNotebook;
   readonly done: readonly EditDone[];
   readonly steps: readonly EditorStep[];
 }
@@ -107,13 +106,11 @@ function newCell(
   style: JsonStyle,
   id: string | undefined,
 ): Record<string, unknown> {
-  const language =
-    edit.kind === 'code' && edit.language !== undefined && edit.language !== notebookLanguage(notebook.json) ? edit.language : undefined;
   const values: Record<string, unknown> = {
     cell_type: edit.kind,
     ...(edit.kind === 'code' ? { execution_count: null } : {}),
     ...(id === undefined ? {} : { id }),
-    metadata: language === undefined ? {} : { vscode: { languageId: language } },
+    metadata: {},
     ...(edit.kind === 'code' ? { outputs: [] } : {}),
     source: style.sourceAsLines ? sourceLines(edit.source) : edit.source,
   };
@@ -178,9 +175,9 @@ function clearOutputs(notebook: ParsedNotebook, index: number): string {
     .reduce((text, change) => splice(text, change.node.offset, end(change.node), change.value), notebook.text);
 }
 
-/** Applies `edits` in order to the notebook in `text`; refuses (and changes nothing) at the first that cannot be made. */
-export function applyNotebookEdits(text: string, display: string, edits: readonly NotebookEdit[]): EditedNotebook {
-  let notebook = parseNotebook(text, display);
+/** Applies `edits` in order to `parsed`; refuses (and changes nothing) at the first that cannot be made. */
+export function applyNotebookEdits(parsed: ParsedNotebook, display: string, edits: readonly NotebookEdit[]): EditedNotebook {
+  let notebook = parsed;
   const style = detectStyle(notebook);
   const done: EditDone[] = [];
   const steps: EditorStep[] = [];
@@ -191,7 +188,7 @@ export function applyNotebookEdits(text: string, display: string, edits: readonl
     const cell = next.index === null ? undefined : notebook.cells[next.index];
     done.push({ action: edit.action, index: next.index ?? next.removed ?? null, id: cell?.json.id ?? next.removedId ?? null });
   }
-  return { text: notebook.text, done, steps };
+  return { notebook, done, steps };
 }
 
 interface OneEdit {
@@ -219,12 +216,11 @@ function applyOne(notebook: ParsedNotebook, edit: NotebookEdit, field: string, s
       const index = anchor === undefined ? (edit.position === 'before' ? 0 : total) : edit.position === 'before' ? anchor : anchor + 1;
       const id = notebook.json.nbformat_minor >= 5 ? freshId(notebook) : undefined;
       const cell = newCell(notebook, edit, style, id);
-      const language =
-        edit.kind === 'code' ? (edit.language ?? notebookLanguage(notebook.json)) : edit.kind === 'markdown' ? 'markdown' : 'raw';
+      const language = edit.kind === 'code' ? notebookLanguage(notebook.json) : edit.kind;
       steps.push({
         kind: 'insert',
         index,
-        cell: { kind: edit.kind, language, source: edit.source, metadata: cell.metadata as Record<string, unknown> },
+        cell: { kind: edit.kind, language, source: edit.source },
       });
       return { text: placeCell(notebook, index, (indent) => writeJson(cell, style, indent), style), index };
     }
@@ -262,8 +258,7 @@ function applyOne(notebook: ParsedNotebook, edit: NotebookEdit, field: string, s
 }
 
 /** The cells' sources as one text, for a diff a person can read: each cell under a header line naming it. */
-export function sourcesView(text: string, display: string): string {
-  const notebook = parseNotebook(text, display);
+export function sourcesView(notebook: ParsedNotebook): string {
   const language = notebookLanguage(notebook.json);
   return notebook.cells
     .map((cell, index) => {

@@ -32,16 +32,8 @@ export interface NotebookPlan {
   readonly totalCells: number;
 }
 
-/**
- * A new notebook as Jupyter writes one (one-space indentation, sorted keys, a final newline), in the language of its
- * first code cell that names one.
- */
-function emptyNotebook(edits: readonly NotebookEdit[]): string {
-  const language = edits.find((edit) => edit.action === 'insert' && edit.kind === 'code' && edit.language !== undefined);
-  const name = language?.action === 'insert' ? language.language : undefined;
-  const metadata = name === undefined ? '{}' : `{\n  "language_info": {\n   "name": ${JSON.stringify(name)}\n  }\n }`;
-  return `{\n "cells": [],\n "metadata": ${metadata},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n`;
-}
+/** A new notebook as Jupyter writes one (one-space indentation, sorted keys, a final newline), for inserts to fill. */
+const EMPTY_NOTEBOOK = '{\n "cells": [],\n "metadata": {},\n "nbformat": 4,\n "nbformat_minor": 5\n}\n';
 
 export async function planNotebookEdit(
   context: ToolContext,
@@ -61,21 +53,20 @@ export async function planNotebookEdit(
   const file = stat ? await loadNotebook(context, path, stat.size) : undefined;
   if (file && stat) context.hashes?.set(path.absolute, stat, file.hash);
   checkExpectedHash(path.display, file?.hash, expectedHash);
-  const text = file?.decoded.text ?? emptyNotebook(edits);
-  if (file) assertValidNotebook(parseNotebook(text, path.display).json, path.display, 'before');
-  const edited = applyNotebookEdits(text, path.display, edits);
-  const parsed = parseNotebook(edited.text, path.display);
-  assertValidNotebook(parsed.json, path.display, 'after');
-  const after = await encodeFileText(fileRef(context, path), edited.text, file?.decoded ?? { encoding: 'utf8', bom: false });
+  const original = parseNotebook(file?.decoded.text ?? EMPTY_NOTEBOOK, path.display);
+  if (file) assertValidNotebook(original.json, path.display, 'before');
+  const edited = applyNotebookEdits(original, path.display, edits);
+  assertValidNotebook(edited.notebook.json, path.display, 'after');
+  const after = await encodeFileText(fileRef(context, path), edited.notebook.text, file?.decoded ?? { encoding: 'utf8', bom: false });
   return {
     stat,
     before: file?.bytes,
     after,
     previousHash: file?.hash ?? null,
     done: edited.done,
-    change: describeChange(path.display, file ? sourcesView(text, path.display) : '', sourcesView(edited.text, path.display)),
+    change: describeChange(path.display, file ? sourcesView(original) : '', sourcesView(edited.notebook)),
     steps: edited.steps,
-    totalCells: parsed.cells.length,
+    totalCells: edited.notebook.cells.length,
   };
 }
 

@@ -47,13 +47,13 @@ async function readNotebook(
   range: CellRange | undefined,
   maxBytes: number,
 ): Promise<(NotebookRead & { size_bytes: number; content_hash: string }) | undefined> {
+  if (size > context.policy.editInMemoryBytes) return undefined;
+  const file = await loadNotebook(context, path, size);
   let parsed: ParsedNotebook;
-  let file: NotebookFile;
   try {
-    file = await loadNotebook(context, path, size);
     parsed = parseNotebook(file.decoded.text, path.display);
   } catch (error) {
-    if (error instanceof ToolError && (error.code === 'NOTEBOOK_INVALID' || error.code === 'LIMIT_EXCEEDED')) return undefined;
+    if (error instanceof ToolError && error.code === 'NOTEBOOK_INVALID') return undefined;
     throw error;
   }
   return { ...notebookView(parsed, range, maxBytes), size_bytes: file.bytes.length, content_hash: file.hash };

@@ -9,7 +9,6 @@ export interface EditorCell {
   readonly kind: 'code' | 'markdown' | 'raw';
   readonly language: string;
   readonly source: string;
-  readonly metadata: Record<string, unknown>;
 }
 
 /** One change of an open notebook; indexes are those of the notebook as the steps before this one left it. */
