@@ -6,10 +6,11 @@
  * stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON, or not a
  * JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
-import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
+import { CheckedLines } from './mcpLines';
+import { CONFIRM_MODES, type ConfirmMode, createMcpService } from './mcpServer';
 import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
@@ -75,7 +76,7 @@ function main(argv: readonly string[]): number | undefined {
 
   // One index for every set of roots the client may switch between; watches die with the process.
   const index = options.index ? new NodePathIndex() : undefined;
-  const server = createMcpServer({
+  const service = createMcpService({
     roots: {
       directories,
       explicit: options.roots.length > 0,
@@ -88,31 +89,34 @@ function main(argv: readonly string[]): number | undefined {
     log,
     ...(index ? { index } : {}),
   });
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
-  transport.onerror = (error) => {
-    // The SDK's transport drops a line it cannot parse; the protocol wants an answer, with id null as the id is unknown.
-    const parse = error instanceof SyntaxError;
-    const invalid = error.name === 'ZodError';
-    if (!parse && !invalid) return;
-    const code = parse ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
-    const message = parse ? `Parse error: ${error.message}` : 'Invalid request: not a JSON-RPC 2.0 message';
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`);
-  };
-  server.onerror = (error) => log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
-  server.connect(transport).then(
-    () =>
-      log(
-        `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`,
-      ),
-    (error: unknown) => {
-      log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
+  const lines = process.stdin.pipe(new CheckedLines((answer) => process.stdout.write(answer)));
+  const transport = new StdioServerTransport(lines, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+  // The connection's first message picks its revision: 2026-07-28 for a client that discovers, the 2025 revisions
+  // for one that opens with initialize. One server is built for it either way.
+  const handle = serveStdio(() => service.server({ roots: true }), {
+    transport,
+    onerror: (error) => {
+      // JSON that is not a JSON-RPC message is dropped by the transport; the protocol wants an answer, with id null
+      // as the id is unknown. (A line that is not JSON at all was answered by CheckedLines.)
+      if (error.name !== 'ZodError') {
+        log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
+        return;
+      }
+      const invalid = {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ProtocolErrorCode.InvalidRequest, message: 'Invalid request: not a JSON-RPC 2.0 message' },
+      };
+      process.stdout.write(`${JSON.stringify(invalid)}\n`);
     },
+  });
+  log(
+    `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`,
   );
-  // The client closing stdin ends the session; calls in flight finish, then the process exits by itself.
+  // The client closing stdin ends the session.
   process.stdin.on('end', () => {
     index?.close();
-    void server.close();
+    void handle.close();
   });
   return undefined;
 }
