@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectError, expectOk, removeTree } from '../helpers';
@@ -224,6 +224,58 @@ describe('MCP server: both protocol revisions', function () {
       assert.equal(done.resultType, 'complete');
       expectOk(done.structuredContent, 'delete_file');
       assert.equal(fs.existsSync(path.join(layout.base, 'a.txt')), false);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it('over HTTP with the token: 2026-07-28 per request and 2025-11-25 in a session, each confirming a delete', async function () {
+    const child = spawn(process.execPath, [SERVER, '--root', layout.base, '--state', layout.state, '--http', '127.0.0.1:0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    try {
+      for (let tries = 0; tries < 400 && !/listening on (\S+);/.test(log); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      const url = /listening on (\S+);/.exec(log)?.[1];
+      assert.ok(url, `the server says where it listens:\n${log}`);
+      const tokenFile = path.join(layout.state, 'mcp-http-token');
+      assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600, 'only its owner reads the token');
+      const token = fs.readFileSync(tokenFile, 'utf8').trim();
+      for (const [era, file] of [
+        ['modern', 'a.txt'],
+        ['legacy', 'b.txt'],
+      ] as const) {
+        const asked: string[] = [];
+        const client = new ModernClient(
+          { name: `agentfs-http-${era}`, version: '1.0.0' },
+          {
+            capabilities: { elicitation: { form: {} } },
+            versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+          },
+        );
+        client.setRequestHandler('elicitation/create', (request) => {
+          asked.push(request.params.message);
+          return Promise.resolve({ action: 'accept' as const, content: { answer: 'Yes' } });
+        });
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+        );
+        try {
+          assert.equal(client.getNegotiatedProtocolVersion(), era === 'modern' ? '2026-07-28' : '2025-11-25');
+          assert.equal((await client.listTools()).tools.length > 20, true);
+          const result = await client.callTool({ name: 'delete_file', arguments: { file_name: file } });
+          expectOk(result.structuredContent as Envelope, 'delete_file');
+          assert.equal(asked.length, 1, 'asked once');
+          assert.equal(fs.existsSync(path.join(layout.base, file)), false);
+        } finally {
+          await client.close();
+        }
+      }
+      assert.match(log, /client agentfs-http-modern 1\.0\.0 \(2026-07-28\)/);
+      assert.match(log, /client agentfs-http-legacy 1\.0\.0 \(2025-11-25\)/);
     } finally {
       child.kill();
     }
