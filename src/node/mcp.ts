@@ -57,7 +57,30 @@ function log(line: string): void {
   process.stderr.write(`agent-fs-mcp: ${line}\n`);
 }
 
-/** Serves over Streamable HTTP until SIGINT or SIGTERM, which close every connection before the process exits. */
+/**
+ * SIGINT and SIGTERM end the server as the client closing it does: the connections close, which cancels the calls in
+ * flight; each rolls back at its next step (or finishes, past the last one); then the process exits, and leaving
+ * releases its locks. Without this a signal would end the process mid-call and leave its locks to go stale.
+ */
+function stopOnSignals(service: McpService, close: () => Promise<void>, done: () => void): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping; calls in flight are cancelled`);
+    void close()
+      .catch(() => undefined)
+      .then(() => service.settled())
+      .then(() => {
+        done();
+        process.exit(0);
+      });
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+/** Serves over Streamable HTTP until a signal stops it. */
 function listenOnHttp(
   service: McpService,
   address: HttpAddress,
@@ -69,12 +92,7 @@ function listenOnHttp(
   serveHttp(service, { address, token: token.token, allowRemote, log }).then(
     (served) => {
       log(`${serving}; listening on ${served.url}; token in ${token.from}`);
-      const stop = (): void => {
-        done();
-        void served.close().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      stopOnSignals(service, () => served.close(), done);
     },
     (error: unknown) => {
       log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
@@ -108,6 +126,7 @@ function serveOnStdio(service: McpService, serving: string, done: () => void): v
     },
   });
   log(serving);
+  stopOnSignals(service, () => handle.close(), done);
   // The client closing stdin ends the session.
   process.stdin.on('end', () => {
     done();

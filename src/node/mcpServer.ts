@@ -27,6 +27,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  type CallToolRequest,
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -34,6 +35,7 @@ import {
   createRequestStateCodec,
   type Implementation,
   inputRequired,
+  type InputRequiredResult,
   inputResponse,
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
@@ -313,6 +315,8 @@ export interface McpService {
    * stdio); without, it serves the configured directories (over HTTP, where a client's roots name its own disk).
    */
   server(options: { readonly roots: boolean }): Server;
+  /** Resolves once no tools/call is running: what a stop waits for after the connections are closed. */
+  settled(): Promise<void>;
 }
 
 /**
@@ -356,6 +360,18 @@ export function createMcpService(options: McpServerOptions): McpService {
   // One process answers every round of a confirmation, so a key of its own seals the state it hands out.
   const states = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000 });
   const seen = new Set<string>();
+  // Calls in flight, so a stop can wait for a cancelled call to roll back before the process exits.
+  let running = 0;
+  const idle: (() => void)[] = [];
+  const track = async <T>(work: () => Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await work();
+    } finally {
+      running--;
+      if (running === 0) for (const resolve of idle.splice(0)) resolve();
+    }
+  };
   const logCaller = (caller: Caller): void => {
     const line = describeCaller(caller);
     if (seen.has(line)) return;
@@ -395,7 +411,8 @@ export function createMcpService(options: McpServerOptions): McpService {
       });
     }
     server.setRequestHandler('tools/list', () => ({ tools: listed }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
+    server.setRequestHandler('tools/call', (request, ctx) => track(() => callTool(request, ctx)));
+    const callTool = async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
       const { name } = request.params;
       const tool = tools.get(name);
       if (!tool)
@@ -449,10 +466,13 @@ export function createMcpService(options: McpServerOptions): McpService {
         );
         throw error;
       }
-    });
+    };
     return server;
   };
-  return { server: build };
+  return {
+    server: build,
+    settled: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+  };
 }
 
 /**

@@ -1,0 +1,126 @@
+/**
+ * SIGTERM and SIGINT end the server as a client closing it does: a copy in flight is cancelled and rolled back (no
+ * destination, no staging folder, nothing recorded), the process exits 0, and its locks are gone from the lock folder.
+ * Agent CLIs end their servers this way after every run; a kill -9 is the kill test's (crossProcess.test.ts).
+ */
+import * as assert from 'node:assert/strict';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Envelope } from '../../../src/core/envelope';
+import { expectOk, makeTempDir, removeTree } from '../helpers';
+import { buildOnce, RUNNER, SERVER } from './serve';
+
+/** Every path below `root` whose name marks an Agent FS staging or temporary file. */
+function stagingLeftovers(root: string): string[] {
+  const found: string[] = [];
+  const visit = (directory: string): void => {
+    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
+      if (entry.name.includes('.agentfs-')) found.push(path.join(directory, entry.name));
+      if (entry.isDirectory()) visit(path.join(directory, entry.name));
+    }
+  };
+  visit(root);
+  return found;
+}
+
+describe('MCP server: SIGTERM and SIGINT', function () {
+  this.timeout(120_000);
+  let tmp = '';
+  let base = '';
+  let state = '';
+  let locks = '';
+  const env = (): NodeJS.ProcessEnv => ({ ...process.env, XDG_STATE_HOME: path.join(tmp, 'xdg') });
+
+  before(function () {
+    buildOnce();
+    tmp = makeTempDir('agentfs-mcp-signals-');
+    base = path.join(tmp, 'base');
+    state = path.join(tmp, 'state');
+    locks = path.join(tmp, 'xdg', 'agent-fs', 'locks');
+    const line = 'an ordinary line of text\n'.repeat(40);
+    for (let directory = 0; directory < 100; directory++) {
+      const folder = path.join(base, 'tree', `d${directory}`);
+      fs.mkdirSync(folder, { recursive: true });
+      for (let file = 0; file < 50; file++) fs.writeFileSync(path.join(folder, `f${file}.txt`), `${directory}-${file}\n${line}`);
+    }
+  });
+  after(() => removeTree(tmp));
+
+  /** Starts the server with raw JSON lines, initialized, and returns a way to send a request and its log. */
+  async function start(): Promise<{
+    child: ChildProcessWithoutNullStreams;
+    send: (id: number, method: string, params: object) => void;
+    log: () => string;
+  }> {
+    const child = spawn(process.execPath, [SERVER, '--root', base, '--state', state], { env: env() });
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    const send = (id: number, method: string, params: object): void =>
+      void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+    send(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'signals', version: '1' } });
+    for (let tries = 0; tries < 400 && !out.includes('"id":0'); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    return { child, send, log: () => log };
+  }
+
+  function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  function history(): Envelope {
+    const listed = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, 'history_list', '{}'], {
+      encoding: 'utf8',
+      env: env(),
+    });
+    return JSON.parse(listed.stdout) as Envelope;
+  }
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} mid-copy: the copy rolls back, the process exits 0, and no lock of it is left`, async function () {
+      const server = await start();
+      const done = exited(server.child);
+      server.send(1, 'tools/call', { name: 'copy_directory', arguments: { source_path: 'tree', destination_path: `copy-${signal}` } });
+      // Once the copy's staging folder beside the destination holds files, the copy is mid-way.
+      const staging = (): string | undefined => fs.readdirSync(base).find((name) => name.includes('.agentfs-copy-'));
+      for (let tries = 0; tries < 2000; tries++) {
+        const folder = staging();
+        if (folder && fs.readdirSync(path.join(base, folder)).length >= 10) break;
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      assert.ok(staging(), 'the copy had started');
+      server.child.kill(signal);
+      const { code } = await done;
+      assert.equal(code, 0, server.log());
+      assert.match(server.log(), new RegExp(`${signal}: stopping`));
+      assert.ok(!fs.existsSync(path.join(base, `copy-${signal}`)), 'no destination');
+      assert.deepEqual(stagingLeftovers(base), [], 'no staging folder or temporary file');
+      const held = fs.existsSync(locks) ? fs.readdirSync(locks).filter((name) => name.includes(`.${server.child.pid}.`)) : [];
+      assert.deepEqual(held, [], 'the lock folder holds nothing of the stopped process');
+      assert.equal(expectOk(history(), 'history_list').count, 0, 'nothing recorded');
+    });
+  }
+
+  it('SIGTERM with nothing in flight exits 0 at once, leaving no lock', async function () {
+    const server = await start();
+    const done = exited(server.child);
+    server.send(1, 'tools/call', { name: 'write_file', arguments: { file_name: 'note.txt', content: 'kept\n' } });
+    for (let tries = 0; tries < 400 && !server.log().includes('write_file ok'); tries++)
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    server.child.kill('SIGTERM');
+    assert.equal((await done).code, 0);
+    assert.equal(fs.readFileSync(path.join(base, 'note.txt'), 'utf8'), 'kept\n');
+    const held = fs.existsSync(locks) ? fs.readdirSync(locks).filter((name) => name.includes(`.${server.child.pid}.`)) : [];
+    assert.deepEqual(held, []);
+    const recorded = expectOk(history(), 'history_list');
+    assert.equal(recorded.count, 1);
+    fs.rmSync(path.join(base, 'note.txt'));
+    fs.rmSync(state, { recursive: true, force: true });
+  });
+});
