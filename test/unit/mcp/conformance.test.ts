@@ -20,8 +20,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { ensureConformance } from '../../launcher/install';
 import { removeTree } from '../helpers';
-import { buildOnce, tempLayout } from './serve';
-import { type HttpServed, serveHttp } from './serveHttp';
+import { buildOnce, SERVER, tempLayout } from './serve';
+import { type HttpServed, serveHttp } from '../../shared/mcpHttp';
 
 type Revision = '2025-11-25' | '2026-07-28';
 
@@ -246,7 +246,7 @@ describe('MCP server over HTTP: the MCP conformance suite', function () {
     fs.writeFileSync(path.join(layout.base, 'notes.md'), '# notes\n');
     const tokenFile = path.join(tmp, 'token');
     fs.writeFileSync(tokenFile, `${TOKEN}\n`, { mode: 0o600 });
-    server = await serveHttp(['--http', '127.0.0.1:0', '--token-file', tokenFile, '--root', layout.base, '--state', layout.state]);
+    server = await serveHttp(SERVER, ['--http', '127.0.0.1:0', '--token-file', tokenFile, '--root', layout.base, '--state', layout.state]);
     relay = await startRelay(server.port, TOKEN);
   });
   after(async function () {

@@ -13,7 +13,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectOk, removeTree, snapshot } from '../helpers';
 import { buildOnce, SERVER, tempLayout } from './serve';
-import { type HttpServed, mcpHeaders, serveHttp } from './serveHttp';
+import { type HttpServed, mcpHeaders, serveHttp } from '../../shared/mcpHttp';
 
 const TOKEN = 'http-security-token-0123456789abcdef';
 const MODERN = '2026-07-28';
@@ -96,7 +96,7 @@ describe('MCP server over HTTP: token, Origin, Host and size guards', function (
   });
 
   async function start(extra: readonly string[] = ['--token-file', tokenFile], env: Record<string, string> = {}): Promise<HttpServed> {
-    server = await serveHttp(['--http', '127.0.0.1:0', '--root', base, '--state', state, ...extra], { env });
+    server = await serveHttp(SERVER, ['--http', '127.0.0.1:0', '--root', base, '--state', state, ...extra], { env });
     return server;
   }
 

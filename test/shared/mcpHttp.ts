@@ -1,10 +1,10 @@
 /**
  * The MCP server over Streamable HTTP, as its HTTP clients meet it: `node dist/mcp.js --http 127.0.0.1:0 …` started
- * as a child process, its port taken from the line it writes to stderr once it listens.
+ * as a child process, its port taken from the line it writes to stderr once it listens. Shared by the unit tests,
+ * the client matrix and the VS Code launches, which each start the server their client connects to.
  */
 import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { SERVER } from './serve';
 
 export interface HttpServed {
   /** `http://127.0.0.1:PORT/mcp`, the port the server reports. */
@@ -19,8 +19,12 @@ export interface HttpServed {
 
 const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
 
-/** Starts the server with `args` (which carry `--http`) and resolves once it listens; rejects when it exits first. */
+/**
+ * Starts `server` (the built dist/mcp.js) with `args`, which carry `--http`, and resolves once it listens; rejects
+ * when it exits first.
+ */
 export async function serveHttp(
+  server: string,
   args: readonly string[],
   options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {},
 ): Promise<HttpServed> {
@@ -29,7 +33,7 @@ export async function serveHttp(
   // A token in the test runner's own environment would decide which token the server takes.
   delete env.AGENT_FS_MCP_TOKEN;
   Object.assign(env, options.env);
-  const child = spawn(process.execPath, [SERVER, ...args], {
+  const child = spawn(process.execPath, [server, ...args], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
