@@ -25,6 +25,8 @@ export interface RunContext {
   readonly server: string;
   readonly prompt: string;
   readonly proxy: Record<string, string>;
+  /** The server the test started over Streamable HTTP, for a configuration that connects by URL. */
+  readonly http?: { readonly url: string; readonly token: string };
 }
 
 export interface Launch {
@@ -44,6 +46,8 @@ export interface Configuration {
    * and the refusal must name what the person can set (this pattern).
    */
   readonly scenario: 'full' | { readonly declined: RegExp } | 'home';
+  /** http: the test starts the server on loopback (its root the project folder) and the client connects by URL. */
+  readonly transport: 'stdio' | 'http';
   prepare(context: RunContext): Launch;
 }
 
@@ -115,6 +119,7 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
     id,
     title,
     scenario,
+    transport: 'stdio',
     prepare(context) {
       const spec = clientById('claude-code');
       const env = claudeEnvironment(context);
@@ -128,6 +133,50 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
       return {
         command: exe,
         args: [...prefix, '-p', context.prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', `mcp__${SERVER_NAME}`],
+        env,
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+/**
+ * Claude Code connected over Streamable HTTP to a server the test started: an `--mcp-config` file with the server's
+ * URL and its bearer token, and the README's Elicitation hook where this configuration has the person answer.
+ */
+function claudeHttpConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
+  return {
+    id,
+    title,
+    scenario,
+    transport: 'http',
+    prepare(context) {
+      const spec = clientById('claude-code');
+      assert.ok(context.http, 'an HTTP configuration runs against a server the test started');
+      const env = claudeEnvironment(context);
+      if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
+      const config = path.join(context.home, 'agent-fs-http.json');
+      writeJson(config, {
+        mcpServers: {
+          [SERVER_NAME]: { type: 'http', url: context.http.url, headers: { Authorization: `Bearer ${context.http.token}` } },
+        },
+      });
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [
+          ...prefix,
+          '-p',
+          context.prompt,
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--mcp-config',
+          config,
+          '--strict-mcp-config',
+          '--allowedTools',
+          `mcp__${SERVER_NAME}`,
+        ],
         env,
         cwd: context.project,
       };
@@ -156,6 +205,7 @@ function codexConfiguration(
     id,
     title,
     scenario,
+    transport: 'stdio',
     prepare(context) {
       const spec = clientById('codex');
       const codexHome = path.join(context.home, '.codex');
@@ -203,6 +253,7 @@ function geminiConfiguration(id: string, title: string, approvalMode: string): C
     id,
     title,
     scenario: 'full',
+    transport: 'stdio',
     prepare(context) {
       const spec = clientById('gemini-cli');
       const entry = JSON.parse(readmeBlock(spec.name, 'json', context.server)) as Record<string, unknown>;
@@ -232,6 +283,15 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
       claudeConfiguration('hook', "print mode with the README's line and Elicitation hook: the hook accepts each question", true, 'full'),
       claudeConfiguration('home', "print mode started in the home folder with the README's line: it is the root", false, 'home'),
       claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
+        declined: /Elicitation hook.*--confirm never.*--allowedTools/,
+      }),
+      claudeHttpConfiguration(
+        'http-hook',
+        'print mode over Streamable HTTP with the Elicitation hook: the hook accepts each question',
+        true,
+        'full',
+      ),
+      claudeHttpConfiguration('http-plain', 'print mode over Streamable HTTP without a hook: Claude Code dismisses the question', false, {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
     ],
