@@ -10,11 +10,13 @@
  * loads (else a fresh profile starts with the chat disabled), HOME in the launch's folder (Copilot writes lock
  * files there) and the scripted model's extension installed beside Agent FS.
  */
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
 import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
+import { serveHttp } from '../shared/mcpHttp';
 import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
@@ -28,7 +30,7 @@ const MODEL_OUT = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model');
 /** Where `--shots` puts the pictures the README shows. */
 const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
-export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp'] as const;
+export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp', 'vscode-mcp-http'] as const;
 /** Hosts that ship Copilot Chat as a built-in extension (1.100 has no agent mode to test). */
 export const AGENT_HOSTS: readonly string[] = ['1.139'];
 export type AgentScenario = (typeof AGENT_SCENARIOS)[number];
@@ -378,7 +380,7 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
         trust: scenario === 'agent-untrusted',
         timeoutMs: options.timeoutMs,
         keep: options.keep,
-        prepare: (dir) => {
+        prepare: async (dir) => {
           bridgeDir = path.join(dir, 'bridge');
           shotsDir = path.join(dir, 'shots');
           fs.mkdirSync(bridgeDir, { recursive: true });
@@ -390,20 +392,46 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           installModel(dir);
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
           if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
-          if (scenario !== 'vscode-mcp') return { target: { folder }, env };
-          // VS Code's own MCP client: the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…"
-          // writes (and the README gives), and Agent FS itself is not loaded: an empty extension carries the tests.
+          if (scenario !== 'vscode-mcp' && scenario !== 'vscode-mcp-http') return { target: { folder }, env };
+          // VS Code's own MCP client, and Agent FS itself not loaded: an empty extension carries the tests. Over
+          // stdio the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…" writes (and the README
+          // gives); over HTTP the launch starts the server on loopback and the entry names its URL and token.
           const state = path.join(dir, 'mcp-state');
-          const entry = connectSnippets(serverCommand(path.join(REPO_ROOT, 'dist', 'mcp.js'), [folder], state), process.platform).find(
-            (snippet) => snippet.id === 'vscode',
-          );
-          if (!entry) throw new Error('the Connect command has no VS Code entry');
+          const server = path.join(REPO_ROOT, 'dist', 'mcp.js');
           fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
-          fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
+          const prepared = {
+            env: { ...env, AGENTFS_IT_REPO: REPO_ROOT },
+            extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
+          };
+          if (scenario === 'vscode-mcp') {
+            const entry = connectSnippets(serverCommand(server, [folder], state), process.platform).find(
+              (snippet) => snippet.id === 'vscode',
+            );
+            if (!entry) throw new Error('the Connect command has no VS Code entry');
+            fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
+            return { target: { folder }, ...prepared };
+          }
+          const tokenFile = path.join(dir, 'mcp-token');
+          const token = randomBytes(24).toString('hex');
+          fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--token-file', tokenFile, '--root', folder, '--state', state]);
+          const entry = { servers: { 'agent-fs': { type: 'http', url: served.url, headers: { Authorization: `Bearer ${token}` } } } };
+          fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), `${JSON.stringify(entry, null, 2)}\n`);
+          say(`MCP server over HTTP at ${served.url}`);
           return {
             target: { folder },
-            env: { ...env, AGENTFS_MCP_STATE: state, AGENTFS_IT_REPO: REPO_ROOT },
-            extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
+            ...prepared,
+            stop: async () => {
+              await served.stop();
+              fs.writeFileSync(path.join(dir, 'mcp-http.log'), served.log());
+              // What the server logged per connection and request: which protocol revision VS Code spoke.
+              for (const line of served
+                .log()
+                .split('\n')
+                .filter((each) => /era|revision|protocol/i.test(each))
+                .slice(0, 40))
+                say(`MCP server: ${line}`);
+            },
           };
         },
         editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },
