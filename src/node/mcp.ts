@@ -1,21 +1,35 @@
 /**
- * The MCP server over stdio (dist/mcp.js, bin agent-fs-mcp). Interface (client configurations depend on it):
+ * The MCP server (dist/mcp.js, bin agent-fs-mcp), over stdio or Streamable HTTP. Interface (client configurations
+ * depend on it):
  *
  *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
+ *                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
  *
- * stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON, or not a
- * JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
+ * Over stdio, stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON,
+ * or not a JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
-import { CONFIRM_MODES, type ConfirmMode, createMcpServer } from './mcpServer';
+import { CheckedLines } from './mcpLines';
+import {
+  type HttpAddress,
+  httpToken,
+  type TokenSource,
+  needsAllowRemote,
+  parseHttpAddress,
+  serveHttp,
+  TOKEN_FILE,
+  TOKEN_VARIABLE,
+} from './mcpHttp';
+import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } from './mcpServer';
 import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
-Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default: the current directory; several
---root: a multi-root workspace). A client's roots narrow DIR; they never widen it.
+                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
+Serves the Agent FS tools to an MCP client over stdio (or HTTP), confined to DIR (default: the current directory;
+several --root: a multi-root workspace). A client's roots narrow DIR over stdio; they never widen it.
   --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
   --max-read-bytes N the most file bytes one read returns (default 262144)
   --state DIR        keep the change history in DIR (the editor's, to share it); default: a folder per root under
@@ -33,6 +47,12 @@ Serves the Agent FS tools to an MCP client over stdio, confined to DIR (default:
   --confirm MODE     elicit (default): ask the person through the client before deleting or replacing anything,
                      where the client can ask, else leave it to the client's own approval; never: do not ask;
                      require: refuse such calls (CONFIRMATION_DECLINED) when the client cannot ask
+  --http [HOST:]PORT serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST default 127.0.0.1; PORT 0:
+                     any free port). Every request needs Authorization: Bearer <token>; the token is generated once
+                     into the state folder's ${TOKEN_FILE} (mode 0600) unless given
+  --token-file FILE  take the token from FILE (or from $${TOKEN_VARIABLE})
+  --allow-remote     let HOST be an address other machines reach (0.0.0.0, a LAN address): anyone there with the
+                     token gets every tool on DIR
 Logs go to stderr.`;
 
 /**
@@ -45,13 +65,84 @@ function log(line: string): void {
   process.stderr.write(`agent-fs-mcp: ${line}\n`);
 }
 
+/** Serves over Streamable HTTP until SIGINT or SIGTERM, which close every connection before the process exits. */
+function listenOnHttp(
+  service: McpService,
+  address: HttpAddress,
+  token: TokenSource,
+  allowRemote: boolean,
+  serving: string,
+  done: () => void,
+): void {
+  serveHttp(service, { address, token: token.token, allowRemote, log }).then(
+    (served) => {
+      log(`${serving}; listening on ${served.url}; token in ${token.from}`);
+      const stop = (): void => {
+        done();
+        void served.close().then(() => process.exit(0));
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    },
+    (error: unknown) => {
+      log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
+      done();
+      process.exitCode = 1;
+    },
+  );
+}
+
+/** Serves over stdio until the client closes stdin. */
+function serveOnStdio(service: McpService, serving: string, done: () => void): void {
+  const lines = process.stdin.pipe(new CheckedLines((answer) => process.stdout.write(answer)));
+  const transport = new StdioServerTransport(lines, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
+  // The connection's first message picks its revision: 2026-07-28 for a client that discovers, the 2025 revisions
+  // for one that opens with initialize. One server is built for it either way.
+  const handle = serveStdio(() => service.server({ roots: true }), {
+    transport,
+    onerror: (error) => {
+      // JSON that is not a JSON-RPC message is dropped by the transport; the protocol wants an answer, with id null
+      // as the id is unknown. (A line that is not JSON at all was answered by CheckedLines.)
+      if (error.name !== 'ZodError') {
+        log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
+        return;
+      }
+      const invalid = {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ProtocolErrorCode.InvalidRequest, message: 'Invalid request: not a JSON-RPC 2.0 message' },
+      };
+      process.stdout.write(`${JSON.stringify(invalid)}\n`);
+    },
+  });
+  log(serving);
+  // The client closing stdin ends the session.
+  process.stdin.on('end', () => {
+    done();
+    void handle.close();
+  });
+}
+
 function main(argv: readonly string[]): number | undefined {
   let confirm: ConfirmMode = 'elicit';
+  let http: HttpAddress | undefined;
+  let tokenFile: string | undefined;
+  let allowRemote = false;
   const options = parseHostOptions(argv, (argument, flag, value) => {
-    if (flag !== '--confirm') return `unknown argument ${argument}`;
-    const mode = value();
-    if (!CONFIRM_MODES.includes(mode as ConfirmMode)) return `--confirm needs one of ${CONFIRM_MODES.join(', ')}`;
-    confirm = mode as ConfirmMode;
+    if (flag === '--http') {
+      const address = parseHttpAddress(value() ?? '');
+      if (typeof address === 'string') return address;
+      http = address;
+    } else if (flag === '--token-file') {
+      tokenFile = value();
+      if (tokenFile === undefined || tokenFile === '') return '--token-file needs a file';
+    } else if (flag === '--allow-remote') {
+      allowRemote = true;
+    } else if (flag === '--confirm') {
+      const mode = value();
+      if (!CONFIRM_MODES.includes(mode as ConfirmMode)) return `--confirm needs one of ${CONFIRM_MODES.join(', ')}`;
+      confirm = mode as ConfirmMode;
+    } else return `unknown argument ${argument}`;
     return undefined;
   });
   if (typeof options === 'string') {
@@ -66,16 +157,31 @@ function main(argv: readonly string[]): number | undefined {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (http === undefined && (tokenFile !== undefined || allowRemote)) {
+    process.stderr.write(`agent-fs-mcp: --token-file and --allow-remote go with --http\n${USAGE}\n`);
+    return 2;
+  }
+  if (http !== undefined && needsAllowRemote(http.host) && !allowRemote) {
+    process.stderr.write(
+      `agent-fs-mcp: --http ${http.host} reaches other machines; add --allow-remote if that is what you want (anyone there with the token gets every tool)\n`,
+    );
+    return 2;
+  }
   const directories = rootsOf(options);
   const state = stateDirectoryOf(options, directories);
   if (typeof state === 'string') {
     log(state);
     return 2;
   }
+  const token = http === undefined ? undefined : httpToken(tokenFile, state.directory);
+  if (typeof token === 'string') {
+    log(token);
+    return 2;
+  }
 
   // One index for every set of roots the client may switch between; watches die with the process.
   const index = options.index ? new NodePathIndex() : undefined;
-  const server = createMcpServer({
+  const service = createMcpService({
     roots: {
       directories,
       explicit: options.roots.length > 0,
@@ -88,32 +194,9 @@ function main(argv: readonly string[]): number | undefined {
     log,
     ...(index ? { index } : {}),
   });
-  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES });
-  transport.onerror = (error) => {
-    // The SDK's transport drops a line it cannot parse; the protocol wants an answer, with id null as the id is unknown.
-    const parse = error instanceof SyntaxError;
-    const invalid = error.name === 'ZodError';
-    if (!parse && !invalid) return;
-    const code = parse ? ErrorCode.ParseError : ErrorCode.InvalidRequest;
-    const message = parse ? `Parse error: ${error.message}` : 'Invalid request: not a JSON-RPC 2.0 message';
-    process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`);
-  };
-  server.onerror = (error) => log(`protocol: ${error.message.split('\n')[0] ?? ''}`);
-  server.connect(transport).then(
-    () =>
-      log(
-        `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`,
-      ),
-    (error: unknown) => {
-      log(`could not start: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-  // The client closing stdin ends the session; calls in flight finish, then the process exits by itself.
-  process.stdin.on('end', () => {
-    index?.close();
-    void server.close();
-  });
+  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`;
+  if (http !== undefined && token !== undefined) listenOnHttp(service, http, token, allowRemote, serving, () => index?.close());
+  else serveOnStdio(service, serving, () => index?.close());
   return undefined;
 }
 

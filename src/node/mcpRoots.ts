@@ -117,50 +117,31 @@ export interface SessionStore {
   readonly stateDirectory?: string;
 }
 
-/** What RootsState needs from the server: the client's roots, a session built for some, and the log. */
-export interface RootsSource {
-  /** The roots the client lists now; undefined when it offers none (no roots capability). Throws if it cannot say. */
-  listRoots(this: void): Promise<ClientRoot[] | undefined>;
+/** How the pool builds a session on some directories, and where it logs. */
+export interface SessionSource {
   sessionFor(this: void, directories: readonly string[], store: SessionStore): Session;
   log(this: void, line: string): void;
 }
 
-/** The client's current roots as sessions: fetched when the client says they changed, used from the next call on. */
-export class RootsState {
-  private current: Promise<Session> | undefined;
+/**
+ * One session per set of directories, shared by every connection of the server: the first on the configured
+ * directories, whose history store every later session with --state shares.
+ */
+export class SessionPool {
   private readonly sessions = new Map<string, Session>();
-  private readonly base: Session;
+  readonly base: Session;
 
   constructor(
-    private readonly source: RootsSource,
-    private readonly configured: ConfiguredRoots,
+    private readonly source: SessionSource,
+    readonly configured: ConfiguredRoots,
   ) {
     const { stateDirectory } = configured;
-    // Its history store is the one every later session with --state shares.
     this.base = source.sessionFor(configured.directories, stateDirectory === undefined ? {} : { stateDirectory });
     this.sessions.set(this.key(configured.directories), this.base);
   }
 
-  /** Marks the roots as changed; the next call asks the client for them. */
-  invalidate(): void {
-    this.current = undefined;
-  }
-
-  session(): Promise<Session> {
-    this.current ??= this.load();
-    return this.current;
-  }
-
-  private async load(): Promise<Session> {
-    let offered: ClientRoot[] | undefined;
-    try {
-      offered = await this.source.listRoots();
-    } catch (error) {
-      this.source.log(
-        `The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.configured.directories.join(', ')}.`,
-      );
-      return this.base;
-    }
+  /** The session on a client's roots as the rules above narrow them; the configured one when it offers none. */
+  forRoots(offered: readonly ClientRoot[] | undefined): Session {
     if (offered === undefined) return this.base;
     const narrowed = narrowRoots(offered, this.configured);
     for (const line of narrowed.ignored) this.source.log(line);
@@ -198,5 +179,52 @@ export class RootsState {
     if (holder !== undefined)
       return `The client's root ${holder} holds every folder Agent FS could keep its history in. Start agent-fs-mcp with --state DIR outside it, or --no-history.`;
     return { stateDirectory: own };
+  }
+}
+
+/**
+ * One connection's roots as a session: fetched when first needed and again after the client says they changed.
+ * `listRoots` resolves undefined when the client offers none (no roots capability) and throws if it cannot say.
+ */
+export class RootsState {
+  private current: Promise<Session> | undefined;
+
+  constructor(
+    private readonly pool: SessionPool,
+    private readonly listRoots: () => Promise<ClientRoot[] | undefined>,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Marks the roots as changed; the next call asks the client for them. */
+  invalidate(): void {
+    this.current = undefined;
+  }
+
+  /** Whether the roots are known (or being fetched), so a call need not ask for them. */
+  get known(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** Takes roots the client gave unasked-for here (the 2026-07-28 revision answers them inside a call). */
+  offer(roots: ClientRoot[] | undefined): void {
+    this.current = Promise.resolve(this.pool.forRoots(roots));
+  }
+
+  session(): Promise<Session> {
+    this.current ??= this.load();
+    return this.current;
+  }
+
+  private async load(): Promise<Session> {
+    let offered: ClientRoot[] | undefined;
+    try {
+      offered = await this.listRoots();
+    } catch (error) {
+      this.log(
+        `The client did not list its roots (${error instanceof Error ? error.message : String(error)}); serving ${this.pool.configured.directories.join(', ')}.`,
+      );
+      return this.pool.base;
+    }
+    return this.pool.forRoots(offered);
   }
 }

@@ -1,8 +1,14 @@
 /**
  * The Agent FS tools as a Model Context Protocol server, over the same core and call pipeline as the editor and the
- * runner. This file only translates: MCP requests in, envelopes out; roots into a session, elicitation into the
- * editor's confirmation, `notifications/cancelled` into the core's cancellation, the core's progress into
+ * runner. This file only translates: MCP requests in, envelopes out; roots into a session, confirmations into
+ * questions to the person, `notifications/cancelled` into the core's cancellation, the core's progress into
  * `notifications/progress`.
+ *
+ * Two protocol revisions, one set of handlers: a connection that opens with `server/discover` speaks 2026-07-28 (who
+ * calls is said by each request; questions and roots go back as the call's `input_required` result, and the client
+ * calls again with the answers), one that opens with `initialize` speaks the 2025 revisions (who calls is said once;
+ * questions and roots are requests from server to client while the call waits). The serving entry (mcp.ts, mcpHttp.ts)
+ * picks the revision; each handler asks the request which one it is in.
  *
  * Invariants:
  *  - Every tools/call result carries the envelope twice, as structuredContent and as the JSON text of its first
@@ -11,28 +17,34 @@
  *    image item after it, the file's bytes as they are. Input the tool's schema refuses is an
  *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
  *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
- *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in.
+ *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in. On 2026-07-28 an
+    answer counts only with the sealed state this process minted for that very call (tool and arguments).
  *  - With --state, one history store is shared by every call, whatever roots the client gives; without it, each set
  *    of roots keeps its history in its own default folder outside them, the one the runner on those folders uses.
  *
  * Over 300 lines: the one translation between MCP and the pipeline; roots, confirmations and progress each need the
  * request.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   type CallToolResult,
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  RequestSchema,
-  ResultSchema,
-  RootsListChangedNotificationSchema,
-  type ServerNotification,
-  type ServerRequest,
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type ClientCapabilities,
+  createRequestStateCodec,
+  type Implementation,
+  inputRequired,
+  inputResponse,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  Server,
+  type ServerContext,
+  type StandardSchemaV1,
   type Tool as McpTool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { EncodingHost } from '../core/encoding/host';
 import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
 import { CancelledError } from '../core/errors';
@@ -45,7 +57,7 @@ import type { PathIndex } from '../core/ports/pathIndex';
 import type { Progress } from '../core/signals';
 import type { Preparation, Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
-import { type ClientRoot, type ConfiguredRoots, RootsState, type SessionStore } from './mcpRoots';
+import { type ClientRoot, type ConfiguredRoots, RootsState, SessionPool, type SessionStore } from './mcpRoots';
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
 
@@ -104,7 +116,7 @@ function toolResult(envelope: Envelope, image?: ImageAttachment): CallToolResult
       { type: 'text', text: JSON.stringify(envelope) },
       ...(image ? [{ type: 'image' as const, data: Buffer.from(image.bytes).toString('base64'), mimeType: image.mimeType }] : []),
     ],
-    structuredContent: envelope as unknown as Record<string, unknown>,
+    structuredContent: envelope,
     isError: !envelope.ok,
   };
 }
@@ -180,55 +192,20 @@ const PROGRESS_INTERVAL_MS = 100;
  */
 const PROGRESS_QUIET_MS = 1000;
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
 /**
- * tools/call as any request of that method. The SDK's Server checks the real schema and answers -32602 (invalid
- * params) when it fails; registered with the strict schema, a failing parse escapes as -32603 (internal error).
+ * A result schema that takes whatever the client answers: roots/list is read leniently (rootsIn), as the SDK's own
+ * schema rejects the whole list for one root that is not a file: URI, and that root is to be ignored, not the list.
  */
-const AnyCallToolRequestSchema = RequestSchema.extend({ method: CallToolRequestSchema.shape.method });
-
-/**
- * The client's roots as sessions (mcpRoots.ts), each built as the runner builds its session: the first on the
- * configured directories, whose history store every later session with --state shares, and whose shared policy file
- * (the editor's, when it shares that state folder) every session on that folder follows.
- */
-function rootsState(server: Server, options: McpServerOptions): RootsState {
-  const policy: Partial<Policy> = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
-  const { stateDirectory } = options.roots;
-  const configuredPolicy = stateDirectory === undefined ? undefined : new SharedPolicyFile(stateDirectory, 'MCP server');
-  const sessionFor = (directories: readonly string[], store: SessionStore): Session => {
-    const shared =
-      store.stateDirectory === undefined
-        ? undefined
-        : store.stateDirectory === stateDirectory
-          ? configuredPolicy
-          : new SharedPolicyFile(store.stateDirectory, 'MCP server');
-    return createNodeSession(directories, policy, {
-      ...store,
-      ...(shared ? { sharedPolicy: shared } : {}),
-      ripgrep: options.ripgrep,
-      hostKind: 'mcp',
-      naming: serverNaming(options.confirm),
-      ...(options.encodings ? { encodings: options.encodings } : {}),
-      ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
-      ...(options.index ? { index: options.index } : {}),
-    });
-  };
-  return new RootsState(
-    {
-      listRoots: async () =>
-        server.getClientCapabilities()?.roots
-          ? // Read leniently: the SDK's schema rejects the whole list for one root that is not a file: URI, and that
-            // root is to be ignored, not the list.
-            rootsIn(await server.request({ method: 'roots/list' }, ResultSchema, { timeout: ROOTS_TIMEOUT_MS }))
-          : undefined,
-      sessionFor,
-      log: options.log,
-    },
-    options.roots,
-  );
-}
+const ANY_RESULT: StandardSchemaV1<unknown, Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'agent-fs',
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as Record<string, unknown> }
+        : { issues: [{ message: 'the result is not an object' }] },
+  },
+};
 
 /** The entries of a roots/list result that name a URI; anything else there is not a root. */
 function rootsIn(result: Record<string, unknown>): ClientRoot[] {
@@ -242,8 +219,8 @@ function rootsIn(result: Record<string, unknown>): ClientRoot[] {
 }
 
 /** Turns the core's per-phase progress into MCP's one rising number, throttled, with the phase in the message. */
-function progressReporter(extra: Extra, operation: string): ((progress: Progress) => void) | undefined {
-  const token = extra._meta?.progressToken;
+function progressReporter(ctx: ServerContext, operation: string): ((progress: Progress) => void) | undefined {
+  const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return undefined;
   const startedAt = Date.now();
   const doneByUnit = new Map<string, number>();
@@ -265,75 +242,217 @@ function progressReporter(extra: Extra, operation: string): ((progress: Progress
     lastUnit = progress.unit;
     lastSent = now;
     const message = `${operation}: ${progress.done}${progress.total === undefined ? '' : ` of ${progress.total}`} ${progress.unit}`;
-    extra
-      .sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: total, message } })
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params: { progressToken: token, progress: total, message } })
       .catch(() => undefined);
   };
 }
 
-export function createMcpServer(options: McpServerOptions): Server {
-  const server = new Server(
-    { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
-    { capabilities: { tools: { listChanged: false } } },
-  );
+/**
+ * Who is calling, as this request tells it. The 2025 revisions say it once, at initialize; 2026-07-28 says it with
+ * every request, in the request's envelope, and has no initialize.
+ */
+interface Caller {
+  readonly revision: string;
+  readonly modern: boolean;
+  readonly client: Implementation | undefined;
+  readonly capabilities: ClientCapabilities | undefined;
+}
+
+function callerOf(server: Server, ctx: ServerContext): Caller {
+  // The envelope's keys are the protocol's reserved _meta names; its values come from the client unchecked.
+  const envelope: Readonly<Record<string, unknown>> = ctx.mcpReq.envelope ?? {};
+  const revision = envelope[PROTOCOL_VERSION_META_KEY];
+  if (typeof revision === 'string') {
+    const client = envelope[CLIENT_INFO_META_KEY];
+    const capabilities = envelope[CLIENT_CAPABILITIES_META_KEY];
+    return {
+      revision,
+      modern: true,
+      client: typeof client === 'object' && client !== null ? (client as Implementation) : undefined,
+      capabilities: typeof capabilities === 'object' && capabilities !== null ? capabilities : undefined,
+    };
+  }
+  return {
+    revision: server.getNegotiatedProtocolVersion() ?? 'unknown',
+    modern: false,
+    client: server.getClientVersion(),
+    capabilities: server.getClientCapabilities(),
+  };
+}
+
+function describeCaller(caller: Caller): string {
+  const { client, capabilities } = caller;
+  return `client ${client?.name ?? 'unnamed'} ${client?.version ?? ''} (${caller.revision}): ${capabilities?.elicitation?.form !== undefined ? 'can ask (elicitation)' : 'cannot ask'}, ${capabilities?.roots ? 'offers roots' : 'offers no roots'}`;
+}
+
+/**
+ * The sealed state a 2026-07-28 confirmation round hands the client, echoed back with the answer: which call the
+ * answer is for (its tool and arguments, hashed), so an answer given for one call never lets another run.
+ */
+interface ConfirmState {
+  readonly call: string;
+}
+
+/** The key of the confirmation among a call's input requests, and of the client's roots. */
+const CONFIRM_INPUT = 'confirm';
+const ROOTS_INPUT = 'roots';
+
+function callKey(name: string, input: unknown): string {
+  return createHash('sha256')
+    .update(name)
+    .update('\0')
+    .update(JSON.stringify(input) ?? '')
+    .digest('base64url');
+}
+
+/** The tools for every connection of one server process. */
+export interface McpService {
+  /**
+   * A server for one connection or request. With `roots`, it asks that client for its roots (a local client over
+   * stdio); without, it serves the configured directories (over HTTP, where a client's roots name its own disk).
+   */
+  server(options: { readonly roots: boolean }): Server;
+}
+
+/**
+ * The sessions every connection shares, each built as the runner builds its session: the first on the configured
+ * directories, whose history store every later session with --state shares, and whose shared policy file (the
+ * editor's, when it shares that state folder) every session on that folder follows.
+ */
+function sessionPool(options: McpServerOptions): SessionPool {
+  const policy: Partial<Policy> = { ...options.policy, confirmDestructive: options.confirm !== 'never' };
+  const { stateDirectory } = options.roots;
+  const configuredPolicy = stateDirectory === undefined ? undefined : new SharedPolicyFile(stateDirectory, 'MCP server');
+  const sessionFor = (directories: readonly string[], store: SessionStore): Session => {
+    const shared =
+      store.stateDirectory === undefined
+        ? undefined
+        : store.stateDirectory === stateDirectory
+          ? configuredPolicy
+          : new SharedPolicyFile(store.stateDirectory, 'MCP server');
+    return createNodeSession(directories, policy, {
+      ...store,
+      ...(shared ? { sharedPolicy: shared } : {}),
+      ripgrep: options.ripgrep,
+      hostKind: 'mcp',
+      naming: serverNaming(options.confirm),
+      ...(options.encodings ? { encodings: options.encodings } : {}),
+      ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
+      ...(options.index ? { index: options.index } : {}),
+    });
+  };
+  return new SessionPool({ sessionFor, log: options.log }, options.roots);
+}
+
+export function createMcpService(options: McpServerOptions): McpService {
   // Looked up by the name a client sends, which may be any string.
   const tools = new Map<string, Tool>(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
   // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
   const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
     mcpTool(tool, serverNaming(options.confirm)),
   );
-  const roots = rootsState(server, options);
-
-  server.oninitialized = () => {
-    const client = server.getClientVersion();
-    const capabilities = server.getClientCapabilities();
-    options.log(
-      `client ${client?.name ?? 'unnamed'} ${client?.version ?? ''}: ${capabilities?.elicitation?.form !== undefined ? 'can ask (elicitation)' : 'cannot ask'}, ${capabilities?.roots ? 'offers roots' : 'offers no roots'}`,
-    );
-    // Ask for the client's roots at once, so the first call need not wait for them.
-    if (server.getClientCapabilities()?.roots) void roots.session();
+  const pool = sessionPool(options);
+  // One process answers every round of a confirmation, so a key of its own seals the state it hands out.
+  const states = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000 });
+  const seen = new Set<string>();
+  const logCaller = (caller: Caller): void => {
+    const line = describeCaller(caller);
+    if (seen.has(line)) return;
+    seen.add(line);
+    options.log(line);
   };
-  server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
-    roots.invalidate();
-    return Promise.resolve();
-  });
-  server.setRequestHandler(ListToolsRequestSchema, () => Promise.resolve({ tools: listed }));
-  server.setRequestHandler(AnyCallToolRequestSchema, async (raw, extra): Promise<CallToolResult> => {
-    const request = CallToolRequestSchema.parse(raw);
-    const { name } = request.params;
-    const tool = tools.get(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
-    const input = withoutClientParameters(tool, request.params.arguments ?? {});
-    const startedAt = performance.now();
-    const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
-    try {
-      const session = await roots.session();
-      // The confirmation is worked out (a stat, maybe a diff) only where it can change what happens: with elicit
-      // and a client that cannot ask, the call runs either way.
-      const canAsk = server.getClientCapabilities()?.elicitation?.form !== undefined;
-      if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
-        const refusal = await confirm(server, canAsk, name, await prepareOperation(name, input, session), extra);
-        if (refusal) {
-          options.log(`${name} ${refusal.error.code} in ${elapsed()}`);
-          return toolResult(refusal);
-        }
-      }
-      const { envelope, image } = await invokeForReply(name, input, session, () => extra.signal.aborted, progressReporter(extra, name));
-      options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
-      return toolResult(envelope, image);
-    } catch (error) {
-      if (error instanceof CancelledError || extra.signal.aborted) {
-        // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.
-        options.log(`${name} cancelled after ${elapsed()}`);
-        throw error instanceof Error ? error : new Error(String(error));
-      }
-      options.log(
-        `${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-      );
-      throw error;
+
+  const build = ({ roots: withRoots }: { readonly roots: boolean }): Server => {
+    const server = new Server(
+      { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
+      { capabilities: { tools: { listChanged: false } }, requestState: { verify: (state, ctx) => states.verify(state, ctx) } },
+    );
+    const roots = withRoots
+      ? new RootsState(
+          pool,
+          async () =>
+            server.getClientCapabilities()?.roots
+              ? rootsIn(await server.request({ method: 'roots/list' }, ANY_RESULT, { timeout: ROOTS_TIMEOUT_MS }))
+              : undefined,
+          options.log,
+        )
+      : undefined;
+
+    server.oninitialized = () => {
+      logCaller({
+        revision: server.getNegotiatedProtocolVersion() ?? 'unknown',
+        modern: false,
+        client: server.getClientVersion(),
+        capabilities: server.getClientCapabilities(),
+      });
+      // Ask for the client's roots at once, so the first call need not wait for them.
+      if (roots && server.getClientCapabilities()?.roots) void roots.session();
+    };
+    if (roots) {
+      server.setNotificationHandler('notifications/roots/list_changed', () => {
+        roots.invalidate();
+      });
     }
-  });
-  return server;
+    server.setRequestHandler('tools/list', () => ({ tools: listed }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name } = request.params;
+      const tool = tools.get(name);
+      if (!tool)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
+      const caller = callerOf(server, ctx);
+      if (caller.modern) logCaller(caller);
+      const input = withoutClientParameters(tool, request.params.arguments ?? {});
+      const startedAt = performance.now();
+      const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
+      try {
+        // 2026-07-28 has no requests from server to client: the roots come back inside this call, asked for once.
+        if (roots && caller.modern && !roots.known && caller.capabilities?.roots) {
+          const answer = inputResponse(ctx.mcpReq.inputResponses, ROOTS_INPUT);
+          if (answer.kind === 'roots') roots.offer(rootsIn({ roots: answer.roots }));
+          else if (ctx.mcpReq.inputResponses === undefined)
+            return inputRequired({ inputRequests: { [ROOTS_INPUT]: inputRequired.listRoots() } });
+          else roots.offer(undefined);
+        }
+        const session = roots ? await roots.session() : pool.base;
+        // The confirmation is worked out (a stat, maybe a diff) only where it can change what happens: with elicit
+        // and a client that cannot ask, the call runs either way.
+        const canAsk = caller.capabilities?.elicitation?.form !== undefined;
+        if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
+          const preparation = await prepareOperation(name, input, session);
+          const asked = caller.modern
+            ? await confirmInBand(name, callKey(name, input), preparation, canAsk, caller, ctx, (state) => states.mint(state))
+            : await confirm(canAsk, name, preparation, caller, ctx);
+          if (asked !== undefined && 'resultType' in asked) return asked;
+          if (asked) {
+            options.log(`${name} ${asked.error.code} in ${elapsed()}`);
+            return toolResult(asked);
+          }
+        }
+        const { envelope, image } = await invokeForReply(
+          name,
+          input,
+          session,
+          () => ctx.mcpReq.signal.aborted,
+          progressReporter(ctx, name),
+        );
+        options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
+        return toolResult(envelope, image);
+      } catch (error) {
+        if (error instanceof CancelledError || ctx.mcpReq.signal.aborted) {
+          // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.
+          options.log(`${name} cancelled after ${elapsed()}`);
+          throw error instanceof Error ? error : new Error(String(error));
+        }
+        options.log(
+          `${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+        );
+        throw error;
+      }
+    });
+    return server;
+  };
+  return { server: build };
 }
 
 /**
@@ -352,52 +471,94 @@ function unattendedRemedy(client: string | undefined): string {
   return `${prefix} this client answers for the person; start agent-fs-mcp with --confirm never to leave the confirmation to the client's own tool approval.`;
 }
 
-/**
- * Asks the person where the preparation has a confirmation (a client that cannot ask, here only under --confirm
- * require, is refused); returns the CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
- */
-async function confirm(
-  server: Server,
-  canAsk: boolean,
-  operation: string,
-  preparation: Preparation,
-  extra: Extra,
-): Promise<FailureEnvelope | undefined> {
-  const { confirmation } = preparation;
-  if (!confirmation) return undefined;
-  const nothing = 'Nothing was changed.';
-  if (!canAsk) {
-    return failure(
-      operation,
-      'CONFIRMATION_DECLINED',
-      `${confirmation.title} This needs the person's confirmation, and this MCP client cannot ask for it (no elicitation support); the server runs with --confirm require. ${nothing}`,
-      { reason: 'unsupported' },
-    );
-  }
-  let action: string;
-  try {
-    const answer = await server.elicitInput(
-      { mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA },
-      { signal: extra.signal, timeout: CONFIRMATION_TIMEOUT_MS, relatedRequestId: extra.requestId },
-    );
-    action = confirmationAnswer(answer);
-  } catch (error) {
-    if (extra.signal.aborted) throw new CancelledError();
-    const timedOut = error instanceof McpError && error.code === Number(ErrorCode.RequestTimeout);
-    return failure(
-      operation,
-      'CONFIRMATION_DECLINED',
-      `${confirmation.title} ${timedOut ? 'The confirmation got no answer in time' : `Asking for confirmation failed (${error instanceof Error ? error.message : String(error)})`}, so it counts as declined. ${nothing}`,
-      { reason: timedOut ? 'timeout' : 'failed' },
-    );
-  }
-  if (action === 'accept') return undefined;
+/** The refusal of a call whose confirmation a client cannot ask for, under --confirm require. */
+function cannotAsk(operation: string, confirmation: NonNullable<Preparation['confirmation']>): FailureEnvelope {
   return failure(
     operation,
     'CONFIRMATION_DECLINED',
-    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. ${nothing} Ask them before trying again. ${unattendedRemedy(server.getClientVersion()?.name)}`,
-    {
-      reason: action === 'cancel' ? 'cancelled' : 'declined',
-    },
+    `${confirmation.title} This needs the person's confirmation, and this MCP client cannot ask for it (no elicitation support); the server runs with --confirm require. Nothing was changed.`,
+    { reason: 'unsupported' },
   );
+}
+
+/** The refusal of a call whose confirmation the person (or the client for them) declined or dismissed. */
+function declined(
+  operation: string,
+  confirmation: NonNullable<Preparation['confirmation']>,
+  action: string,
+  caller: Caller,
+): FailureEnvelope {
+  return failure(
+    operation,
+    'CONFIRMATION_DECLINED',
+    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. Nothing was changed. Ask them before trying again. ${unattendedRemedy(caller.client?.name)}`,
+    { reason: action === 'cancel' ? 'cancelled' : 'declined' },
+  );
+}
+
+/**
+ * The 2025 revisions: asks the person with an elicitation request while the call waits, where the preparation has a
+ * confirmation (a client that cannot ask, here only under --confirm require, is refused). Returns the
+ * CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
+ */
+async function confirm(
+  canAsk: boolean,
+  operation: string,
+  preparation: Preparation,
+  caller: Caller,
+  ctx: ServerContext,
+): Promise<FailureEnvelope | undefined> {
+  const { confirmation } = preparation;
+  if (!confirmation) return undefined;
+  if (!canAsk) return cannotAsk(operation, confirmation);
+  let action: string;
+  try {
+    const answer = await ctx.mcpReq.elicitInput(
+      { mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA },
+      { signal: ctx.mcpReq.signal, timeout: CONFIRMATION_TIMEOUT_MS },
+    );
+    action = confirmationAnswer(answer);
+  } catch (error) {
+    if (ctx.mcpReq.signal.aborted) throw new CancelledError();
+    const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+    return failure(
+      operation,
+      'CONFIRMATION_DECLINED',
+      `${confirmation.title} ${timedOut ? 'The confirmation got no answer in time' : `Asking for confirmation failed (${error instanceof Error ? error.message : String(error)})`}, so it counts as declined. Nothing was changed.`,
+      { reason: timedOut ? 'timeout' : 'failed' },
+    );
+  }
+  return action === 'accept' ? undefined : declined(operation, confirmation, action, caller);
+}
+
+/**
+ * 2026-07-28: the question goes back as the call's result (input_required) with sealed state naming the call, and the
+ * client calls again with the person's answer. Returns that input_required result, the CONFIRMATION_DECLINED
+ * envelope, or undefined when the call may run. An answer counts only with the state minted for this very call; any
+ * other retry is asked again.
+ */
+async function confirmInBand(
+  operation: string,
+  key: string,
+  preparation: Preparation,
+  canAsk: boolean,
+  caller: Caller,
+  ctx: ServerContext,
+  mint: (state: ConfirmState) => Promise<string>,
+): Promise<FailureEnvelope | ReturnType<typeof inputRequired> | undefined> {
+  const { confirmation } = preparation;
+  if (!confirmation) return undefined;
+  if (!canAsk) return cannotAsk(operation, confirmation);
+  const state = ctx.mcpReq.requestState<ConfirmState>();
+  const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
+  if (state?.call === key && answer.kind === 'elicit') {
+    const action = confirmationAnswer(answer);
+    return action === 'accept' ? undefined : declined(operation, confirmation, action, caller);
+  }
+  return inputRequired({
+    inputRequests: {
+      [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA }),
+    },
+    requestState: await mint({ call: key }),
+  });
 }

@@ -1,0 +1,246 @@
+/**
+ * The MCP server over Streamable HTTP (`agent-fs-mcp --http [HOST:]PORT`), one endpoint at /mcp for both revisions:
+ * 2026-07-28 per request, stateless, as that revision defines it; the 2025 revisions with a session per client that
+ * initializes, since they ask the person their questions as requests from server to client, which need the session's
+ * stream. Every server is built by the same service the stdio entry uses (mcpServer.ts).
+ *
+ * Who may call (checked on the headers, before a byte of the body is read or any tool runs):
+ *  - `Host` must name this machine as the client reached it: a loopback name, or with --allow-remote the address it
+ *    listens on or one of this machine's names. Anything else is a DNS rebinding attempt: 403.
+ *  - `Origin`, when a browser sends one, must be a loopback origin (or one of those names with --allow-remote): 403.
+ *  - `Authorization: Bearer <token>` with this server's token, compared in constant time: else 401.
+ *  - A body above the bound is 413.
+ * A refused request changes nothing and reaches no tool.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  localhostAllowedHostnames,
+  validateHostHeader,
+  validateOriginHeader,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import type { McpService } from './mcpServer';
+
+/** The largest request body served: above any input the tools take in one call but a whole file's content. */
+const HTTP_MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** 2025 sessions kept at once; the one used least recently goes first (its client must initialize again). */
+const MAX_SESSIONS = 64;
+/** Where the generated token is kept in the state folder. */
+export const TOKEN_FILE = 'mcp-http-token';
+/** The environment variable a token may come from. */
+export const TOKEN_VARIABLE = 'AGENT_FS_MCP_TOKEN';
+
+export interface HttpAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `[HOST:]PORT` (an IPv6 host in brackets), or a message saying what is wrong with it. */
+export function parseHttpAddress(value: string): HttpAddress | string {
+  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value);
+  const port = Number(match?.[2]);
+  if (!match || !Number.isInteger(port) || port > 65535) return `--http needs [HOST:]PORT (a port from 0 to 65535), not ${value}`;
+  const host = (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
+  return { host, port };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Whether serving this host needs --allow-remote: anything but a loopback address reaches other machines. */
+export function needsAllowRemote(host: string): boolean {
+  return !isLoopback(host);
+}
+
+export interface TokenSource {
+  readonly token: string;
+  /** Where it came from, for the log: the file, the variable, or the state file it was generated in. */
+  readonly from: string;
+}
+
+/**
+ * This server's token: from --token-file, else the environment variable, else the state folder's token file (made
+ * once, readable only by its owner, and reused by every later server on that folder). A message when there is none.
+ */
+export function httpToken(tokenFile: string | undefined, stateDirectory: string | undefined): TokenSource | string {
+  if (tokenFile !== undefined) {
+    let text: string;
+    try {
+      text = fs.readFileSync(tokenFile, 'utf8');
+    } catch (error) {
+      return `--token-file ${tokenFile} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    const token = text.trim();
+    if (token.length < 16) return `--token-file ${tokenFile} must hold a token of at least 16 characters`;
+    return { token, from: tokenFile };
+  }
+  const variable = process.env[TOKEN_VARIABLE]?.trim();
+  if (variable !== undefined && variable !== '') {
+    if (variable.length < 16) return `${TOKEN_VARIABLE} must hold a token of at least 16 characters`;
+    return { token: variable, from: `$${TOKEN_VARIABLE}` };
+  }
+  if (stateDirectory === undefined)
+    return `--http with --no-history needs --token-file FILE or $${TOKEN_VARIABLE}: there is no state folder to keep a token in`;
+  const file = nodePath.join(stateDirectory, TOKEN_FILE);
+  try {
+    fs.mkdirSync(stateDirectory, { recursive: true, mode: 0o700 });
+    // 'wx': two servers starting at once on one folder agree on the first one's token.
+    fs.writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+      return `cannot write the token file ${file}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const token = fs.readFileSync(file, 'utf8').trim();
+  if (token.length < 16) return `the token file ${file} holds no token; delete it and start again`;
+  return { token, from: file };
+}
+
+export interface HttpServeOptions {
+  readonly address: HttpAddress;
+  readonly token: string;
+  /** Whether names other than loopback ones may reach the server (--allow-remote). */
+  readonly allowRemote: boolean;
+  readonly maxBodyBytes?: number;
+  readonly log: (line: string) => void;
+}
+
+export interface HttpServing {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The host names a request may use to reach this server. */
+function allowedHostnames(options: HttpServeOptions): string[] {
+  const names = new Set(localhostAllowedHostnames());
+  if (!options.allowRemote) return [...names];
+  const { host } = options.address;
+  const wildcard = host === '0.0.0.0' || host === '::';
+  if (!wildcard) names.add(host.includes(':') ? `[${host}]` : host);
+  else {
+    names.add(os.hostname());
+    for (const addresses of Object.values(os.networkInterfaces()))
+      for (const each of addresses ?? []) names.add(each.family === 'IPv6' ? `[${each.address}]` : each.address);
+  }
+  return [...names];
+}
+
+function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** Starts serving; resolves once the port is bound. */
+export async function serveHttp(service: McpService, options: HttpServeOptions): Promise<HttpServing> {
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_MAX_BODY_BYTES;
+  const expected = digest(options.token);
+  const hostnames = allowedHostnames(options);
+  const onerror = (error: Error): void => options.log(`http: ${error.message.split('\n')[0] ?? ''}`);
+  const build = (): ReturnType<McpService['server']> => service.server({ roots: false });
+
+  const modern = createMcpHandler(build, { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror });
+  const stateless = legacyStatelessFallback(build, onerror, { maxRequestBodySize: maxBodyBytes });
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+
+  const openSession = async (request: Request): Promise<Response> => {
+    if (sessions.size >= MAX_SESSIONS) {
+      const [oldest] = sessions.keys();
+      if (oldest !== undefined) {
+        void sessions.get(oldest)?.close();
+        sessions.delete(oldest);
+      }
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBodyBytes,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    await build().connect(transport);
+    return transport.handleRequest(request);
+  };
+
+  const route = async (request: Request): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) {
+      const transport = sessions.get(id);
+      if (!transport)
+        return Response.json(
+          { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: initialize again.' } },
+          { status: 404 },
+        );
+      // Most recently used last, so the oldest is the first key.
+      sessions.delete(id);
+      sessions.set(id, transport);
+      return transport.handleRequest(request);
+    }
+    if (request.method !== 'POST' || !(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
+      return modern.fetch(request);
+    const body: unknown = await request
+      .clone()
+      .json()
+      .catch(() => undefined);
+    const opens = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+    return opens ? openSession(request) : stateless(request);
+  };
+  const node = toNodeHandler({ fetch: route }, { maxRequestBodySize: maxBodyBytes, onerror });
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const path = (request.url ?? '').split('?')[0];
+    if (path !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp.');
+    const host = validateHostHeader(request.headers.host, hostnames);
+    if (!host.ok) return refuse(response, 403, `Forbidden: ${host.message}`);
+    const origin = request.headers.origin;
+    if (origin !== undefined) {
+      const checked = validateOriginHeader(origin, hostnames);
+      if (!checked.ok) return refuse(response, 403, `Forbidden: ${checked.message}`);
+    }
+    const authorization = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
+    if (!authorization?.[1] || !timingSafeEqual(digest(authorization[1].trim()), expected)) {
+      return refuse(response, 401, "Unauthorized: send Authorization: Bearer <token> with this server's token.", {
+        'www-authenticate': 'Bearer realm="agent-fs"',
+      });
+    }
+    const length = Number(request.headers['content-length'] ?? 0);
+    if (length > maxBodyBytes) return refuse(response, 413, `Payload too large: at most ${maxBodyBytes} bytes a request.`);
+    void node(request, response);
+  });
+  // Slow clients may not hold connections open forever before sending their headers.
+  server.headersTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.address.port, options.address.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address() as AddressInfo;
+  const shown = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return {
+    url: `http://${shown}:${bound.port}/mcp`,
+    async close() {
+      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      sessions.clear();
+      await modern.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
