@@ -18,8 +18,8 @@ import { type HttpServed, mcpHeaders, serveHttp } from '../../shared/mcpHttp';
 const TOKEN = 'http-security-token-0123456789abcdef';
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
-/** Over the server's bound on a request body. */
-const OVERSIZED_BYTES = 9 * 1024 * 1024;
+/** One byte of content over the server's bound on a request body (64 MiB), the rest of the request around it. */
+const OVERSIZED_BYTES = 64 * 1024 * 1024 + 1;
 
 interface Answer {
   readonly status: number;
@@ -193,8 +193,11 @@ describe('MCP server over HTTP: token, Origin, Host and size guards', function (
     const before = snapshot(base);
     const content = 'x'.repeat(OVERSIZED_BYTES);
     const { headers, body } = modernRequest('tools/call', { name: 'write_file', arguments: { file_name: 'big.txt', content } });
-    const answer = await rawPost(mcpHeaders(TOKEN, headers), body);
-    assert.equal(answer.status, 413, answer.text.slice(0, 500));
+    const announced = await rawPost(mcpHeaders(TOKEN, headers), body);
+    assert.equal(announced.status, 413, announced.text.slice(0, 500));
+    // Without a Content-Length the bound has to hold while the body streams in.
+    const streamed = await rawPost(mcpHeaders(TOKEN, { ...headers, 'Transfer-Encoding': 'chunked' }), body);
+    assert.equal(streamed.status, 413, streamed.text.slice(0, 500));
     assertTree(snapshot(base), before, 'an oversized request changed the disk');
   });
 
@@ -229,7 +232,8 @@ describe('MCP server over HTTP: token, Origin, Host and size guards', function (
     assert.match(first.log(), new RegExp(`token in ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const token = fs.readFileSync(file, 'utf8').trim();
-    assert.ok(token.length >= 32, `a token worth guessing at: ${token}`);
+    assert.ok(token.length >= 32, `a token too long to guess: ${token}`);
+    assert.ok(!first.log().includes(token), 'the log does not show the token');
     assert.ok((await listTools(token)).length > 0);
     await first.stop();
 
@@ -241,19 +245,22 @@ describe('MCP server over HTTP: token, Origin, Host and size guards', function (
     assert.equal((await post(body, mcpHeaders('wrong-token', headers))).status, 401);
   });
 
-  it('takes the token from AGENT_FS_MCP_TOKEN, writes no token file and names none', async function () {
+  it('takes the token from AGENT_FS_MCP_TOKEN, writes no token file, and names the variable, not the token', async function () {
     const served = await start([], { AGENT_FS_MCP_TOKEN: TOKEN });
     assert.ok((await listTools(TOKEN)).length > 0);
     assert.equal(fs.existsSync(path.join(state, 'mcp-http-token')), false);
-    assert.doesNotMatch(served.log(), /token in /);
+    assert.match(served.log(), /token in \$AGENT_FS_MCP_TOKEN/);
+    assert.ok(!served.log().includes(TOKEN), 'the log does not show the token');
   });
 
-  it('takes the token from --token-file over AGENT_FS_MCP_TOKEN, and names no file', async function () {
-    const served = await start(['--token-file', tokenFile], { AGENT_FS_MCP_TOKEN: 'from-the-environment' });
+  it('takes the token from --token-file over AGENT_FS_MCP_TOKEN, and names the file, not the token', async function () {
+    const served = await start(['--token-file', tokenFile], { AGENT_FS_MCP_TOKEN: 'from-the-environment-0123456789' });
     assert.ok((await listTools(TOKEN)).length > 0);
     const { headers, body } = modernRequest('tools/list');
-    assert.equal((await post(body, mcpHeaders('from-the-environment', headers))).status, 401);
-    assert.doesNotMatch(served.log(), /token in /);
+    assert.equal((await post(body, mcpHeaders('from-the-environment-0123456789', headers))).status, 401);
+    assert.ok(served.log().includes(`token in ${tokenFile}`), served.log());
+    assert.ok(!served.log().includes(TOKEN), 'the log does not show the token');
+    assert.equal(fs.existsSync(path.join(state, 'mcp-http-token')), false);
   });
 
   it('refuses to serve a non-loopback host without --allow-remote: exit 2 and a message naming the flag', function () {
