@@ -49,6 +49,8 @@ export interface Configuration {
   /** http: the test starts the server on loopback (its root the project folder) and the client connects by URL. */
   readonly transport: 'stdio' | 'http';
   prepare(context: RunContext): Launch;
+  /** After the run, what the client's own log says of the server's questions, where it keeps such a log. */
+  questions?(context: RunContext): { readonly asked: number; readonly accepted: number };
 }
 
 export interface Driver {
@@ -114,12 +116,28 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
   };
 }
 
+/**
+ * The questions Claude Code's log of the server shows: every elicitation it received (in print mode), and those its
+ * Elicitation hook accepted. It keeps one log per project under $XDG_CACHE_HOME/claude-cli-nodejs.
+ */
+function claudeQuestions(context: RunContext): { asked: number; accepted: number } {
+  const logs = path.join(context.home, '.cache', 'claude-cli-nodejs');
+  let text = '';
+  for (const project of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    const dir = path.join(logs, project, `mcp-logs-${SERVER_NAME}`);
+    for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) text += fs.readFileSync(path.join(dir, file), 'utf8');
+  }
+  const count = (pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
+  return { asked: count(/Elicitation request received/), accepted: count(/Elicitation resolved by hook: action=accept/) };
+}
+
 function claudeConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
   return {
     id,
     title,
     scenario,
     transport: 'stdio',
+    questions: claudeQuestions,
     prepare(context) {
       const spec = clientById('claude-code');
       const env = claudeEnvironment(context);
@@ -150,6 +168,7 @@ function claudeHttpConfiguration(id: string, title: string, hook: boolean, scena
     title,
     scenario,
     transport: 'http',
+    questions: claudeQuestions,
     prepare(context) {
       const spec = clientById('claude-code');
       assert.ok(context.http, 'an HTTP configuration runs against a server the test started');

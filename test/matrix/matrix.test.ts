@@ -123,6 +123,16 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     }
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
+    const questions = configuration.questions?.(context);
+    if (questions) {
+      // The server asks before each confirmed step; only a full run has them answered Yes.
+      const asked = steps.filter((step) => step.confirmed === true).length;
+      assert.deepEqual(
+        questions,
+        { asked, accepted: scenario === 'full' ? asked : 0 },
+        `the questions the client's log shows:\n${diagnosis}`,
+      );
+    }
     if (scenario === 'home') {
       assert.equal(fs.readFileSync(path.join(home, 'notes.md'), 'utf8'), '# Notes\n');
       assert.ok(
