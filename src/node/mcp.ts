@@ -12,16 +12,8 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { CheckedLines } from './mcpLines';
-import {
-  type HttpAddress,
-  httpToken,
-  type TokenSource,
-  needsAllowRemote,
-  parseHttpAddress,
-  serveHttp,
-  TOKEN_FILE,
-  TOKEN_VARIABLE,
-} from './mcpHttp';
+import { httpToken, TOKEN_FILE, TOKEN_VARIABLE, type TokenSource } from './httpToken';
+import { type HttpAddress, needsAllowRemote, parseHttpAddress, serveHttp } from './mcpHttp';
 import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } from './mcpServer';
 import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';

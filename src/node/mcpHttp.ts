@@ -12,12 +12,10 @@
  *  - A body above the bound is 413.
  * A refused request changes nothing and reaches no tool.
  */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import * as fs from 'node:fs';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
-import * as nodePath from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
@@ -35,11 +33,6 @@ import type { McpService } from './mcpServer';
 const HTTP_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** 2025 sessions kept at once; the one used least recently goes first (its client must initialize again). */
 const MAX_SESSIONS = 64;
-/** Where the generated token is kept in the state folder. */
-export const TOKEN_FILE = 'mcp-http-token';
-/** The environment variable a token may come from. */
-export const TOKEN_VARIABLE = 'AGENT_FS_MCP_TOKEN';
-
 export interface HttpAddress {
   readonly host: string;
   readonly port: number;
@@ -61,49 +54,6 @@ function isLoopback(host: string): boolean {
 /** Whether serving this host needs --allow-remote: anything but a loopback address reaches other machines. */
 export function needsAllowRemote(host: string): boolean {
   return !isLoopback(host);
-}
-
-export interface TokenSource {
-  readonly token: string;
-  /** Where it came from, for the log: the file, the variable, or the state file it was generated in. */
-  readonly from: string;
-}
-
-/**
- * This server's token: from --token-file, else the environment variable, else the state folder's token file (made
- * once, readable only by its owner, and reused by every later server on that folder). A message when there is none.
- */
-export function httpToken(tokenFile: string | undefined, stateDirectory: string | undefined): TokenSource | string {
-  if (tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = fs.readFileSync(tokenFile, 'utf8');
-    } catch (error) {
-      return `--token-file ${tokenFile} cannot be read: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    const token = text.trim();
-    if (token.length < 16) return `--token-file ${tokenFile} must hold a token of at least 16 characters`;
-    return { token, from: tokenFile };
-  }
-  const variable = process.env[TOKEN_VARIABLE]?.trim();
-  if (variable !== undefined && variable !== '') {
-    if (variable.length < 16) return `${TOKEN_VARIABLE} must hold a token of at least 16 characters`;
-    return { token: variable, from: `$${TOKEN_VARIABLE}` };
-  }
-  if (stateDirectory === undefined)
-    return `--http with --no-history needs --token-file FILE or $${TOKEN_VARIABLE}: there is no state folder to keep a token in`;
-  const file = nodePath.join(stateDirectory, TOKEN_FILE);
-  try {
-    fs.mkdirSync(stateDirectory, { recursive: true, mode: 0o700 });
-    // 'wx': two servers starting at once on one folder agree on the first one's token.
-    fs.writeFileSync(file, `${randomBytes(32).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
-      return `cannot write the token file ${file}: ${error instanceof Error ? error.message : String(error)}`;
-  }
-  const token = fs.readFileSync(file, 'utf8').trim();
-  if (token.length < 16) return `the token file ${file} holds no token; delete it and start again`;
-  return { token, from: file };
 }
 
 export interface HttpServeOptions {

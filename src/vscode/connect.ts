@@ -1,12 +1,14 @@
 /**
  * "Agent FS: Connect Another Agent…": the configuration that starts the Agent FS MCP server inside this installed
  * extension (dist/mcp.js) on the current base directory, with this window's history store, for Claude Desktop,
- * LM Studio, Cursor, VS Code's mcp.json or Claude Code. Changes those agents make are then recorded where the
+ * LM Studio, Cursor, VS Code's mcp.json or Claude Code; and the same server over HTTP (the line that starts it and the
+ * entries with its URL and token) for clients that take a URL. Changes those agents make are then recorded where the
  * Activity view reads, listed there and undoable here. The server is not registered with VS Code's own MCP
  * registry: in this window the same tools already serve Copilot as language-model tools.
  */
 import * as vscode from 'vscode';
-import { type ConnectSnippet, connectSnippets, serverCommand } from '../core/catalog/connect';
+import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../core/catalog/connect';
+import { stateToken } from '../node/httpToken';
 import type { Dialogs } from './dialogs';
 import type { EditorSession } from './session';
 
@@ -38,7 +40,10 @@ async function snippetsFor(deps: ConnectDependencies): Promise<readonly ConnectS
     described.roots.map((root) => native(root.path)),
     deps.historyDirectory.fsPath,
   );
-  return connectSnippets(command, process.platform);
+  // The token the HTTP server on this state folder will use; made now if no server made it before.
+  const token = stateToken(deps.historyDirectory.fsPath);
+  const http = typeof token === 'string' ? undefined : { port: httpPort(deps.historyDirectory.fsPath), token: token.token };
+  return connectSnippets(command, process.platform, http);
 }
 
 /**

@@ -11,7 +11,8 @@ export interface ServerCommand {
 }
 
 export interface ConnectSnippet {
-  readonly id: 'claude-desktop' | 'lm-studio' | 'cursor' | 'vscode' | 'claude-code';
+  readonly id:
+    'claude-desktop' | 'lm-studio' | 'cursor' | 'vscode' | 'claude-code' | 'http-server' | 'vscode-http' | 'claude-code-http' | 'http';
   readonly label: string;
   /** Where the person puts it. */
   readonly where: string;
@@ -33,18 +34,34 @@ export function serverCommand(serverScript: string, baseDirectories: readonly st
   };
 }
 
+/** The server over HTTP as clients reach it: its port on this machine and the state folder's token. */
+export interface HttpConnect {
+  readonly port: number;
+  readonly token: string;
+}
+
+/**
+ * The port the snippets start the HTTP server on: one of 20000-29999 chosen by the state folder, so windows on
+ * different folders do not ask for the same port and one folder always gets the same URL.
+ */
+export function httpPort(stateDirectory: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < stateDirectory.length; index++) hash = Math.imul(hash ^ stateDirectory.charCodeAt(index), 0x01000193) >>> 0;
+  return 20000 + (hash % 10000);
+}
+
 /** One word for a shell: POSIX single quotes, or cmd/PowerShell double quotes on Windows. */
 export function shellWord(word: string, platform: string): string {
   if (/^[\w@%+=:,./\\-]+$/.test(word)) return word;
   return platform === 'win32' ? `"${word.replace(/"/g, '""')}"` : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-export function connectSnippets(server: ServerCommand, platform: string): readonly ConnectSnippet[] {
+export function connectSnippets(server: ServerCommand, platform: string, http?: HttpConnect): readonly ConnectSnippet[] {
   const entry = { command: server.command, args: [...server.args] };
   const mcpServers = `${JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2)}\n`;
   const macOrOther = (mac: string, windows: string, linux: string): string =>
     platform === 'darwin' ? mac : platform === 'win32' ? windows : linux;
-  return [
+  const stdio: ConnectSnippet[] = [
     {
       id: 'claude-desktop',
       label: 'Claude Desktop',
@@ -79,6 +96,48 @@ export function connectSnippets(server: ServerCommand, platform: string): readon
       where: 'a terminal: run the line once (add --scope user to have it in every project)',
       language: 'shellscript',
       text: `claude mcp add ${SERVER_NAME} -- ${[server.command, ...server.args].map((word) => shellWord(word, platform)).join(' ')}\n`,
+    },
+  ];
+  return http ? [...stdio, ...httpSnippets(server, platform, http)] : stdio;
+}
+
+/**
+ * The same server over HTTP, for clients that take a URL (an agent in a container, or one that starts no
+ * programs): the line that starts it, then each client's entry with the URL and the token's header.
+ */
+function httpSnippets(server: ServerCommand, platform: string, http: HttpConnect): ConnectSnippet[] {
+  const url = `http://127.0.0.1:${http.port}/mcp`;
+  const headers = { Authorization: `Bearer ${http.token}` };
+  const entry = { type: 'http', url, headers };
+  const line = [server.command, ...server.args, '--http', `127.0.0.1:${http.port}`];
+  return [
+    {
+      id: 'http-server',
+      label: 'HTTP server (start it first)',
+      where: 'a terminal on this machine: keep it running while agents use it (it serves 127.0.0.1 only)',
+      language: 'shellscript',
+      text: `${line.map((word) => shellWord(word, platform)).join(' ')}\n`,
+    },
+    {
+      id: 'vscode-http',
+      label: 'VS Code over HTTP (.vscode/mcp.json)',
+      where: '.vscode/mcp.json of another workspace or VS Code profile: add the entry to "servers"',
+      language: 'json',
+      text: `${JSON.stringify({ servers: { [SERVER_NAME]: entry } }, null, 2)}\n`,
+    },
+    {
+      id: 'claude-code-http',
+      label: 'Claude Code over HTTP (claude mcp add)',
+      where: 'a terminal: run the line once (add --scope user to have it in every project)',
+      language: 'shellscript',
+      text: `claude mcp add --transport http ${SERVER_NAME} ${url} --header ${shellWord(`Authorization: Bearer ${http.token}`, platform)}\n`,
+    },
+    {
+      id: 'http',
+      label: 'Other clients over HTTP (Cursor, Gemini CLI, ...)',
+      where: 'the client\'s MCP settings: add the entry to "mcpServers" (Gemini CLI names the url "httpUrl")',
+      language: 'json',
+      text: `${JSON.stringify({ mcpServers: { [SERVER_NAME]: entry } }, null, 2)}\n`,
     },
   ];
 }

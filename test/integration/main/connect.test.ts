@@ -53,7 +53,17 @@ describe("Connect Another Agent: the MCP server on this window's base directory 
     });
     const picked = await vscode.commands.executeCommand<string | undefined>('agentFs.connectAgent');
     assert.deepEqual(errors, []);
-    assert.deepEqual(offered, ['claude-desktop', 'lm-studio', 'cursor', 'vscode', 'claude-code']);
+    assert.deepEqual(offered, [
+      'claude-desktop',
+      'lm-studio',
+      'cursor',
+      'vscode',
+      'claude-code',
+      'http-server',
+      'vscode-http',
+      'claude-code-http',
+      'http',
+    ]);
     const entry = (JSON.parse(picked ?? '{}') as { servers?: Record<string, Entry & { type: string }> }).servers?.['agent-fs'];
     assert.ok(entry, picked);
     assert.equal(entry.type, 'stdio');
@@ -69,6 +79,24 @@ describe("Connect Another Agent: the MCP server on this window's base directory 
 
     const line = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'claude-code');
     assert.match(line, /^claude mcp add agent-fs -- node \S*mcp\.js --root \S+ --state \S+\n$/);
+
+    // Over HTTP: the same server with --http on the folder's port, and the token of the history's state folder.
+    const server = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'http-server');
+    const port = /--http 127\.0\.0\.1:(\d+)\n$/.exec(server)?.[1];
+    assert.ok(port, server);
+    assert.ok(
+      server.startsWith(`node ${entry.args.map((word) => (/^[\w@%+=:,./\\-]+$/.test(word) ? word : `'${word}'`)).join(' ')} --http`),
+      server,
+    );
+    const http = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'vscode-http');
+    const over = (JSON.parse(http) as { servers: Record<string, { type: string; url: string; headers: Record<string, string> }> }).servers[
+      'agent-fs'
+    ];
+    assert.equal(over?.type, 'http');
+    assert.equal(over.url, `http://127.0.0.1:${port}/mcp`);
+    const tokenFile = path.join(flags[3] ?? '', 'mcp-http-token');
+    assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600, 'the token is readable only by its owner');
+    assert.equal(over.headers.Authorization, `Bearer ${fs.readFileSync(tokenFile, 'utf8').trim()}`);
   });
 
   it("changes another agent makes through the snippet's server appear in the Activity view and undo from the editor", async () => {

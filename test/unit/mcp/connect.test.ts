@@ -4,17 +4,21 @@
  * the one the editor (and here the runner) reads.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   connectSnippets,
   type ConnectSnippet,
+  httpPort,
   SERVER_NAME,
   serverCommand,
   type ServerCommand,
   shellWord,
 } from '../../../src/core/catalog/connect';
+import type { Envelope } from '../../../src/core/envelope';
+import { stateToken } from '../../../src/node/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, SERVER } from './serve';
 
@@ -78,6 +82,10 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     });
     const snippets = connectSnippets(command, 'linux');
     assert.deepEqual(
+      connectSnippets(command, 'linux', { port: 20001, token: 'x'.repeat(20) }).map((snippet) => snippet.id),
+      ['claude-desktop', 'lm-studio', 'cursor', 'vscode', 'claude-code', 'http-server', 'vscode-http', 'claude-code-http', 'http'],
+    );
+    assert.deepEqual(
       snippets.map((snippet) => snippet.id),
       ['claude-desktop', 'lm-studio', 'cursor', 'vscode', 'claude-code'],
     );
@@ -119,5 +127,70 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     const data = expectOk(JSON.parse(listed.stdout) as Parameters<typeof expectOk>[0], 'history_list');
     assert.equal(data.count, snippets.length);
     assert.ok(fs.readdirSync(path.join(state, 'operations')).length >= snippets.length);
+  });
+
+  it('over HTTP: the server line starts it on the folder, and each client entry reaches it with the URL and the token', async function () {
+    const base = path.join(tmp, 'project');
+    const state = path.join(tmp, 'editor storage', 'history');
+    fs.mkdirSync(base, { recursive: true });
+    fs.writeFileSync(path.join(base, 'readme.md'), '# hello\n');
+    // What the editor does: the state folder's token, made if no server made it, and the folder's port.
+    const token = stateToken(state);
+    assert.ok(typeof token !== 'string', typeof token === 'string' ? token : '');
+    assert.equal(fs.statSync(path.join(state, 'mcp-http-token')).mode & 0o777, 0o600);
+    const port = httpPort(state);
+    assert.ok(port >= 20000 && port < 30000);
+    assert.equal(httpPort(state), port, 'one folder, one port');
+    const snippets = connectSnippets(serverCommand(SERVER, [base], state), process.platform, { port, token: token.token });
+    const line = snippets.find((snippet) => snippet.id === 'http-server');
+    assert.ok(line);
+    const [command = '', ...args] = shellWords(line.text.trim());
+    const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString('utf8');
+    });
+    try {
+      for (let tries = 0; tries < 400 && !log.includes('listening on'); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      assert.match(
+        log,
+        new RegExp(`listening on http://127\\.0\\.0\\.1:${port}/mcp; token in ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
+      const entries: { id: string; url: string; headers: Record<string, string> }[] = [];
+      for (const snippet of snippets) {
+        if (snippet.id === 'vscode-http' || snippet.id === 'http') {
+          const parsed = JSON.parse(snippet.text) as Record<
+            string,
+            Record<string, { type: string; url: string; headers: Record<string, string> }>
+          >;
+          const entry = (snippet.id === 'vscode-http' ? parsed.servers : parsed.mcpServers)?.[SERVER_NAME];
+          assert.ok(entry && entry.type === 'http', snippet.id);
+          entries.push({ id: snippet.id, url: entry.url, headers: entry.headers });
+        } else if (snippet.id === 'claude-code-http') {
+          const words = shellWords(snippet.text.trim());
+          assert.deepEqual(words.slice(0, 6), ['claude', 'mcp', 'add', '--transport', 'http', SERVER_NAME]);
+          assert.equal(words[7], '--header');
+          const [name = '', value = ''] = (words[8] ?? '').split(/:\s*/, 2);
+          entries.push({ id: snippet.id, url: words[6] ?? '', headers: { [name]: value } });
+        }
+      }
+      assert.deepEqual(
+        entries.map((entry) => entry.id),
+        ['vscode-http', 'claude-code-http', 'http'],
+      );
+      for (const entry of entries) {
+        const client = new Client({ name: `connect-${entry.id}`, version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.headers } }));
+        try {
+          const result = await client.callTool({ name: 'write_file', arguments: { file_name: `by-${entry.id}.txt`, content: entry.id } });
+          expectOk(result.structuredContent as Envelope, 'write_file');
+          assert.equal(fs.readFileSync(path.join(base, `by-${entry.id}.txt`), 'utf8'), entry.id);
+        } finally {
+          await client.close();
+        }
+      }
+    } finally {
+      child.kill();
+    }
   });
 });
