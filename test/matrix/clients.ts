@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
+import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
 import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
 import { anthropic, type Dialect, gemini, responses } from './model';
@@ -25,8 +26,8 @@ export interface RunContext {
   readonly server: string;
   readonly prompt: string;
   readonly proxy: Record<string, string>;
-  /** The server the test started over Streamable HTTP, for a configuration that connects by URL. */
-  readonly http?: { readonly url: string; readonly token: string };
+  /** The server the test started over Streamable HTTP (its port, state folder and that folder's token). */
+  readonly http?: { readonly port: number; readonly state: string; readonly token: string };
 }
 
 export interface Launch {
@@ -159,8 +160,9 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
 }
 
 /**
- * Claude Code connected over Streamable HTTP to a server the test started: an `--mcp-config` file with the server's
- * URL and its bearer token, and the README's Elicitation hook where this configuration has the person answer.
+ * Claude Code connected over Streamable HTTP to a server the test started: an `--mcp-config` file holding the entry
+ * "Connect Another Agent…" gives other clients over HTTP (the URL and the bearer token), and the README's Elicitation
+ * hook where this configuration has the person answer.
  */
 function claudeHttpConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
   return {
@@ -174,12 +176,13 @@ function claudeHttpConfiguration(id: string, title: string, hook: boolean, scena
       assert.ok(context.http, 'an HTTP configuration runs against a server the test started');
       const env = claudeEnvironment(context);
       if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
+      const { port, state, token } = context.http;
+      const entry = connectSnippets(serverCommand(context.server, [context.project], state), process.platform, { port, token }).find(
+        (snippet) => snippet.id === 'http',
+      );
+      assert.ok(entry, 'the Connect command has an entry for other clients over HTTP');
       const config = path.join(context.home, 'agent-fs-http.json');
-      writeJson(config, {
-        mcpServers: {
-          [SERVER_NAME]: { type: 'http', url: context.http.url, headers: { Authorization: `Bearer ${context.http.token}` } },
-        },
-      });
+      fs.writeFileSync(config, entry.text);
       const { command: exe, prefix } = command(spec);
       return {
         command: exe,

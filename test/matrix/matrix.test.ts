@@ -13,10 +13,10 @@
  * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
  */
 import * as assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { stateToken } from '../../src/node/httpToken';
 import { CLIENTS } from '../launcher/hosts';
 import { ensureClient } from '../launcher/install';
 import { type HttpServed, serveHttp } from '../shared/mcpHttp';
@@ -64,22 +64,15 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
   const prompt = `Client matrix: ${configuration.id}`;
   const trap = await startTrap();
   const model = await startModel(driver.dialect, scriptOf(steps, prompt), isAgentFsTool);
-  const token = randomBytes(24).toString('hex');
-  let http: HttpServed | undefined;
+  let http: { readonly served: HttpServed; readonly state: string; readonly token: string } | undefined;
   try {
     if (configuration.transport === 'http') {
-      const tokenFile = path.join(tmp, 'mcp-token');
-      fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-      http = await serveHttp(SERVER, [
-        '--http',
-        '127.0.0.1:0',
-        '--token-file',
-        tokenFile,
-        '--root',
-        project,
-        '--state',
-        path.join(tmp, 'state'),
-      ]);
+      // As the editor's Connect command does: the state folder's token, which the server started on it takes too.
+      const state = path.join(tmp, 'state');
+      const token = stateToken(state);
+      if (typeof token === 'string') assert.fail(token);
+      const served = await serveHttp(SERVER, ['--http', '127.0.0.1:0', '--root', project, '--state', state]);
+      http = { served, state, token: token.token };
     }
     const context: RunContext = {
       home,
@@ -89,7 +82,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       server: SERVER,
       prompt,
       proxy: trap.environment(),
-      ...(http ? { http: { url: http.url, token } } : {}),
+      ...(http ? { http: { port: http.served.port, state: http.state, token: http.token } } : {}),
     };
     const launch = configuration.prepare(context);
     launch.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${launch.env.PATH ?? ''}`;
@@ -106,7 +99,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       finished.ms,
       model.requests.length,
       JSON.stringify(firstRequest?.body ?? null),
-      http?.log(),
+      http?.served.log(),
     );
     assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
@@ -143,8 +136,8 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     } else assert.deepEqual(treeOf(project), scenario === 'full' ? END_TREE : START_TREE, 'the project folder afterwards');
     assert.equal(fs.readFileSync(path.join(outside, OUTSIDE_FILE.name), 'utf8'), OUTSIDE_FILE.content, 'the file outside the base');
   } finally {
-    await http?.stop();
-    if (http) fs.writeFileSync(path.join(tmp, 'mcp-http.log'), http.log());
+    await http?.served.stop();
+    if (http) fs.writeFileSync(path.join(tmp, 'mcp-http.log'), http.served.log());
     await model.close();
     await trap.close();
   }
