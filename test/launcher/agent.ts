@@ -10,12 +10,12 @@
  * loads (else a fresh profile starts with the chat disabled), HOME in the launch's folder (Copilot writes lock
  * files there) and the scripted model's extension installed beside Agent FS.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
 import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
+import { stateToken } from '../../src/node/httpToken';
 import { serveHttp } from '../shared/mcpHttp';
 import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';
@@ -393,9 +393,9 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
           if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
           if (scenario !== 'vscode-mcp' && scenario !== 'vscode-mcp-http') return { target: { folder }, env };
-          // VS Code's own MCP client, and Agent FS itself not loaded: an empty extension carries the tests. Over
-          // stdio the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…" writes (and the README
-          // gives); over HTTP the launch starts the server on loopback and the entry names its URL and token.
+          // VS Code's own MCP client, and Agent FS itself not loaded: an empty extension carries the tests. The
+          // workspace's .vscode/mcp.json holds the entry "Connect Another Agent…" writes (and the README gives): over
+          // stdio the server's command line; over HTTP its URL and token, the launch having started the server.
           const state = path.join(dir, 'mcp-state');
           const server = path.join(REPO_ROOT, 'dist', 'mcp.js');
           fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
@@ -411,12 +411,17 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
             fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
             return { target: { folder }, ...prepared };
           }
-          const tokenFile = path.join(dir, 'mcp-token');
-          const token = randomBytes(24).toString('hex');
-          fs.writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--token-file', tokenFile, '--root', folder, '--state', state]);
-          const entry = { servers: { 'agent-fs': { type: 'http', url: served.url, headers: { Authorization: `Bearer ${token}` } } } };
-          fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), `${JSON.stringify(entry, null, 2)}\n`);
+          // As the Connect command has it: the state folder's token, taken by the server started on that folder,
+          // and VS Code's entry with the URL and the token; only the port is the server's own pick.
+          const token = stateToken(state);
+          if (typeof token === 'string') throw new Error(token);
+          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--root', folder, '--state', state]);
+          const entry = connectSnippets(serverCommand(server, [folder], state), process.platform, {
+            port: served.port,
+            token: token.token,
+          }).find((snippet) => snippet.id === 'vscode-http');
+          if (!entry) throw new Error('the Connect command has no VS Code entry over HTTP');
+          fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
           say(`MCP server over HTTP at ${served.url}`);
           return {
             target: { folder },
