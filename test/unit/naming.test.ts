@@ -102,6 +102,18 @@ describe('tool names in descriptions and messages', function () {
     assert.doesNotMatch(renderText(deleteFile.modelDescription, serverNaming('never')), /confirm/);
   });
 
+  it('no MCP or runner definition names a VS Code setting: there, only the flags exist', function () {
+    // A setting is `agentFs.x`, or one of VS Code's own (`files.exclude`, `search.useIgnoreFiles`, `chat.tools...`).
+    const setting = /\b(?:agentFs|files|search|chat|editor|workbench)\.[a-zA-Z]+/;
+    for (const tool of TOOL_DEFINITIONS) {
+      for (const naming of [mcpNaming(true), mcpNaming(false), RUNNER_NAMING]) {
+        const listed = mcpTool(tool, naming);
+        const text = JSON.stringify({ description: listed.description, input: listed.inputSchema });
+        assert.doesNotMatch(text, setting, `${tool.name} tells a model outside the editor of a setting it cannot set`);
+      }
+    }
+  });
+
   it('the manifest, the definition budget and the MCP tool list render with their host naming', function () {
     for (const [index, entry] of languageModelTools().entries()) {
       const tool = TOOL_DEFINITIONS[index] ?? assert.fail();
