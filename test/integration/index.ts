@@ -24,6 +24,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   agent: ['agent'],
   'agent-untrusted': ['agentUntrusted'],
   'vscode-mcp': ['vscodeMcp'],
+  'vscode-mcp-http': ['vscodeMcp'],
 };
 
 function say(...args: unknown[]): void {

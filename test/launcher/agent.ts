@@ -15,6 +15,8 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
 import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
+import { stateToken } from '../../src/node/httpToken';
+import { serveHttp } from '../shared/mcpHttp';
 import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
@@ -28,7 +30,7 @@ const MODEL_OUT = path.join(REPO_ROOT, 'out', 'test', 'agent', 'model');
 /** Where `--shots` puts the pictures the README shows. */
 const README_SHOTS = path.join(REPO_ROOT, 'media', 'screenshots');
 
-export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp'] as const;
+export const AGENT_SCENARIOS = ['agent', 'agent-untrusted', 'vscode-mcp', 'vscode-mcp-http'] as const;
 /** Hosts that ship Copilot Chat as a built-in extension (1.100 has no agent mode to test). */
 export const AGENT_HOSTS: readonly string[] = ['1.139'];
 export type AgentScenario = (typeof AGENT_SCENARIOS)[number];
@@ -378,7 +380,7 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
         trust: scenario === 'agent-untrusted',
         timeoutMs: options.timeoutMs,
         keep: options.keep,
-        prepare: (dir) => {
+        prepare: async (dir) => {
           bridgeDir = path.join(dir, 'bridge');
           shotsDir = path.join(dir, 'shots');
           fs.mkdirSync(bridgeDir, { recursive: true });
@@ -390,20 +392,50 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           installModel(dir);
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };
           if (options.grep !== undefined) env.AGENTFS_IT_GREP = options.grep;
-          if (scenario !== 'vscode-mcp') return { target: { folder }, env };
-          // VS Code's own MCP client: the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…"
-          // writes (and the README gives), and Agent FS itself is not loaded: an empty extension carries the tests.
+          if (scenario !== 'vscode-mcp' && scenario !== 'vscode-mcp-http') return { target: { folder }, env };
+          // VS Code's own MCP client, and Agent FS itself not loaded: an empty extension carries the tests. The
+          // workspace's .vscode/mcp.json holds the entry "Connect Another Agent…" writes (and the README gives): over
+          // stdio the server's command line; over HTTP its URL and token, the launch having started the server.
           const state = path.join(dir, 'mcp-state');
-          const entry = connectSnippets(serverCommand(path.join(REPO_ROOT, 'dist', 'mcp.js'), [folder], state), process.platform).find(
-            (snippet) => snippet.id === 'vscode',
-          );
-          if (!entry) throw new Error('the Connect command has no VS Code entry');
+          const server = path.join(REPO_ROOT, 'dist', 'mcp.js');
           fs.mkdirSync(path.join(folder, '.vscode'), { recursive: true });
+          const prepared = {
+            env: { ...env, AGENTFS_IT_REPO: REPO_ROOT },
+            extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
+          };
+          if (scenario === 'vscode-mcp') {
+            const entry = connectSnippets(serverCommand(server, [folder], state), process.platform).find(
+              (snippet) => snippet.id === 'vscode',
+            );
+            if (!entry) throw new Error('the Connect command has no VS Code entry');
+            fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
+            return { target: { folder }, ...prepared };
+          }
+          // As the Connect command has it: the state folder's token, taken by the server started on that folder,
+          // and VS Code's entry with the URL and the token; only the port is the server's own pick.
+          const token = stateToken(state);
+          if (typeof token === 'string') throw new Error(token);
+          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--root', folder, '--state', state]);
+          const entry = connectSnippets(serverCommand(server, [folder], state), process.platform, {
+            port: served.port,
+            token: token.token,
+          }).find((snippet) => snippet.id === 'vscode-http');
+          if (!entry) throw new Error('the Connect command has no VS Code entry over HTTP');
           fs.writeFileSync(path.join(folder, '.vscode', 'mcp.json'), entry.text);
+          say(`MCP server over HTTP at ${served.url}`);
           return {
             target: { folder },
-            env: { ...env, AGENTFS_MCP_STATE: state, AGENTFS_IT_REPO: REPO_ROOT },
-            extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
+            ...prepared,
+            stop: async () => {
+              await served.stop();
+              fs.writeFileSync(path.join(dir, 'mcp-http.log'), served.log());
+              // The server names each client once, with the protocol revision it spoke: VS Code's.
+              for (const line of served
+                .log()
+                .split('\n')
+                .filter((each) => / client /.test(each)))
+                say(`MCP server: ${line}`);
+            },
           };
         },
         editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },

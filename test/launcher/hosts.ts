@@ -42,6 +42,16 @@ export const MCP_INSPECTOR: NpmFolder & { readonly bin: string } = (() => {
 })();
 
 /**
+ * The MCP conformance suite: its server scenarios drive the MCP server over Streamable HTTP as the protocol's own
+ * checks. Kept in its own folder like the Inspector; a dependency of it (under @octokit, which only the suite's
+ * GitHub-facing commands use) needs Node 22 or later, so it runs on the hosts' Node 24 too.
+ */
+export const MCP_CONFORMANCE: NpmFolder & { readonly bin: string } = (() => {
+  const dir = path.join(HOSTS_DIR, 'mcp-conformance');
+  return { dir, bin: path.join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js') };
+})();
+
+/**
  * The agent CLIs of the client matrix (test/matrix/), each pinned in its own folder like the hosts: real MCP clients
  * that start dist/mcp.js the way their users do and talk to a scripted model on loopback.
  */

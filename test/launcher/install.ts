@@ -1,8 +1,8 @@
 /**
  * Installs what the tests need when it is missing: a test host when it is missing or its lockfile changed, and the
  * Debian packages the unit tests or the hosts need. Works offline: everything comes from the npm registry and Debian's
- * packages. Usage: `node out/test/launcher/install.js [1.100|1.139|all|inspector|clients|unit]` (`unit`: only what the
- * unit tests need, which `npm run test:unit` installs before it runs them).
+ * packages. Usage: `node out/test/launcher/install.js [1.100|1.139|all|inspector|conformance|clients|unit]` (`unit`: only
+ * what the unit tests need, which `npm run unit` installs before it runs them).
  *
  * What code-server needs to install as root, found on this kind of machine:
  * - Debian `libkrb5-dev` (its `kerberos` module compiles against gssapi), `ripgrep` (see HostSpec.ripgrepCache),
@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CLIENTS, type ClientSpec, HOSTS, hostById, MCP_INSPECTOR, NODE_24, type HostSpec, type NpmFolder } from './hosts';
+import { CLIENTS, type ClientSpec, HOSTS, hostById, MCP_CONFORMANCE, MCP_INSPECTOR, NODE_24, type HostSpec, type NpmFolder } from './hosts';
 
 const MARKER = '.agentfs-installed';
 const CHROMIUM = '/usr/bin/chromium';
@@ -125,6 +125,18 @@ export function ensureInspector(): { node: string; script: string } {
   return { node: NODE_24.bin, script: MCP_INSPECTOR.bin };
 }
 
+/** Installs the MCP conformance suite once (and Node 24, which it needs); returns the Node to run it with and its script. */
+export function ensureConformance(): { node: string; script: string } {
+  ensureNode24();
+  if (!isInstalled(MCP_CONFORMANCE) || !fs.existsSync(MCP_CONFORMANCE.bin)) {
+    log("installing the MCP conformance suite for the MCP server's tests (once, about 120 packages)");
+    const env = installEnvironment();
+    env.PATH = `${path.dirname(NODE_24.bin)}${path.delimiter}${env.PATH ?? ''}`;
+    npmCi(MCP_CONFORMANCE, env);
+  }
+  return { node: NODE_24.bin, script: MCP_CONFORMANCE.bin };
+}
+
 /** Installs one agent CLI of the client matrix once (Claude Code's package brings a ~400 MB native executable). */
 export function ensureClient(client: ClientSpec): void {
   if (isInstalled(client) && fs.existsSync(client.bin)) return;
@@ -175,9 +187,12 @@ if (require.main === module) {
   const wanted = process.argv.slice(2);
   try {
     if (wanted.includes('unit')) ensureSystemPackages('unit');
-    if (wanted.includes('inspector')) ensureInspector();
+    // The unit tests run the Inspector and the conformance suite: `unit` installs them before mocha starts, so no
+    // test's own timeout has to cover a download.
+    if (wanted.includes('unit') || wanted.includes('inspector')) ensureInspector();
+    if (wanted.includes('unit') || wanted.includes('conformance')) ensureConformance();
     for (const client of CLIENTS) if (wanted.includes('clients') || wanted.includes(client.id)) ensureClient(client);
-    const others = new Set<string>(['unit', 'inspector', 'clients', ...CLIENTS.map((client) => client.id)]);
+    const others = new Set<string>(['unit', 'inspector', 'conformance', 'clients', ...CLIENTS.map((client) => client.id)]);
     const hosts = wanted.length === 0 || wanted.includes('all') ? HOSTS : wanted.filter((id) => !others.has(id)).map(hostById);
     for (const host of hosts) if (!ensureHost(host)) log(`VS Code ${host.vscodeVersion} is already installed`);
   } catch (error) {

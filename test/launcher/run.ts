@@ -3,7 +3,7 @@
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
  *   node out/test/launcher/run.js [--host 1.100] [--host 1.139]
- *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp]
+ *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp,vscode-mcp-http]
  *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
  *                             [--timeout SECONDS] [--no-install] [--readme-shots]
  *
@@ -14,8 +14,8 @@
  * .code-workspace, the untrusted-workspace checks, a check driven through the real UI outside test mode (see
  * ui.ts), and a smoke suite against the .vsix that `npm run package` builds, installed into the host with
  * --install-extension (the source tree is not loaded in that window). On 1.139, whose code-server ships Copilot
- * Chat, three more drive Copilot's real agent loop with a scripted model (agent.ts): Agent FS's tools in a trusted
- * and an untrusted folder, and the MCP server through VS Code's own MCP client. Prints every launch's VS Code
+ * Chat, four more drive Copilot's real agent loop with a scripted model (agent.ts): Agent FS's tools in a trusted
+ * and an untrusted folder, and the MCP server through VS Code's own MCP client, over stdio and over HTTP. Prints every launch's VS Code
  * version and counts, and closes with one "N passed, N failed" line. Exit code 0 only when every launch passed.
  */
 import { spawnSync } from 'node:child_process';

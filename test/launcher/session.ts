@@ -42,14 +42,22 @@ export interface LaunchContext {
   readonly url: string;
 }
 
+interface Prepared {
+  readonly target: Target;
+  readonly env?: Record<string, string>;
+  readonly extensionDevelopmentPath?: string;
+  /** Ends what the preparation started, before the launch's folder is removed. */
+  readonly stop?: () => Promise<void>;
+}
+
 export interface LaunchSpec {
   readonly host: HostSpec;
   readonly label: string;
   /**
    * Made under the launch's temp folder before the server starts; returns what the window opens, and may name the
-   * development extension when it lives in that folder.
+   * development extension when it lives in that folder, and what to stop with the launch (a process it started).
    */
-  readonly prepare: (dir: string) => { target: Target; env?: Record<string, string>; extensionDevelopmentPath?: string };
+  readonly prepare: (dir: string) => Prepared | Promise<Prepared>;
   readonly editor: Omit<EditorOptions, 'target'>;
   readonly open?: OpenOptions;
   /** Workspace trust on (the default in VS Code) or off (`--disable-workspace-trust`). */
@@ -75,30 +83,33 @@ export async function withLaunch<T>(
   fs.mkdirSync(tmp);
   let server: Server | undefined;
   let editor: Editor | undefined;
+  let prepared: Prepared | undefined;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     await editor?.close().catch(() => undefined);
     await server?.stop();
+    await prepared?.stop?.();
   };
   cleanups.add(close);
   let timer: NodeJS.Timeout | undefined;
   let succeeded = false;
   try {
-    const prepared = spec.prepare(temp.path);
+    const ready = await spec.prepare(temp.path);
+    prepared = ready;
     const work = (async () => {
       server = await startServer({
         host: spec.host,
         stateDir: path.join(temp.path, 'state'),
         // The server and the extension host leave sockets in TMPDIR: keep them inside the launch's folder.
-        env: { TMPDIR: tmp, ...prepared.env },
+        env: { TMPDIR: tmp, ...ready.env },
         extraArgs: spec.trust ? [] : ['--disable-workspace-trust'],
       });
       const url = editorUrl(server, {
-        target: prepared.target,
+        target: ready.target,
         ...spec.editor,
-        ...(prepared.extensionDevelopmentPath === undefined ? {} : { extensionDevelopmentPath: prepared.extensionDevelopmentPath }),
+        ...(ready.extensionDevelopmentPath === undefined ? {} : { extensionDevelopmentPath: ready.extensionDevelopmentPath }),
       });
       editor = await openEditor(url, spec.open);
       return body({ server, editor, dir: temp.path, url });

@@ -7,6 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
+import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
 import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
 import { anthropic, type Dialect, gemini, responses } from './model';
@@ -25,6 +26,8 @@ export interface RunContext {
   readonly server: string;
   readonly prompt: string;
   readonly proxy: Record<string, string>;
+  /** The server the test started over Streamable HTTP (its port, state folder and that folder's token). */
+  readonly http?: { readonly port: number; readonly state: string; readonly token: string };
 }
 
 export interface Launch {
@@ -44,7 +47,11 @@ export interface Configuration {
    * and the refusal must name what the person can set (this pattern).
    */
   readonly scenario: 'full' | { readonly declined: RegExp } | 'home';
+  /** http: the test starts the server on loopback (its root the project folder) and the client connects by URL. */
+  readonly transport: 'stdio' | 'http';
   prepare(context: RunContext): Launch;
+  /** After the run, what the client's own log says of the server's questions, where it keeps such a log. */
+  questions?(context: RunContext): { readonly asked: number; readonly accepted: number };
 }
 
 export interface Driver {
@@ -110,11 +117,28 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
   };
 }
 
+/**
+ * The questions Claude Code's log of the server shows: every elicitation it received (in print mode), and those its
+ * Elicitation hook accepted. It keeps one log per project under $XDG_CACHE_HOME/claude-cli-nodejs.
+ */
+function claudeQuestions(context: RunContext): { asked: number; accepted: number } {
+  const logs = path.join(context.home, '.cache', 'claude-cli-nodejs');
+  let text = '';
+  for (const project of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
+    const dir = path.join(logs, project, `mcp-logs-${SERVER_NAME}`);
+    for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) text += fs.readFileSync(path.join(dir, file), 'utf8');
+  }
+  const count = (pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
+  return { asked: count(/Elicitation request received/), accepted: count(/Elicitation resolved by hook: action=accept/) };
+}
+
 function claudeConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
   return {
     id,
     title,
     scenario,
+    transport: 'stdio',
+    questions: claudeQuestions,
     prepare(context) {
       const spec = clientById('claude-code');
       const env = claudeEnvironment(context);
@@ -128,6 +152,53 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
       return {
         command: exe,
         args: [...prefix, '-p', context.prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', `mcp__${SERVER_NAME}`],
+        env,
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+/**
+ * Claude Code connected over Streamable HTTP to a server the test started: an `--mcp-config` file holding the entry
+ * "Connect Another Agent…" gives other clients over HTTP (the URL and the bearer token), and the README's Elicitation
+ * hook where this configuration has the person answer.
+ */
+function claudeHttpConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
+  return {
+    id,
+    title,
+    scenario,
+    transport: 'http',
+    questions: claudeQuestions,
+    prepare(context) {
+      const spec = clientById('claude-code');
+      assert.ok(context.http, 'an HTTP configuration runs against a server the test started');
+      const env = claudeEnvironment(context);
+      if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
+      const { port, state, token } = context.http;
+      const entry = connectSnippets(serverCommand(context.server, [context.project], state), process.platform, { port, token }).find(
+        (snippet) => snippet.id === 'http',
+      );
+      assert.ok(entry, 'the Connect command has an entry for other clients over HTTP');
+      const config = path.join(context.home, 'agent-fs-http.json');
+      fs.writeFileSync(config, entry.text);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [
+          ...prefix,
+          '-p',
+          context.prompt,
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--mcp-config',
+          config,
+          '--strict-mcp-config',
+          '--allowedTools',
+          `mcp__${SERVER_NAME}`,
+        ],
         env,
         cwd: context.project,
       };
@@ -156,6 +227,7 @@ function codexConfiguration(
     id,
     title,
     scenario,
+    transport: 'stdio',
     prepare(context) {
       const spec = clientById('codex');
       const codexHome = path.join(context.home, '.codex');
@@ -203,6 +275,7 @@ function geminiConfiguration(id: string, title: string, approvalMode: string): C
     id,
     title,
     scenario: 'full',
+    transport: 'stdio',
     prepare(context) {
       const spec = clientById('gemini-cli');
       const entry = JSON.parse(readmeBlock(spec.name, 'json', context.server)) as Record<string, unknown>;
@@ -232,6 +305,15 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
       claudeConfiguration('hook', "print mode with the README's line and Elicitation hook: the hook accepts each question", true, 'full'),
       claudeConfiguration('home', "print mode started in the home folder with the README's line: it is the root", false, 'home'),
       claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
+        declined: /Elicitation hook.*--confirm never.*--allowedTools/,
+      }),
+      claudeHttpConfiguration(
+        'http-hook',
+        'print mode over Streamable HTTP with the Elicitation hook: the hook accepts each question',
+        true,
+        'full',
+      ),
+      claudeHttpConfiguration('http-plain', 'print mode over Streamable HTTP without a hook: Claude Code dismisses the question', false, {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
     ],

@@ -1,9 +1,11 @@
 /**
  * The client matrix: Claude Code, Codex CLI and Gemini CLI, each the real CLI from npm (pinned in test/hosts/), each
  * configured as the README says and started in a project folder, each driving the built dist/mcp.js for a scripted
- * model on 127.0.0.1 in that client's own wire format. Nothing may leave loopback: every proxy variable points at a
- * trap, and a request reaching it fails the run. Each run is checked on the disk (the tree the scenario must leave,
- * the file outside the base untouched) and on what the model received (every result's envelope, in order).
+ * model on 127.0.0.1 in that client's own wire format, over stdio, and for Claude Code also over Streamable HTTP to a
+ * server the test starts on loopback. Nothing may leave loopback: every proxy variable points at a trap (loopback
+ * itself is exempt, NO_PROXY), and a request reaching it fails the run. Each run is checked on the disk (the tree
+ * the scenario must leave, the file outside the base untouched) and on what the model received (every result's
+ * envelope, in order).
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
  *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
@@ -14,8 +16,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
+import { stateToken } from '../../src/node/httpToken';
 import { CLIENTS } from '../launcher/hosts';
 import { ensureClient } from '../launcher/install';
+import { type HttpServed, serveHttp } from '../shared/mcpHttp';
 import { makeTempDir, removeTree } from '../unit/helpers';
 import { buildOnce, REPO, serve, SERVER } from '../unit/mcp/serve';
 import { type Configuration, DRIVERS, type Driver, type RunContext, runClient, setupCommand } from './clients';
@@ -60,7 +64,16 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
   const prompt = `Client matrix: ${configuration.id}`;
   const trap = await startTrap();
   const model = await startModel(driver.dialect, scriptOf(steps, prompt), isAgentFsTool);
+  let http: { readonly served: HttpServed; readonly state: string; readonly token: string } | undefined;
   try {
+    if (configuration.transport === 'http') {
+      // As the editor's Connect command does: the state folder's token, which the server started on it takes too.
+      const state = path.join(tmp, 'state');
+      const token = stateToken(state);
+      if (typeof token === 'string') assert.fail(token);
+      const served = await serveHttp(SERVER, ['--http', '127.0.0.1:0', '--root', project, '--state', state]);
+      http = { served, state, token: token.token };
+    }
     const context: RunContext = {
       home,
       runtime,
@@ -69,6 +82,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       server: SERVER,
       prompt,
       proxy: trap.environment(),
+      ...(http ? { http: { port: http.served.port, state: http.state, token: http.token } } : {}),
     };
     const launch = configuration.prepare(context);
     launch.env.PATH = `${path.dirname(process.execPath)}${path.delimiter}${launch.env.PATH ?? ''}`;
@@ -77,7 +91,16 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     const first = model.firstTurn();
     const last = model.lastTurn();
     const firstRequest = model.requests.find((request) => request.turn === first);
-    writeReport(driver, configuration, first, last, finished.ms, model.requests.length, JSON.stringify(firstRequest?.body ?? null));
+    writeReport(
+      driver,
+      configuration,
+      first,
+      last,
+      finished.ms,
+      model.requests.length,
+      JSON.stringify(firstRequest?.body ?? null),
+      http?.served.log(),
+    );
     assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
     assert.ok(first, `the model never got the Agent FS tools:\n${diagnosis}`);
@@ -93,6 +116,16 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     }
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
+    const questions = configuration.questions?.(context);
+    if (questions) {
+      // The server asks before each confirmed step; only a full run has them answered Yes.
+      const asked = steps.filter((step) => step.confirmed === true).length;
+      assert.deepEqual(
+        questions,
+        { asked, accepted: scenario === 'full' ? asked : 0 },
+        `the questions the client's log shows:\n${diagnosis}`,
+      );
+    }
     if (scenario === 'home') {
       assert.equal(fs.readFileSync(path.join(home, 'notes.md'), 'utf8'), '# Notes\n');
       assert.ok(
@@ -103,6 +136,8 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     } else assert.deepEqual(treeOf(project), scenario === 'full' ? END_TREE : START_TREE, 'the project folder afterwards');
     assert.equal(fs.readFileSync(path.join(outside, OUTSIDE_FILE.name), 'utf8'), OUTSIDE_FILE.content, 'the file outside the base');
   } finally {
+    await http?.served.stop();
+    if (http) fs.writeFileSync(path.join(tmp, 'mcp-http.log'), http.served.log());
     await model.close();
     await trap.close();
   }
@@ -116,6 +151,7 @@ function writeReport(
   ms: number,
   requests: number,
   firstRequest: string,
+  httpLog: string | undefined,
 ): void {
   const ours = (first?.tools ?? []).filter((tool) => isAgentFsTool(tool.name));
   const refusal = last?.results.find((result) => /FILE_PATH_OUTSIDE_BASE|CONFIRMATION_DECLINED/.test(result.text));
@@ -133,6 +169,9 @@ function writeReport(
     otherTools: (first?.tools ?? []).filter((tool) => !isAgentFsTool(tool.name)).map((tool) => tool.name),
     refusal,
     results: last?.results ?? [],
+    transport: configuration.transport,
+    // Over HTTP, what the server logged of each connection and request: the protocol revision the client spoke.
+    ...(httpLog === undefined ? {} : { serverLog: httpLog.split('\n').filter((line) => line.trim() !== '') }),
   };
   fs.mkdirSync(REPORT_DIR, { recursive: true });
   fs.writeFileSync(path.join(REPORT_DIR, `${driver.spec.id}-${configuration.id}.json`), `${JSON.stringify(report, null, 2)}\n`);

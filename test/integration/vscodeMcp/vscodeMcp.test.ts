@@ -2,13 +2,15 @@
  * VS Code 1.139's own MCP client: the workspace's .vscode/mcp.json holds the entry "Connect Another Agent…" writes
  * (the README's VS Code configuration), VS Code starts dist/mcp.js by itself when the chat message is sent, and
  * Copilot's real agent loop, driven by the scripted model, calls the server's tools as `mcp_agent_fs_*`. Agent FS
- * the extension is not loaded in this window, so those are the only Agent FS tools there are.
+ * the extension is not loaded in this window, so those are the only Agent FS tools there are. In the launch
+ * `vscode-mcp-http` the same turn runs over Streamable HTTP: the launcher started the server on loopback, and the
+ * entry names its URL and bearer token.
  *
  * One agent turn uses every tool once, has a path outside the base refused, answers the server's confirmations in
  * the chat (Yes for some, No for one) and ends with undo. Afterwards the disk is checked, and what the model received
  * for each call is compared with what the core answers for the same calls on the same files (test/integration/agent
  * does the same for the extension's tools). The figures the matrix reports — tools and definition bytes VS Code sent
- * to the model, what it showed for a refusal — are printed as `[vscode-mcp]` lines.
+ * to the model, what it showed for a refusal — are printed as `[vscode-mcp]` (or `[vscode-mcp-http]`) lines.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -353,8 +355,11 @@ async function replay(results: readonly ReceivedResult[]): Promise<(Envelope | u
   return out;
 }
 
+/** `vscode-mcp` (stdio) or `vscode-mcp-http`: which launch this is, to tell their figures apart. */
+const LAUNCH = process.env.AGENTFS_IT_SCENARIO ?? 'vscode-mcp';
+
 function report(label: string, value: unknown): void {
-  say(`  [vscode-mcp] ${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  say(`  [${LAUNCH}] ${label}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
 }
 
 describe("VS Code's own MCP client, through Copilot agent mode", function () {
