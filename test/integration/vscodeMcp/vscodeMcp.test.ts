@@ -454,7 +454,7 @@ describe("VS Code's own MCP client, through Copilot agent mode", function () {
     assert.deepEqual(snapshot(root), after, 'the agent turn and the direct calls left the same files');
   });
 
-  it('the first request offered all 29 tools as mcp_agent_fs_*, with the descriptions and schemas the server lists, on the VS Code the README names', async function () {
+  it('the first request offered every tool as mcp_agent_fs_*, with the descriptions and schemas the server lists, on the VS Code docs/clients.md names', async function () {
     const model = await scriptedModel();
     const first = model.requests.find((request) => request.main);
     assert.ok(first, 'a main request was recorded');
@@ -467,9 +467,9 @@ describe("VS Code's own MCP client, through Copilot agent mode", function () {
       assert.equal(offered.description, listed.description, `${tool.name}: the description arrives unchanged`);
       assert.deepEqual(offered.inputSchema, listed.inputSchema, `${tool.name}: the schema arrives unchanged`);
     }
-    // The README names the version it tested: this one.
-    const readme = fs.readFileSync(path.join(process.env.AGENTFS_IT_REPO ?? '', 'README.md'), 'utf8');
-    assert.equal(/\*\*VS Code\*\* \(\*tested\*: ([\d.]+)\)/.exec(readme)?.[1], vscode.version, "the README's tested VS Code version");
+    // The client setups name the version they tested: this one.
+    const setups = fs.readFileSync(path.join(process.env.AGENTFS_IT_REPO ?? '', 'docs', 'clients.md'), 'utf8');
+    assert.equal(/\*\*VS Code\*\* \(\*tested\*: ([\d.]+)\)/.exec(setups)?.[1], vscode.version, "docs/clients.md's tested VS Code version");
     const bytes = (list: readonly OfferedTool[]): number => list.reduce((sum, tool) => sum + definitionBytes(tool), 0);
     report('offered', {
       agentFsTools: ours.length,
