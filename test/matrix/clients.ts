@@ -1,6 +1,6 @@
 /**
  * How each agent CLI is configured and started for the matrix: a private HOME (and TMPDIR, CODEX_HOME) holding the
- * configuration the README gives for that client, the model's address on loopback, every proxy variable at the trap.
+ * configuration docs/clients.md gives for that client, the model's address on loopback, every proxy variable at the trap.
  * The server entry is always the built dist/mcp.js under the name `agent-fs`.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -22,7 +22,7 @@ export interface RunContext {
   /** The project folder the client is started in. */
   readonly project: string;
   readonly modelUrl: string;
-  /** The built dist/mcp.js, in place of the README's example path. */
+  /** The built dist/mcp.js, in place of the documented example path. */
   readonly server: string;
   readonly prompt: string;
   readonly proxy: Record<string, string>;
@@ -142,10 +142,10 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
     prepare(context) {
       const spec = clientById('claude-code');
       const env = claudeEnvironment(context);
-      // The README's line (user scope: without --root the server serves the folder Claude Code works in), and its
+      // The documented line (user scope: without --root the server serves the folder Claude Code works in), and its
       // Elicitation hook where this configuration has the person answer in advance.
       const line = readmeBlock(spec.name, 'sh', context.server).trim().split(/\s+/);
-      assert.equal(line[0], 'claude', `the README's line starts with claude: ${line.join(' ')}`);
+      assert.equal(line[0], 'claude', `the documented line starts with claude: ${line.join(' ')}`);
       setupCommand(spec, line.slice(1), env, context.project);
       if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
       const { command: exe, prefix } = command(spec);
@@ -161,7 +161,7 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
 
 /**
  * Claude Code connected over Streamable HTTP to a server the test started: an `--mcp-config` file holding the entry
- * "Connect Another Agent…" gives other clients over HTTP (the URL and the bearer token), and the README's Elicitation
+ * "Connect Another Agent…" gives other clients over HTTP (the URL and the bearer token), and the documented Elicitation
  * hook where this configuration has the person answer.
  */
 function claudeHttpConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {
@@ -213,7 +213,7 @@ function toml(value: string): string {
 }
 
 /**
- * `server`: 'readme' takes the README's [mcp_servers.agent-fs] table as it is; 'plain' is that server with no flags
+ * `server`: 'readme' takes the documented [mcp_servers.agent-fs] table as it is; 'plain' is that server with no flags
  * and no tool approval, to see what Codex does with the question itself.
  */
 function codexConfiguration(
@@ -302,8 +302,8 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     spec: clientById('claude-code'),
     dialect: anthropic,
     configurations: [
-      claudeConfiguration('hook', "print mode with the README's line and Elicitation hook: the hook accepts each question", true, 'full'),
-      claudeConfiguration('home', "print mode started in the home folder with the README's line: it is the root", false, 'home'),
+      claudeConfiguration('hook', 'print mode with the documented line and Elicitation hook: the hook accepts each question', true, 'full'),
+      claudeConfiguration('home', 'print mode started in the home folder with the documented line: it is the root', false, 'home'),
       claudeConfiguration('plain', 'print mode without a hook: Claude Code dismisses the question', false, {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
@@ -324,7 +324,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     configurations: [
       codexConfiguration(
         'readme',
-        "codex exec with the README's entry: --confirm never, the tools approved in Codex",
+        'codex exec with the documented entry: --confirm never, the tools approved in Codex',
         'workspace-write',
         'readme',
         'full',
@@ -346,7 +346,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     configurations: [
       geminiConfiguration(
         'yolo',
-        "gemini -p --approval-mode yolo with the README's entry: Gemini cannot ask; its approval stands in",
+        'gemini -p --approval-mode yolo with the documented entry: Gemini cannot ask; its approval stands in',
         'yolo',
       ),
     ],

@@ -1,6 +1,6 @@
 /**
  * The client matrix: Claude Code, Codex CLI and Gemini CLI, each the real CLI from npm (pinned in test/hosts/), each
- * configured as the README says and started in a project folder, each driving the built dist/mcp.js for a scripted
+ * configured as docs/clients.md says and started in a project folder, each driving the built dist/mcp.js for a scripted
  * model on 127.0.0.1 in that client's own wire format, over stdio, and for Claude Code also over Streamable HTTP to a
  * server the test starts on loopback. Nothing may leave loopback: every proxy variable points at a trap (loopback
  * itself is exempt, NO_PROXY), and a request reaching it fails the run. Each run is checked on the disk (the tree
@@ -211,8 +211,8 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
         ensureClient(spec);
       });
 
-      it('is the pinned version, the one the README says it tested', function () {
-        assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "the README's tested version");
+      it('is the pinned version, the one docs/clients.md says it tested', function () {
+        assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "docs/clients.md's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
           const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
