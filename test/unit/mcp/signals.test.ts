@@ -9,20 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
+import { stagingLeft } from '../kills';
 import { buildOnce, RUNNER, SERVER } from './serve';
-
-/** Every path below `root` whose name marks an Agent FS staging or temporary file. */
-function stagingLeftovers(root: string): string[] {
-  const found: string[] = [];
-  const visit = (directory: string): void => {
-    for (const entry of fs.readdirSync(directory, { withFileTypes: true })) {
-      if (entry.name.includes('.agentfs-')) found.push(path.join(directory, entry.name));
-      if (entry.isDirectory()) visit(path.join(directory, entry.name));
-    }
-  };
-  visit(root);
-  return found;
-}
 
 describe('MCP server: SIGTERM and SIGINT', function () {
   this.timeout(120_000);
@@ -100,7 +88,7 @@ describe('MCP server: SIGTERM and SIGINT', function () {
       assert.equal(code, 0, server.log());
       assert.match(server.log(), new RegExp(`${signal}: stopping`));
       assert.ok(!fs.existsSync(path.join(base, `copy-${signal}`)), 'no destination');
-      assert.deepEqual(stagingLeftovers(base), [], 'no staging folder or temporary file');
+      assert.deepEqual(stagingLeft(base), [], 'no staging folder or temporary file');
       const held = fs.existsSync(locks) ? fs.readdirSync(locks).filter((name) => name.includes(`.${server.child.pid}.`)) : [];
       assert.deepEqual(held, [], 'the lock folder holds nothing of the stopped process');
       assert.equal(expectOk(history(), 'history_list').count, 0, 'nothing recorded');
