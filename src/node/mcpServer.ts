@@ -18,14 +18,15 @@
  *    INVALID_INPUT envelope (the same the runner prints); only an unknown tool name is a JSON-RPC error.
  *  - A call that needs the person's confirmation (the same rule and text as the editor's) runs only after they
  *    accept it, or, with --confirm elicit, when the client cannot ask and its own approval stands in. On 2026-07-28 an
-    answer counts only with the sealed state this process minted for that very call (tool and arguments).
+ *    answer counts only with the sealed state this process minted for that very call (tool and arguments). How
+ *    the question is asked, in either revision, is mcpConfirm.ts.
  *  - With --state, one history store is shared by every call, whatever roots the client gives; without it, each set
  *    of roots keeps its history in its own default folder outside them, the one the runner on those folders uses.
  *
- * Over 300 lines: the one translation between MCP and the pipeline; roots, confirmations and progress each need the
- * request.
+ * Over 300 lines: the one translation between MCP and the pipeline, in two revisions; roots, the caller and progress
+ * each need the request.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   type CallToolRequest,
   type CallToolResult,
@@ -40,15 +41,13 @@ import {
   PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
-  SdkError,
-  SdkErrorCode,
   Server,
   type ServerContext,
   type StandardSchemaV1,
   type Tool as McpTool,
 } from '@modelcontextprotocol/server';
 import type { EncodingHost } from '../core/encoding/host';
-import { type Envelope, type FailureEnvelope, failure, type ImageAttachment } from '../core/envelope';
+import type { Envelope, ImageAttachment } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
@@ -57,11 +56,12 @@ import { envelopeSchema } from '../core/contract/results';
 import type { Policy } from '../core/settings';
 import type { PathIndex } from '../core/ports/pathIndex';
 import type { Progress } from '../core/signals';
-import type { Preparation, Tool } from '../core/tool';
+import type { Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
 import { type ClientRoot, type ConfiguredRoots, RootsState, SessionPool, type SessionStore } from './mcpRoots';
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
+import { askInBand, askWhileWaiting, callKey, CONFIRMATION_TIMEOUT_MS, type ConfirmState } from './mcpConfirm';
 
 /** How destructive calls are confirmed: ask where the client can (default), never ask, or refuse where it cannot. */
 export type ConfirmMode = 'elicit' | 'never' | 'require';
@@ -123,41 +123,6 @@ function toolResult(envelope: Envelope, image?: ImageAttachment): CallToolResult
   };
 }
 
-/** The text the person is asked to confirm: the editor's confirmation, title and message. */
-export function confirmationText(confirmation: NonNullable<Preparation['confirmation']>): string {
-  return `${confirmation.title}\n\n${confirmation.message}`;
-}
-
-/** The one field of the confirmation form and its two answers. */
-export const CONFIRM_FIELD = 'answer';
-export const CONFIRM_YES = 'Yes';
-export const CONFIRM_NO = 'No';
-
-/**
- * The form a confirmation asks with: one choice between Yes and No, No preselected. A form without fields is drawn
- * by some clients (VS Code 1.139's chat) as nothing at all, with no text and no button, so nobody can answer it;
- * a single-select enum is drawn by every client that draws forms. No is the default so that a client that submits
- * the defaults unseen (VS Code does when the person moves on without answering) declines; the field is not
- * required, so a client that accepts without filling in the form (its own approval standing in) still validates.
- */
-const CONFIRM_SCHEMA = {
-  type: 'object',
-  properties: {
-    [CONFIRM_FIELD]: { type: 'string', title: 'Go ahead?', enum: [CONFIRM_YES, CONFIRM_NO], default: CONFIRM_NO },
-  },
-} as const;
-
-/**
- * What an elicitation's answer means: an accept whose field says No is the person declining, whatever the action
- * was called. An accept without the field is a client that approved without showing the form: its approval stands,
- * as it does for a client that cannot ask.
- */
-function confirmationAnswer(result: { readonly action: string; readonly content?: Readonly<Record<string, unknown>> }): string {
-  if (result.action !== 'accept') return result.action;
-  const answer = result.content?.[CONFIRM_FIELD];
-  return answer === undefined || answer === CONFIRM_YES ? 'accept' : 'decline';
-}
-
 /**
  * Parameters an MCP client adds to every tool's schema on its own and tells the model to set, with the client that
  * does. They carry nothing for the tool, so they are dropped (by name, and only with the type the client gives them)
@@ -182,8 +147,6 @@ function withoutClientParameters(tool: Tool, input: unknown): unknown {
   return kept ?? input;
 }
 
-/** How long the person has to answer a confirmation before it counts as declined. */
-const CONFIRMATION_TIMEOUT_MS = 10 * 60 * 1000;
 /** How long a client has to answer roots/list; after that its roots count as not offered. */
 const ROOTS_TIMEOUT_MS = 10 * 1000;
 /** Progress notifications of one phase are sent at most this often; a phase's first is sent at once. */
@@ -288,25 +251,8 @@ function describeCaller(caller: Caller): string {
   return `client ${client?.name ?? 'unnamed'} ${client?.version ?? ''} (${caller.revision}): ${capabilities?.elicitation?.form !== undefined ? 'can ask (elicitation)' : 'cannot ask'}, ${capabilities?.roots ? 'offers roots' : 'offers no roots'}`;
 }
 
-/**
- * The sealed state a 2026-07-28 confirmation round hands the client, echoed back with the answer: which call the
- * answer is for (its tool and arguments, hashed), so an answer given for one call never lets another run.
- */
-interface ConfirmState {
-  readonly call: string;
-}
-
-/** The key of the confirmation among a call's input requests, and of the client's roots. */
-const CONFIRM_INPUT = 'confirm';
+/** The key of the client's roots among a call's input requests. */
 const ROOTS_INPUT = 'roots';
-
-function callKey(name: string, input: unknown): string {
-  return createHash('sha256')
-    .update(name)
-    .update('\0')
-    .update(JSON.stringify(input) ?? '')
-    .digest('base64url');
-}
 
 /** The tools for every connection of one server process. */
 export interface McpService {
@@ -438,8 +384,8 @@ export function createMcpService(options: McpServerOptions): McpService {
         if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
           const preparation = await prepareOperation(name, input, session);
           const asked = caller.modern
-            ? await confirmInBand(name, callKey(name, input), preparation, canAsk, caller, ctx, (state) => states.mint(state))
-            : await confirm(canAsk, name, preparation, caller, ctx);
+            ? await askInBand(name, callKey(name, input), preparation, canAsk, caller.client?.name, ctx, (state) => states.mint(state))
+            : await askWhileWaiting(canAsk, name, preparation, caller.client?.name, ctx);
           if (asked !== undefined && 'resultType' in asked) return asked;
           if (asked) {
             options.log(`${name} ${asked.error.code} in ${elapsed()}`);
@@ -473,112 +419,4 @@ export function createMcpService(options: McpServerOptions): McpService {
     server: build,
     settled: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
   };
-}
-
-/**
- * Some clients say they can ask and then answer by themselves, with nobody shown the question: Claude Code in print
- * mode dismisses it, `codex exec` declines it (with full access too). Such an answer still refuses the call
- * (the server cannot tell it from a person's); the refusal says what the person can set so that these calls run,
- * each a choice they make: an answer of their own for the client to give, or the client's own approval of the tools
- * with the server's question off.
- */
-function unattendedRemedy(client: string | undefined): string {
-  const prefix = 'If nobody was shown a question:';
-  if (client === 'claude-code')
-    return `${prefix} Claude Code in print mode (claude -p) dismisses every question. To let such calls run there, add an Elicitation hook for agent-fs to Claude Code's settings, or start agent-fs-mcp with --confirm never and allow the tools by name with --allowedTools.`;
-  if (client === 'codex-mcp-client')
-    return `${prefix} codex exec declines every question itself. To let such calls run, start agent-fs-mcp with --confirm never and approve the tools in Codex (default_tools_approval_mode = "approve" under [mcp_servers.agent-fs]).`;
-  return `${prefix} this client answers for the person; start agent-fs-mcp with --confirm never to leave the confirmation to the client's own tool approval.`;
-}
-
-/** The refusal of a call whose confirmation a client cannot ask for, under --confirm require. */
-function cannotAsk(operation: string, confirmation: NonNullable<Preparation['confirmation']>): FailureEnvelope {
-  return failure(
-    operation,
-    'CONFIRMATION_DECLINED',
-    `${confirmation.title} This needs the person's confirmation, and this MCP client cannot ask for it (no elicitation support); the server runs with --confirm require. Nothing was changed.`,
-    { reason: 'unsupported' },
-  );
-}
-
-/** The refusal of a call whose confirmation the person (or the client for them) declined or dismissed. */
-function declined(
-  operation: string,
-  confirmation: NonNullable<Preparation['confirmation']>,
-  action: string,
-  caller: Caller,
-): FailureEnvelope {
-  return failure(
-    operation,
-    'CONFIRMATION_DECLINED',
-    `${confirmation.title} The person declined it${action === 'cancel' ? ' (dismissed the question)' : ''}. Nothing was changed. Ask them before trying again. ${unattendedRemedy(caller.client?.name)}`,
-    { reason: action === 'cancel' ? 'cancelled' : 'declined' },
-  );
-}
-
-/**
- * The 2025 revisions: asks the person with an elicitation request while the call waits, where the preparation has a
- * confirmation (a client that cannot ask, here only under --confirm require, is refused). Returns the
- * CONFIRMATION_DECLINED envelope when the call must not run, undefined when it may.
- */
-async function confirm(
-  canAsk: boolean,
-  operation: string,
-  preparation: Preparation,
-  caller: Caller,
-  ctx: ServerContext,
-): Promise<FailureEnvelope | undefined> {
-  const { confirmation } = preparation;
-  if (!confirmation) return undefined;
-  if (!canAsk) return cannotAsk(operation, confirmation);
-  let action: string;
-  try {
-    const answer = await ctx.mcpReq.elicitInput(
-      { mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA },
-      { signal: ctx.mcpReq.signal, timeout: CONFIRMATION_TIMEOUT_MS },
-    );
-    action = confirmationAnswer(answer);
-  } catch (error) {
-    if (ctx.mcpReq.signal.aborted) throw new CancelledError();
-    const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
-    return failure(
-      operation,
-      'CONFIRMATION_DECLINED',
-      `${confirmation.title} ${timedOut ? 'The confirmation got no answer in time' : `Asking for confirmation failed (${error instanceof Error ? error.message : String(error)})`}, so it counts as declined. Nothing was changed.`,
-      { reason: timedOut ? 'timeout' : 'failed' },
-    );
-  }
-  return action === 'accept' ? undefined : declined(operation, confirmation, action, caller);
-}
-
-/**
- * 2026-07-28: the question goes back as the call's result (input_required) with sealed state naming the call, and the
- * client calls again with the person's answer. Returns that input_required result, the CONFIRMATION_DECLINED
- * envelope, or undefined when the call may run. An answer counts only with the state minted for this very call; any
- * other retry is asked again.
- */
-async function confirmInBand(
-  operation: string,
-  key: string,
-  preparation: Preparation,
-  canAsk: boolean,
-  caller: Caller,
-  ctx: ServerContext,
-  mint: (state: ConfirmState) => Promise<string>,
-): Promise<FailureEnvelope | ReturnType<typeof inputRequired> | undefined> {
-  const { confirmation } = preparation;
-  if (!confirmation) return undefined;
-  if (!canAsk) return cannotAsk(operation, confirmation);
-  const state = ctx.mcpReq.requestState<ConfirmState>();
-  const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_INPUT);
-  if (state?.call === key && answer.kind === 'elicit') {
-    const action = confirmationAnswer(answer);
-    return action === 'accept' ? undefined : declined(operation, confirmation, action, caller);
-  }
-  return inputRequired({
-    inputRequests: {
-      [CONFIRM_INPUT]: inputRequired.elicit({ mode: 'form', message: confirmationText(confirmation), requestedSchema: CONFIRM_SCHEMA }),
-    },
-    requestState: await mint({ call: key }),
-  });
 }
