@@ -1,7 +1,8 @@
 /**
  * apply_patch's engine. The `diff` package parses the unified diff and applies hunks; this module decides which files
  * a patch touches, checks every hunk of every file before anything is written, explains a hunk that does not fit,
- * and writes the files one by one, restoring those already written when a later write fails.
+ * and writes the files one by one, restoring those already written when a later write fails. A parsed file is a
+ * target (placement.ts) that says how to rewrite the file's text, so the plan does not depend on the grammar.
  *
  * Placement rule (fuzz 0): a hunk's old lines (context and removals) must occur exactly, line endings aside. At the
  * line its header names (shifted by how far earlier hunks of the file moved) it is taken; elsewhere only if it
@@ -22,6 +23,15 @@ import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk 
 import type { ToolContext } from '../context';
 import { streamTextEdit, type TextEditKind } from './textEdit';
 import { describeChange, type TextChange } from './editing';
+import {
+  describeDifference,
+  type HunkPlacement,
+  lineDifferences,
+  patchFailed as failed,
+  type PatchAction,
+  type PatchTarget,
+  type Rewritten,
+} from './placement';
 import { decodeFileText, encodeFileText, fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { ensureParentDirectory, writeFileAtomic } from '../changes/writes';
@@ -29,29 +39,10 @@ import type { FileStat } from '../ports/fs';
 import { contentHash } from '../files/hashing';
 import type { LineFrame } from './lineEdits';
 import { assertMayWrite } from '../policy/policy';
-import type { ConfinedPath } from '../confinement';
 import { reportProgress, throwIfCancelled } from '../signals';
 import { removeQuietly, siblingPath } from '../files/staging';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
-
-type PatchAction = 'modify' | 'create' | 'delete';
-
-/** One file of a parsed patch, its path confined but nothing read yet. */
-export interface PatchTarget {
-  readonly index: number;
-  readonly action: PatchAction;
-  readonly path: ConfinedPath;
-  readonly patch: StructuredPatch;
-}
-
-interface HunkPlacement {
-  readonly header: string;
-  /** 1-based line of the original file where the hunk's old lines start. */
-  readonly line: number;
-  /** How far from its header's line the hunk was found (0: exactly there). */
-  readonly offset: number;
-}
 
 /** One file of a verified patch: exactly what will be written. */
 export interface PatchFilePlan extends PatchTarget {
@@ -65,10 +56,6 @@ export interface PatchFilePlan extends PatchTarget {
   readonly contentHash: string | null;
   /** For a file patched by streaming: the edit that writes it (`before` and `after` are then undefined). */
   readonly streamed?: TextEditKind<readonly HunkPlacement[], PatchFields>;
-}
-
-function failed(message: string, details: Record<string, unknown>): ToolError {
-  return new ToolError('PATCH_FAILED', `${message} Nothing was written.`, details);
 }
 
 function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | undefined {
@@ -127,9 +114,27 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
     if (seen.has(path.absolute))
       throw failed(`The patch changes ${path.display} twice; give each file one section.`, { file: path.display });
     seen.add(path.absolute);
-    targets.push({ index, action, path, patch: entry });
+    targets.push({ index, action, path, rewrite: unifiedRewrite(action, entry), streamable: entry });
   }
   return targets;
+}
+
+/** A unified diff's file as a target's rewrite: a new file from hunks that only add lines, else its hunks placed and applied. */
+function unifiedRewrite(action: PatchAction, patch: StructuredPatch): PatchTarget['rewrite'] {
+  return (display: string, text: string): Rewritten => {
+    if (action === 'create') {
+      const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
+      if (stray !== -1)
+        throw failed(`Hunk ${stray + 1} for the new file ${display} has context or removed lines; a new file's hunks only add lines.`, {
+          file: display,
+          hunk: stray + 1,
+        });
+      const hunks = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
+      return { text: applyWhole(display, '', patch, hunks), hunks };
+    }
+    const hunks = placeHunks(display, text, patch);
+    return { text: applyWhole(display, text, patch, hunks), hunks };
+  };
 }
 
 const sameLine = (a: string | undefined, b: string | undefined): boolean =>
@@ -183,22 +188,9 @@ function placeHunks(display: string, text: string, patch: StructuredPatch, frame
       }
       at = found[0];
       if (at === undefined) {
-        const differences: { line: number; expected: string; actual: string | null }[] = [];
-        for (const [offset, line] of old.entries()) {
-          const actual = lines[wanted + offset];
-          if (!sameLine(actual, line))
-            differences.push({
-              line: wanted + offset + 1,
-              expected: line,
-              actual: actual === undefined ? null : actual.replace(/\r$/, ''),
-            });
-        }
-        const first = differences[0];
-        const shown = first
-          ? ` At line ${first.line} the patch expects ${JSON.stringify(first.expected)} but the file has ${first.actual === null ? 'no line (it ends earlier)' : JSON.stringify(first.actual)}.`
-          : '';
+        const differences = lineDifferences(lines, old, wanted, sameLine);
         throw failed(
-          `${where} does not match the file, at its line or anywhere else.${shown} Read the file again and make the patch from its current content.`,
+          `${where} does not match the file, at its line or anywhere else.${describeDifference(differences)} Read the file again and make the patch from its current content.`,
           {
             file: display,
             hunk: index + 1,
@@ -237,12 +229,12 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
   return result;
 }
 
-/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
 /** What a patch's one kind answers: where each hunk went. */
 interface PatchFields {
   readonly hunks: readonly HunkPlacement[];
 }
 
+/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
 function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[], PatchFields> {
   return {
     verb: 'Patching',
@@ -284,22 +276,15 @@ async function planTarget(context: ToolContext, target: PatchTarget): Promise<Pa
       file: path.display,
     });
   if (stat.kind !== 'file') throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
-  if (stat.size > context.policy.editInMemoryBytes) return planStreamed(context, target, stat);
+  if (stat.size > context.policy.editInMemoryBytes) return planStreamed(context, target, target.streamable, stat);
   return planInMemory(context, target, stat);
 }
 
 /** A new file from hunks that only add lines, encoded as the host writes new files. */
 async function planCreate(context: ToolContext, target: PatchTarget, stat: FileStat | undefined): Promise<PatchFilePlan> {
-  const { path, patch } = target;
+  const { path } = target;
   if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
-  const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
-  if (stray !== -1)
-    throw failed(`Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`, {
-      file: path.display,
-      hunk: stray + 1,
-    });
-  const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
-  const text = applyWhole(path.display, '', patch, placements);
+  const { text, hunks: placements } = target.rewrite(path.display, '');
   const bom = text.startsWith('\uFEFF');
   const body = bom ? text.slice(1) : text;
   // A new file is written as the host writes new files there (files.encoding, --encoding).
@@ -322,8 +307,8 @@ async function planCreate(context: ToolContext, target: PatchTarget, stat: FileS
 }
 
 /** A file above the in-memory edit limit, checked by a streamed edit that writes nothing; it is written later by the same edit. */
-async function planStreamed(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
-  const { path, action, patch } = target;
+async function planStreamed(context: ToolContext, target: PatchTarget, patch: StructuredPatch, stat: FileStat): Promise<PatchFilePlan> {
+  const { path, action } = target;
   if (action === 'delete') {
     // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
     throw failed(
@@ -350,11 +335,10 @@ async function planStreamed(context: ToolContext, target: PatchTarget, stat: Fil
 
 /** A file read whole and patched in memory: its new bytes, or its deletion when the patch removes every line. */
 async function planInMemory(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
-  const { path, action, patch } = target;
+  const { path, action } = target;
   const before = await context.workspace.fs.readFile(path.absolute);
   const decoded = await decodeFileText(fileRef(context, path), before);
-  const placements = placeHunks(path.display, decoded.text, patch);
-  const text = applyWhole(path.display, decoded.text, patch, placements);
+  const { text, hunks: placements } = target.rewrite(path.display, decoded.text);
   if (action === 'delete') {
     if (text !== '') {
       throw failed(
