@@ -1,21 +1,26 @@
 /**
- * What any patch grammar of apply_patch shares: the per-file target a parsed patch becomes (patch.ts builds it from a
- * unified diff), the placement each hunk reports, and how a refusal shows the lines of the file that differ from the
- * patch. From a target on, a patch is one plan (patch.ts): checked whole before anything is written, written file by
- * file, restored on a failure. A target says how to rewrite the file's text, not which grammar it came from.
+ * What apply_patch's two grammars share: the per-file target a parsed patch becomes (patch.ts builds it from a
+ * unified diff, v4a.ts from a V4A patch), the placement each hunk or section reports, and how a refusal shows the
+ * lines of the file that differ from the patch. From a target on, both grammars are one plan (patch.ts): checked
+ * whole before anything is written, written file by file, restored on a failure.
  */
 import type { StructuredPatch } from 'diff';
 import type { ConfinedPath } from '../confinement';
 import { ToolError } from '../errors';
 
-export type PatchAction = 'modify' | 'create' | 'delete';
+export type PatchAction = 'modify' | 'create' | 'delete' | 'move';
+
+/** Which comparison found a V4A section's old lines: as they are, without trailing whitespace, or without any around them. */
+export type PlacementStage = 'exact' | 'trailing_whitespace' | 'whitespace';
 
 export interface HunkPlacement {
   readonly header: string;
   /** 1-based line of the original file where the hunk's old lines start. */
   readonly line: number;
-  /** How far from its header's line the hunk was found (0: exactly there). */
+  /** How far from its header's line the hunk was found (0: exactly there; always 0 for V4A, which names no line). */
   readonly offset: number;
+  /** V4A sections only. */
+  readonly stage?: PlacementStage;
 }
 
 /** A file's new text and where each hunk of it went. */
@@ -24,18 +29,23 @@ export interface Rewritten {
   readonly hunks: HunkPlacement[];
 }
 
-/** One file of a parsed patch, its path confined but nothing read yet. */
+/** One file of a parsed patch, its paths confined but nothing read yet. */
 export interface PatchTarget {
   readonly index: number;
   readonly action: PatchAction;
   readonly path: ConfinedPath;
+  /** Where a move puts the file (V4A's "*** Move to:"). */
+  readonly destination?: ConfinedPath;
   /**
    * The file's new text from its current decoded text (a created file's from ''), line endings as the file has them,
    * or PATCH_FAILED naming the hunk that does not fit. For a deletion, '' when the patch removes the whole file.
    */
   readonly rewrite: (display: string, text: string) => Rewritten;
-  /** A unified diff's hunks, by which a file above the in-memory edit limit is patched while streaming. */
-  readonly streamable: StructuredPatch;
+  /**
+   * A unified diff's hunks, by which a file above the in-memory edit limit is patched while streaming; absent for
+   * V4A, whose sections are placed by searching the whole text.
+   */
+  readonly streamable?: StructuredPatch;
 }
 
 export function patchFailed(message: string, details: Record<string, unknown>): ToolError {
