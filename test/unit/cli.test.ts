@@ -327,6 +327,41 @@ describe('runner: node dist/cli.js', function () {
     assert.match(tooSmall.stderr, /--max-read-bytes needs/);
   });
 
+  it('applies a V4A patch from stdin (a move with an edit, a CRLF file kept CRLF) and undoes it in one step', async function () {
+    ws.write({ 'win.txt': 'one\r\ntwo\r\n' });
+    const before = ws.snap();
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: win.txt',
+      '*** Move to: dir/moved.txt',
+      '@@',
+      ' one',
+      '-two',
+      '+TWO',
+      '*** Update File: a.txt',
+      '-alpha',
+      '+ALPHA',
+      '*** End Patch',
+      '',
+    ].join('\n');
+    const result = await run(['apply_patch', '-'], { stdin: JSON.stringify({ patch }) });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const data = expectOk(envelopeOf(result), 'apply_patch');
+    assert.deepEqual(
+      (data.files as { path: string; action: string; moved_to?: string }[]).map((file) => [file.path, file.action, file.moved_to]),
+      [
+        ['win.txt', 'move', 'dir/moved.txt'],
+        ['a.txt', 'modify', undefined],
+      ],
+    );
+    assert.deepEqual(fs.readFileSync(path.join(ws.base, 'dir', 'moved.txt')), Buffer.from('one\r\nTWO\r\n'));
+    assert.equal(ws.exists('win.txt'), false);
+    // a.txt had no final newline, and has none now.
+    assert.equal(ws.read('a.txt'), 'ALPHA');
+    expectOk(envelopeOf(await run(['undo_last'])), 'undo_last');
+    assertTree(ws.snap(), before);
+  });
+
   it('edits a notebook from stdin and undoes it across runs, every byte back', async function () {
     const style = notebookStyles().find((each) => each.minor === 5 && each.crlf) ?? assert.fail('a style');
     const original = writeNotebook(sampleNotebook(style), style);

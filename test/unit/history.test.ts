@@ -118,6 +118,22 @@ const PATCH = [
   '',
 ].join('\n');
 
+/** The V4A grammar: a move with an edit (of a file with its own mode), a deletion and a new file. */
+const V4A_PATCH = [
+  '*** Begin Patch',
+  '*** Update File: script.sh',
+  '*** Move to: bin/run.sh',
+  '@@',
+  ' #!/bin/sh',
+  '-echo hi',
+  '+echo hello',
+  '*** Delete File: docs/readme.txt',
+  '*** Add File: made/v4a.txt',
+  '+made',
+  '*** End Patch',
+  '',
+].join('\n');
+
 /** One case per mutating operation (and per interesting variant of it). Editing tools join when they exist. */
 const CASES: readonly Case[] = [
   { operation: 'write_file', input: { file_name: 'new/dir/file.txt', content: 'hello\n' } },
@@ -150,6 +166,7 @@ const CASES: readonly Case[] = [
   { operation: 'insert_lines', input: { path: 'notes.md', position: 'end', content: 'appended\n' } },
   { operation: 'delete_lines', input: { path: 'notes.md', start_line: 1, end_line: 1 } },
   { operation: 'apply_patch', input: { patch: PATCH } },
+  { operation: 'apply_patch', input: { patch: V4A_PATCH } },
   {
     operation: 'edit_notebook',
     input: {

@@ -88,7 +88,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   },
   {
     codes: ['PATCH_FAILED'],
-    when: `\`${toolRef('apply_patch')}\`: a hunk does not match or is ambiguous (\`details.file\`, \`hunk\`, \`differences\`), a created file exists, a deleted one differs, a rename/copy/binary patch, or no parsable diff; nothing written.`,
+    when: `\`${toolRef('apply_patch')}\`: a hunk or V4A section does not match or is ambiguous (\`details.file\`, \`hunk\` or \`section\`, \`differences\`), a created file or a move's destination exists, a deleted one differs, a rename/copy/binary unified diff, or no parsable patch; nothing written.`,
   },
   {
     codes: ['BINARY_CONTENT_REFUSED'],
@@ -112,7 +112,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   },
   {
     codes: ['LIMIT_EXCEEDED'],
-    when: `A request above a cap (\`max_results\` of \`${toolRef('list_files')}\` > 5000, of \`${toolRef('find_file')}\`, \`${toolRef('search_files')}\`, \`${toolRef('search_content')}\` > 200; \`${toolRef('list_directory')}\`'s \`max_entries\` > 1000; \`context_lines\` > 5; more than 32 \`paths\`; \`max_bytes\` above \`agentFs.maxReadBytes\` or its per-file share; a patch over 1 MiB; a file over 10 MiB for the editing tools where the file system cannot stream; a file over 64 MiB where ranged reads are unavailable; \`${toolRef('history_list')}\`'s \`limit\` > 200). \`details.field\` (the parameter, or \`size_bytes\` for a file) and \`details.cap\` say which.`,
+    when: `A request above a cap (\`max_results\` of \`${toolRef('list_files')}\` > 5000, of \`${toolRef('find_file')}\`, \`${toolRef('search_files')}\`, \`${toolRef('search_content')}\` > 200; \`${toolRef('list_directory')}\`'s \`max_entries\` > 1000; \`context_lines\` > 5; more than 32 \`paths\`; \`max_bytes\` above \`agentFs.maxReadBytes\` or its per-file share; a patch over 1 MiB; a file over 10 MiB for the editing tools where the file system cannot stream, or in a V4A patch; a file over 64 MiB where ranged reads are unavailable; \`${toolRef('history_list')}\`'s \`limit\` > 200). \`details.field\` (the parameter, or \`size_bytes\` for a file) and \`details.cap\` say which.`,
   },
   { codes: ['READ_ONLY_MODE'], when: 'A tool that changes files while `agentFs.readOnly` is on (runner and MCP server: `--read-only`).' },
   { codes: ['WORKSPACE_UNTRUSTED'], when: 'A tool that changes files in an untrusted workspace.' },

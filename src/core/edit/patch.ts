@@ -1,18 +1,22 @@
 /**
- * apply_patch's engine. The `diff` package parses the unified diff and applies hunks; this module decides which files
- * a patch touches, checks every hunk of every file before anything is written, explains a hunk that does not fit,
- * and writes the files one by one, restoring those already written when a later write fails.
+ * apply_patch's engine. A patch is a unified diff or, when its first line is "*** Begin Patch", a V4A patch (v4a.ts
+ * parses and places those). The `diff` package parses the unified diff and applies hunks; this module decides which
+ * files a patch touches, checks every hunk of every file before anything is written, explains a hunk that does not
+ * fit, and writes the files one by one, restoring those already written when a later write fails. Both grammars
+ * become the same targets (placement.ts), so they share that plan, the file's encoding, BOM and line endings kept.
  *
  * Placement rule (fuzz 0): a hunk's old lines (context and removals) must occur exactly, line endings aside. At the
  * line its header names (shifted by how far earlier hunks of the file moved) it is taken; elsewhere only if it
  * occurs exactly once below the previous hunk, which is how an offset hunk still applies; occurring several times
  * but not at its line is ambiguous and refused. Git renames and copies are refused (use move_file / copy_file);
- * mode changes are ignored; binary patches are refused.
+ * mode changes are ignored; binary patches are refused. A V4A "*** Move to:" is a rename (the file keeps its inode
+ * and mode), then the write of its new content.
  *
  * A file above the in-memory edit limit is patched by streaming (edit/textEdit.ts): each hunk's lines, with one more
  * on each side, are a window, and there a hunk must fit at the line its header names (the offset search would mean
  * reading the whole file for every hunk). Such files are written last, each parked under a staging name first, so a
- * later failure can still put every file back.
+ * later failure can still put every file back. V4A sections are found by searching the whole text, so a V4A patch of
+ * such a file is refused (LIMIT_EXCEEDED) with the advice to use a unified diff.
  *
  * Over 300 lines: parse, placement, check and write are steps of one plan whose invariants (every hunk checked before
  * any write, files restored on a failure) span them.
@@ -21,7 +25,19 @@ import { toolRef } from '../naming';
 import { applyPatch, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import type { ToolContext } from '../context';
 import { streamTextEdit, type TextEditKind } from './textEdit';
-import { describeChange, type TextChange } from './editing';
+import { describeChange, sameBytes, type TextChange } from './editing';
+import {
+  describeDifference,
+  type HunkPlacement,
+  lineDifferences,
+  patchFailed as failed,
+  type PatchAction,
+  type PatchTarget,
+  type Rewritten,
+} from './placement';
+import { isV4aPatch, v4aTargets } from './v4a';
+import { limitExceeded } from '../contract/caps';
+import { humanSize } from '../read/bytes';
 import { decodeFileText, encodeFileText, fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { ensureParentDirectory, writeFileAtomic } from '../changes/writes';
@@ -35,29 +51,11 @@ import { removeQuietly, siblingPath } from '../files/staging';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 
-type PatchAction = 'modify' | 'create' | 'delete';
-
-/** One file of a parsed patch, its path confined but nothing read yet. */
-export interface PatchTarget {
-  readonly index: number;
-  readonly action: PatchAction;
-  readonly path: ConfinedPath;
-  readonly patch: StructuredPatch;
-}
-
-interface HunkPlacement {
-  readonly header: string;
-  /** 1-based line of the original file where the hunk's old lines start. */
-  readonly line: number;
-  /** How far from its header's line the hunk was found (0: exactly there). */
-  readonly offset: number;
-}
-
 /** One file of a verified patch: exactly what will be written. */
 export interface PatchFilePlan extends PatchTarget {
   readonly stat: FileStat | undefined;
   readonly before: Uint8Array | undefined;
-  /** Undefined for a deletion. */
+  /** Undefined for a deletion; for a move, the destination's bytes. */
   readonly after: Uint8Array | undefined;
   readonly change: TextChange;
   readonly hunks: readonly HunkPlacement[];
@@ -67,20 +65,17 @@ export interface PatchFilePlan extends PatchTarget {
   readonly streamed?: TextEditKind<readonly HunkPlacement[], PatchFields>;
 }
 
-function failed(message: string, details: Record<string, unknown>): ToolError {
-  return new ToolError('PATCH_FAILED', `${message} Nothing was written.`, details);
-}
-
 function stripPrefix(name: string | undefined, prefix: 'a/' | 'b/'): string | undefined {
   if (name === undefined || name === '/dev/null') return undefined;
   return name.startsWith(prefix) ? name.slice(prefix.length) : name;
 }
 
 /**
- * Parses the patch and confines every path it names. PATCH_FAILED for anything this tool will not apply. Its size is
- * capped by apply_patch's definition (PATCH_MAX_BYTES), checked before this runs.
+ * Parses the patch, a unified diff or a V4A patch, and confines every path it names. PATCH_FAILED for anything this
+ * tool will not apply. Its size is capped by apply_patch's definition (PATCH_MAX_BYTES), checked before this runs.
  */
 export async function parsePatchTargets(context: ToolContext, text: string): Promise<PatchTarget[]> {
+  if (isV4aPatch(text)) return v4aTargets(context, text);
   let parsed: StructuredPatch[];
   try {
     parsed = parsePatch(text.replace(/\r\n/g, '\n'));
@@ -92,7 +87,7 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
   );
   if (entries.length === 0) {
     throw failed(
-      `The patch holds no changes. ${toolRef('apply_patch')} takes a unified diff: "--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks.`,
+      `The patch holds no changes. ${toolRef('apply_patch')} takes a unified diff ("--- a/path" and "+++ b/path" headers followed by "@@ -l,n +l,n @@" hunks) or a V4A patch ("*** Begin Patch" ... "*** End Patch").`,
       {},
     );
   }
@@ -127,9 +122,27 @@ export async function parsePatchTargets(context: ToolContext, text: string): Pro
     if (seen.has(path.absolute))
       throw failed(`The patch changes ${path.display} twice; give each file one section.`, { file: path.display });
     seen.add(path.absolute);
-    targets.push({ index, action, path, patch: entry });
+    targets.push({ index, action, path, rewrite: unifiedRewrite(action, entry), streamable: entry });
   }
   return targets;
+}
+
+/** A unified diff's file as a target's rewrite: a new file from hunks that only add lines, else its hunks placed and applied. */
+function unifiedRewrite(action: PatchAction, patch: StructuredPatch): PatchTarget['rewrite'] {
+  return (display: string, text: string): Rewritten => {
+    if (action === 'create') {
+      const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
+      if (stray !== -1)
+        throw failed(`Hunk ${stray + 1} for the new file ${display} has context or removed lines; a new file's hunks only add lines.`, {
+          file: display,
+          hunk: stray + 1,
+        });
+      const hunks = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
+      return { text: applyWhole(display, '', patch, hunks), hunks };
+    }
+    const hunks = placeHunks(display, text, patch);
+    return { text: applyWhole(display, text, patch, hunks), hunks };
+  };
 }
 
 const sameLine = (a: string | undefined, b: string | undefined): boolean =>
@@ -183,22 +196,9 @@ function placeHunks(display: string, text: string, patch: StructuredPatch, frame
       }
       at = found[0];
       if (at === undefined) {
-        const differences: { line: number; expected: string; actual: string | null }[] = [];
-        for (const [offset, line] of old.entries()) {
-          const actual = lines[wanted + offset];
-          if (!sameLine(actual, line))
-            differences.push({
-              line: wanted + offset + 1,
-              expected: line,
-              actual: actual === undefined ? null : actual.replace(/\r$/, ''),
-            });
-        }
-        const first = differences[0];
-        const shown = first
-          ? ` At line ${first.line} the patch expects ${JSON.stringify(first.expected)} but the file has ${first.actual === null ? 'no line (it ends earlier)' : JSON.stringify(first.actual)}.`
-          : '';
+        const differences = lineDifferences(lines, old, wanted, sameLine);
         throw failed(
-          `${where} does not match the file, at its line or anywhere else.${shown} Read the file again and make the patch from its current content.`,
+          `${where} does not match the file, at its line or anywhere else.${describeDifference(differences)} Read the file again and make the patch from its current content.`,
           {
             file: display,
             hunk: index + 1,
@@ -237,12 +237,12 @@ function applyWhole(display: string, text: string, patch: StructuredPatch, place
   return result;
 }
 
-/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
 /** What a patch's one kind answers: where each hunk went. */
 interface PatchFields {
   readonly hunks: readonly HunkPlacement[];
 }
 
+/** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
 function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[], PatchFields> {
   return {
     verb: 'Patching',
@@ -275,31 +275,39 @@ export async function verifyPatch(context: ToolContext, targets: readonly PatchT
 
 /** One target checked against the file at its path: what writing it will do, or PATCH_FAILED. */
 async function planTarget(context: ToolContext, target: PatchTarget): Promise<PatchFilePlan> {
-  const { path, action } = target;
+  const { path, action, destination } = target;
   await assertMayWrite(context, path, 'file');
   const stat = await context.workspace.fs.stat(path.absolute);
   if (action === 'create') return planCreate(context, target, stat);
-  if (!stat)
-    throw failed(`The patch ${action === 'delete' ? 'deletes' : 'changes'} ${path.display}, which does not exist.`, {
-      file: path.display,
-    });
-  if (stat.kind !== 'file') throw failed(`The patch changes ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
-  if (stat.size > context.policy.editInMemoryBytes) return planStreamed(context, target, stat);
+  const verb = action === 'delete' ? 'deletes' : action === 'move' ? 'moves' : 'changes';
+  if (!stat) throw failed(`The patch ${verb} ${path.display}, which does not exist.`, { file: path.display });
+  if (stat.kind !== 'file') throw failed(`The patch ${verb} ${path.display}, which is a ${stat.kind}, not a file.`, { file: path.display });
+  if (destination) {
+    await assertMayWrite(context, destination, 'file');
+    // As for a created file: a patch never replaces a file it does not show.
+    if (await context.workspace.fs.stat(destination.absolute))
+      throw failed(`The patch moves ${path.display} to ${destination.display}, which already exists.`, {
+        file: path.display,
+        destination: destination.display,
+      });
+  }
+  if (stat.size > context.policy.editInMemoryBytes) {
+    if (target.streamable) return planStreamed(context, target, target.streamable, stat);
+    throw limitExceeded(
+      'size_bytes',
+      context.policy.editInMemoryBytes,
+      `${path.display} is ${humanSize(stat.size)}; a V4A patch is placed by searching the whole file, which is done for files of at most ${humanSize(context.policy.editInMemoryBytes)}. Patch it with a unified diff, whose hunks name their lines${action === 'move' ? `, after ${toolRef('move_file')}` : ''}. Nothing was written.`,
+      path.display,
+    );
+  }
   return planInMemory(context, target, stat);
 }
 
 /** A new file from hunks that only add lines, encoded as the host writes new files. */
 async function planCreate(context: ToolContext, target: PatchTarget, stat: FileStat | undefined): Promise<PatchFilePlan> {
-  const { path, patch } = target;
+  const { path } = target;
   if (stat) throw failed(`The patch creates ${path.display}, which already exists.`, { file: path.display });
-  const stray = patch.hunks.findIndex((hunk) => hunk.lines.some((line) => !line.startsWith('+') && !line.startsWith('\\')));
-  if (stray !== -1)
-    throw failed(`Hunk ${stray + 1} for the new file ${path.display} has context or removed lines; a new file's hunks only add lines.`, {
-      file: path.display,
-      hunk: stray + 1,
-    });
-  const placements = patch.hunks.map((hunk) => ({ header: headerOf(hunk), line: 1, offset: 0 }));
-  const text = applyWhole(path.display, '', patch, placements);
+  const { text, hunks: placements } = target.rewrite(path.display, '');
   const bom = text.startsWith('\uFEFF');
   const body = bom ? text.slice(1) : text;
   // A new file is written as the host writes new files there (files.encoding, --encoding).
@@ -322,8 +330,8 @@ async function planCreate(context: ToolContext, target: PatchTarget, stat: FileS
 }
 
 /** A file above the in-memory edit limit, checked by a streamed edit that writes nothing; it is written later by the same edit. */
-async function planStreamed(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
-  const { path, action, patch } = target;
+async function planStreamed(context: ToolContext, target: PatchTarget, patch: StructuredPatch, stat: FileStat): Promise<PatchFilePlan> {
+  const { path, action } = target;
   if (action === 'delete') {
     // A patch (at most PATCH_MAX_BYTES) cannot remove every line of a file this large.
     throw failed(
@@ -348,13 +356,15 @@ async function planStreamed(context: ToolContext, target: PatchTarget, stat: Fil
   };
 }
 
-/** A file read whole and patched in memory: its new bytes, or its deletion when the patch removes every line. */
+/**
+ * A file read whole and patched in memory: its new bytes (for a move, the destination's, in the file's own encoding),
+ * or its deletion when the patch removes every line.
+ */
 async function planInMemory(context: ToolContext, target: PatchTarget, stat: FileStat): Promise<PatchFilePlan> {
-  const { path, action, patch } = target;
+  const { path, action, destination } = target;
   const before = await context.workspace.fs.readFile(path.absolute);
   const decoded = await decodeFileText(fileRef(context, path), before);
-  const placements = placeHunks(path.display, decoded.text, patch);
-  const text = applyWhole(path.display, decoded.text, patch, placements);
+  const { text, hunks: placements } = target.rewrite(path.display, decoded.text);
   if (action === 'delete') {
     if (text !== '') {
       throw failed(
@@ -373,13 +383,14 @@ async function planInMemory(context: ToolContext, target: PatchTarget, stat: Fil
       contentHash: null,
     };
   }
-  const after = await encodeFileText(fileRef(context, path), text, decoded);
+  const unchanged = destination !== undefined && text === decoded.text;
+  const after = unchanged ? before : await encodeFileText(fileRef(context, destination ?? path), text, decoded);
   return {
     ...target,
     stat,
     before,
     after,
-    change: describeChange(path.display, decoded.text, text),
+    change: describeChange(path.display, decoded.text, text, destination ? { new: `b/${destination.display}` } : {}),
     hunks: placements,
     previousHash: contentHash(before),
     contentHash: contentHash(after),
@@ -415,6 +426,8 @@ export async function writePatch(context: ToolContext, plans: readonly PatchFile
         );
       } else if (plan.action === 'modify') {
         await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), plan.stat);
+      } else if (plan.destination) {
+        await writeMove(context, plan, plan.destination);
       } else {
         await fs.delete(plan.path.absolute, { recursive: false, useTrash: true });
       }
@@ -434,6 +447,24 @@ export async function writePatch(context: ToolContext, plans: readonly PatchFile
     }
   }
   for (const { parked } of done) if (parked) await removeQuietly(fs, parked);
+}
+
+/** A move: the file renamed (keeping its inode and mode), then its new content written; renamed back if that fails. */
+async function writeMove(context: ToolContext, plan: PatchFilePlan, destination: ConfinedPath): Promise<void> {
+  const { fs } = context.workspace;
+  await ensureParentDirectory(context, destination, 'DIRECTORY_NOT_DIRECTORY');
+  await fs.rename(plan.path.absolute, destination.absolute, { overwrite: false });
+  if (!contentChanged(plan)) return;
+  try {
+    await writeFileAtomic(context, destination.absolute, plan.after ?? new Uint8Array(), await fs.stat(destination.absolute));
+  } catch (error) {
+    await fs.rename(destination.absolute, plan.path.absolute, { overwrite: false }).catch(() => undefined);
+    throw error;
+  }
+}
+
+function contentChanged(plan: PatchFilePlan): boolean {
+  return plan.before === undefined || plan.after === undefined || !sameBytes(plan.before, plan.after);
 }
 
 /** A second name for a file about to be replaced (a hard link, else a copy), under a staging name. */
@@ -464,7 +495,11 @@ async function restore(
   for (const { plan, parked } of [...done].reverse()) {
     try {
       if (plan.action === 'create') await fs.delete(plan.path.absolute, { recursive: false, useTrash: false });
-      else if (parked) await fs.rename(parked, plan.path.absolute, { overwrite: true });
+      else if (plan.destination) {
+        await fs.rename(plan.destination.absolute, plan.path.absolute, { overwrite: false });
+        if (contentChanged(plan))
+          await writeFileAtomic(steady, plan.path.absolute, plan.before ?? new Uint8Array(), await fs.stat(plan.path.absolute));
+      } else if (parked) await fs.rename(parked, plan.path.absolute, { overwrite: true });
       else await writeFileAtomic(steady, plan.path.absolute, plan.before ?? new Uint8Array(), await fs.stat(plan.path.absolute));
       restored.push(plan.path.display);
     } catch {
@@ -479,7 +514,13 @@ export function describePlan(plan: PatchFilePlan) {
   return {
     path: plan.path.display,
     action: plan.action,
-    hunks: plan.hunks.map((hunk) => ({ header: hunk.header, line: hunk.line, offset: hunk.offset })),
+    ...(plan.destination ? { moved_to: plan.destination.display } : {}),
+    hunks: plan.hunks.map((hunk) => ({
+      header: hunk.header,
+      line: hunk.line,
+      offset: hunk.offset,
+      ...(hunk.stage ? { stage: hunk.stage } : {}),
+    })),
     lines_added: plan.change.linesAdded,
     lines_removed: plan.change.linesRemoved,
     previous_hash: plan.previousHash,

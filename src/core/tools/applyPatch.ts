@@ -1,4 +1,4 @@
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { HASH } from './fields';
 import { codePath, sizeText, undoSentence } from '../changes/consequences';
 import { describeLines, fencedDiff } from '../edit/editing';
@@ -8,11 +8,13 @@ import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { plural } from '../files/walk';
 import { DRY_RUN } from './parameters';
+import type { PatchTarget } from '../edit/placement';
+import type { ConfinedPath } from '../confinement';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    patch: { type: 'string', minLength: 1, description: 'The diff.' },
+    patch: { type: 'string', minLength: 1, description: 'The patch.' },
     dry_run: DRY_RUN,
   },
   required: ['patch'],
@@ -22,8 +24,8 @@ const inputSchema = {
 export const applyPatch = defineTool({
   name: 'apply_patch',
   title: 'Apply Patch',
-  userDescription: 'Apply a unified diff to files in the workspace.',
-  modelDescription: `Apply a unified diff (git format) that changes, creates or deletes files. Every hunk is checked first: all apply or none (PATCH_FAILED names the hunk). Hunks must match exactly, possibly shifted. No renames; at most ${PATCH_MAX_BYTES / 1024 / 1024} MiB.`,
+  userDescription: 'Apply a unified diff or a V4A patch to files in the workspace.',
+  modelDescription: `Apply a unified diff (git format) or V4A patch (*** Begin Patch) to create, change, delete or (V4A) move files. Every hunk is checked first: all apply or none. Unified hunks match exactly, possibly shifted. At most ${PATCH_MAX_BYTES / 1024 / 1024} MiB.`,
   icon: 'diff',
   tags: ['write', 'edit', 'patch'],
   effect: 'write',
@@ -40,8 +42,16 @@ export const applyPatch = defineTool({
     files: arrayOf(
       object({
         path: STRING,
-        action: oneOf('modify', 'create', 'delete'),
-        hunks: arrayOf(object({ header: STRING, line: INTEGER, offset: described('How far the hunk moved from its line.', INTEGER) })),
+        action: oneOf('modify', 'create', 'delete', 'move'),
+        moved_to: optional(described('Where a move put the file.', STRING)),
+        hunks: arrayOf(
+          object({
+            header: STRING,
+            line: INTEGER,
+            offset: described('How far the hunk moved from its line.', INTEGER),
+            stage: optional(described('V4A: how its lines were found.', oneOf('exact', 'trailing_whitespace', 'whitespace'))),
+          }),
+        ),
         lines_added: INTEGER,
         lines_removed: INTEGER,
         previous_hash: nullable(HASH),
@@ -72,31 +82,37 @@ export const applyPatch = defineTool({
     const summary = plans
       .map(
         (plan) =>
-          `- ${codePath(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : describeLines(plan.change)}`,
+          `- ${codePath(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : plan.destination ? `moved to ${codePath(plan.destination.display)}, ${describeLines(plan.change)}` : describeLines(plan.change)}`,
       )
       .join('\n');
     const diff = plans
       .map((plan) => plan.change.diff ?? `--- a/${plan.path.display}\n+++ b/${plan.path.display}\n(too large to show)\n`)
       .join('');
     const deleted = plans.filter((plan) => plan.action === 'delete').length;
+    const moves = plans.flatMap((plan) => (plan.destination ? [`${plan.path.display} to ${plan.destination.display}`] : []));
+    // A move takes a path away as a deletion does: the title says so, naming one move and counting several.
+    const losses = [
+      ...(deleted > 0 ? [`deletes ${plural(deleted, 'file')}`] : []),
+      ...(moves.length === 1 ? [`moves ${moves[0] ?? ''}`] : moves.length > 1 ? [`moves ${plural(moves.length, 'file')}`] : []),
+    ];
     const replacedBytes = plans.reduce((sum, plan) => sum + (plan.action === 'create' ? 0 : (plan.stat?.size ?? 0)), 0);
     const what = names.length === 1 ? names[0] : plural(names.length, 'file');
     return {
       invocationMessage,
       confirmation: {
-        title: deleted > 0 ? `Apply a patch to ${what} (deletes ${plural(deleted, 'file')})?` : `Apply a patch to ${what}?`,
+        title: `Apply a patch to ${what}${losses.length > 0 ? ` (${losses.join(', ')})` : ''}?`,
         message: `${summary}\n\n${undoSentence(context, replacedBytes)}\n\n${fencedDiff(diff)}`,
       },
     };
   },
-  // The files the patch names: history records them (there is no path parameter to say it).
+  // The files the patch names, a move's destination too: history records them (there is no path parameter to say it).
   async affects(input, context) {
-    return (await parsePatchTargets(context, input.patch)).map((target) => target.path);
+    return touchedPaths(await parsePatchTargets(context, input.patch));
   },
   async run(input, context) {
     const targets = await parsePatchTargets(context, input.patch);
     return withPathLocks(
-      targets.map((target) => target.path.absolute),
+      touchedPaths(targets).map((path) => path.absolute),
       async () => {
         const plans = await verifyPatch(context, targets);
         if (!input.dry_run) await writePatch(context, plans);
@@ -113,3 +129,7 @@ export const applyPatch = defineTool({
     );
   },
 });
+
+function touchedPaths(targets: readonly PatchTarget[]): ConfinedPath[] {
+  return targets.flatMap((target) => (target.destination ? [target.path, target.destination] : [target.path]));
+}

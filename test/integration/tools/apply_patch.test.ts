@@ -36,4 +36,27 @@ describe('apply_patch', () => {
     assert.equal(refused.error.details?.file, s.rel('b.txt'));
     assert.deepEqual(snapshot(s.abs()), { 'a.txt': 'x\n', 'b.txt': 'y\n' });
   });
+
+  it('takes a V4A patch: a section placed by its "@@" line, a move with an edit, a CRLF file kept CRLF', async () => {
+    const s = scratch('patch-v4a', { 'prog.txt': 'f1\nx\nf2\nx\n', 'win.txt': 'one\r\ntwo\r\n' });
+    const patch = [
+      '*** Begin Patch',
+      `*** Update File: ${s.rel('prog.txt')}`,
+      '@@ f2',
+      '-x',
+      '+X',
+      `*** Update File: ${s.rel('win.txt')}`,
+      `*** Move to: ${s.rel('moved/win.txt')}`,
+      ' one',
+      '-two',
+      '+TWO',
+      '*** End Patch',
+      '',
+    ].join('\n');
+    const { data } = expectOk(await callTool('apply_patch', { patch }));
+    expectFields(data, { applied: true, files_changed: 2 });
+    assert.equal(readText(s.abs('prog.txt')), 'f1\nx\nf2\nX\n');
+    assert.equal(readText(s.abs('moved/win.txt')), 'one\r\nTWO\r\n');
+    assert.equal(exists(s.abs('win.txt')), false);
+  });
 });

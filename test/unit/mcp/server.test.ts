@@ -94,6 +94,47 @@ describe('MCP server: tools and flags', function () {
     }
   });
 
+  it('apply_patch takes a V4A patch: a section placed by its "@@" line, a move, CRLF kept; undo_last puts it back', async function () {
+    fs.writeFileSync(path.join(base, 'prog.txt'), 'f1\nx\nf2\nx\n');
+    fs.writeFileSync(path.join(base, 'win.txt'), 'one\r\ntwo\r\n');
+    const before = snapshot(base);
+    const patch = [
+      '*** Begin Patch',
+      '*** Update File: prog.txt',
+      '@@ f2',
+      '-x',
+      '+X',
+      '*** Update File: win.txt',
+      '*** Move to: moved/win.txt',
+      ' one',
+      '-two',
+      '+TWO',
+      '*** End Patch',
+    ].join('\n');
+    const served = await serve(['--root', base, '--state', state]);
+    try {
+      const data = expectOk((await served.call('apply_patch', { patch })).envelope, 'apply_patch');
+      assert.deepEqual(
+        (data.files as { path: string; action: string; hunks: { line: number }[] }[]).map((file) => [
+          file.path,
+          file.action,
+          file.hunks[0]?.line,
+        ]),
+        [
+          ['prog.txt', 'modify', 4],
+          ['win.txt', 'move', 1],
+        ],
+      );
+      assert.equal(fs.readFileSync(path.join(base, 'prog.txt'), 'utf8'), 'f1\nx\nf2\nX\n');
+      assert.deepEqual(fs.readFileSync(path.join(base, 'moved', 'win.txt')), Buffer.from('one\r\nTWO\r\n'));
+      assert.equal(fs.existsSync(path.join(base, 'win.txt')), false);
+      expectOk((await served.call('undo_last', {})).envelope, 'undo_last');
+      assertTree(snapshot(base), before);
+    } finally {
+      await served.close();
+    }
+  });
+
   it("bad input is the runner's INVALID_INPUT envelope; an unknown tool is a JSON-RPC error (-32602); the server goes on", async function () {
     const served = await serve(['--root', base, '--no-history']);
     try {
