@@ -415,7 +415,8 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           // and VS Code's entry with the URL and the token; only the port is the server's own pick.
           const token = stateToken(state);
           if (typeof token === 'string') throw new Error(token);
-          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--root', folder, '--state', state]);
+          const logFile = path.join(dir, 'mcp-http.log');
+          const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--root', folder, '--state', state], { logFile });
           const entry = connectSnippets(serverCommand(server, [folder], state), process.platform, {
             port: served.port,
             token: token.token,
@@ -426,16 +427,9 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           return {
             target: { folder },
             ...prepared,
-            stop: async () => {
-              await served.stop();
-              fs.writeFileSync(path.join(dir, 'mcp-http.log'), served.log());
-              // The server names each client once, with the protocol revision it spoke: VS Code's.
-              for (const line of served
-                .log()
-                .split('\n')
-                .filter((each) => / client /.test(each)))
-                say(`MCP server: ${line}`);
-            },
+            // The test reads the server's log: it names each client once, with the protocol revision it spoke.
+            env: { ...prepared.env, AGENTFS_IT_MCP_LOG: logFile },
+            stop: () => served.stop(),
           };
         },
         editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: COMPILED_SUITE },

@@ -50,8 +50,11 @@ export interface Configuration {
   /** http: the test starts the server on loopback (its root the project folder) and the client connects by URL. */
   readonly transport: 'stdio' | 'http';
   prepare(context: RunContext): Launch;
-  /** After the run, what the client's own log says of the server's questions, where it keeps such a log. */
-  questions?(context: RunContext): { readonly asked: number; readonly accepted: number };
+  /**
+   * After the run, what the client's own log says of the server's questions, where it keeps such a log, and which
+   * protocol era the connection was: `modern` (2026-07-28, opened with server/discover) or `legacy` (initialize).
+   */
+  questions?(context: RunContext): { readonly asked: number; readonly accepted: number; readonly era: 'modern' | 'legacy' };
 }
 
 export interface Driver {
@@ -121,7 +124,7 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
  * The questions Claude Code's log of the server shows: every elicitation it received (in print mode), and those its
  * Elicitation hook accepted. It keeps one log per project under $XDG_CACHE_HOME/claude-cli-nodejs.
  */
-function claudeQuestions(context: RunContext): { asked: number; accepted: number } {
+function claudeQuestions(context: RunContext): { asked: number; accepted: number; era: 'modern' | 'legacy' } {
   const logs = path.join(context.home, '.cache', 'claude-cli-nodejs');
   let text = '';
   for (const project of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
@@ -129,7 +132,12 @@ function claudeQuestions(context: RunContext): { asked: number; accepted: number
     for (const file of fs.existsSync(dir) ? fs.readdirSync(dir) : []) text += fs.readFileSync(path.join(dir, file), 'utf8');
   }
   const count = (pattern: RegExp): number => text.split('\n').filter((line) => pattern.test(line)).length;
-  return { asked: count(/Elicitation request received/), accepted: count(/Elicitation resolved by hook: action=accept/) };
+  return {
+    asked: count(/Elicitation request received/),
+    accepted: count(/Elicitation resolved by hook: action=accept/),
+    // Its SDK notes, on a 2026-07-28 connection only, that it opens no change-notification stream there.
+    era: count(/on a modern connection/) > 0 ? 'modern' : 'legacy',
+  };
 }
 
 function claudeConfiguration(id: string, title: string, hook: boolean, scenario: Configuration['scenario']): Configuration {

@@ -118,11 +118,12 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     assert.equal(finished.code, 0, diagnosis);
     const questions = configuration.questions?.(context);
     if (questions) {
-      // The server asks before each confirmed step; only a full run has them answered Yes.
+      // The server asks before each confirmed step; only a full run has them answered Yes. Claude Code opens with
+      // server/discover, so it speaks 2026-07-28, over stdio and HTTP alike, and gets its questions inside the calls.
       const asked = steps.filter((step) => step.confirmed === true).length;
       assert.deepEqual(
         questions,
-        { asked, accepted: scenario === 'full' ? asked : 0 },
+        { asked, accepted: scenario === 'full' ? asked : 0, era: 'modern' },
         `the questions the client's log shows:\n${diagnosis}`,
       );
     }

@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 
 export interface HttpServed {
   /** `http://127.0.0.1:PORT/mcp`, the port the server reports. */
@@ -26,7 +27,12 @@ const LISTENING = /listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
 export async function serveHttp(
   server: string,
   args: readonly string[],
-  options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string } = {},
+  options: {
+    readonly env?: Readonly<Record<string, string>>;
+    readonly cwd?: string;
+    /** A file that receives the log as it is written, for a reader in another process (a VS Code test). */
+    readonly logFile?: string;
+  } = {},
 ): Promise<HttpServed> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
@@ -41,6 +47,7 @@ export async function serveHttp(
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     log += chunk.toString('utf8');
+    if (options.logFile !== undefined) fs.appendFileSync(options.logFile, chunk);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {

@@ -478,4 +478,13 @@ describe("VS Code's own MCP client, through Copilot agent mode", function () {
       builtInDefinitionBytes: bytes(theirs),
     });
   });
+
+  // Over stdio VS Code starts the server itself and its log stays inside VS Code; the HTTP launch keeps it in a file.
+  const logFile = process.env.AGENTFS_IT_MCP_LOG;
+  if (logFile !== undefined)
+    it('over HTTP, VS Code opened with initialize: the server names it with revision 2025-11-25 (a session, so it can ask)', function () {
+      const log = fs.readFileSync(logFile, 'utf8');
+      assert.match(log, new RegExp(`client \\S+ ${vscode.version.replace(/\./g, '\\.')} \\(2025-11-25\\): can ask \\(elicitation\\)`), log);
+      assert.doesNotMatch(log, /\(2026-07-28\)/, 'no request of the new revision');
+    });
 });
