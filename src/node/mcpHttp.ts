@@ -85,92 +85,129 @@ function allowedHostnames(options: HttpServeOptions): string[] {
   return [...names];
 }
 
-function refuse(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+/** Why a request may not be served, decided on its headers alone; undefined when it may. */
+interface Refusal {
+  readonly status: number;
+  readonly message: string;
+  readonly headers?: Record<string, string>;
+}
+
+/** The guard every request passes before its body is read: path, Host, Origin, token, declared size. */
+function refusalOf(request: IncomingMessage, hostnames: string[], token: Buffer, maxBodyBytes: number): Refusal | undefined {
+  const path = (request.url ?? '').split('?')[0];
+  if (path !== '/mcp') return { status: 404, message: 'Not found: the MCP endpoint is /mcp.' };
+  const host = validateHostHeader(request.headers.host, hostnames);
+  if (!host.ok) return { status: 403, message: `Forbidden: ${host.message}` };
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    const checked = validateOriginHeader(origin, hostnames);
+    if (!checked.ok) return { status: 403, message: `Forbidden: ${checked.message}` };
+  }
+  const authorization = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
+  if (!authorization?.[1] || !timingSafeEqual(digest(authorization[1].trim()), token)) {
+    return {
+      status: 401,
+      message: "Unauthorized: send Authorization: Bearer <token> with this server's token.",
+      headers: { 'www-authenticate': 'Bearer realm="agent-fs"' },
+    };
+  }
+  if (Number(request.headers['content-length'] ?? 0) > maxBodyBytes)
+    return { status: 413, message: `Payload too large: at most ${maxBodyBytes} bytes a request.` };
+  return undefined;
 }
 
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** Starts serving; resolves once the port is bound. */
-export async function serveHttp(service: McpService, options: HttpServeOptions): Promise<HttpServing> {
-  const maxBodyBytes = options.maxBodyBytes ?? HTTP_MAX_BODY_BYTES;
-  const expected = digest(options.token);
-  const hostnames = allowedHostnames(options);
-  const onerror = (error: Error): void => options.log(`http: ${error.message.split('\n')[0] ?? ''}`);
-  const build = (): ReturnType<McpService['server']> => service.server({ roots: false });
+/** The 2025 side of the endpoint: a session per client that initializes, kept until it ends or is pushed out. */
+class LegacySessions {
+  private readonly sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  private readonly stateless: (request: Request) => Promise<Response>;
 
-  const modern = createMcpHandler(build, { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror });
-  const stateless = legacyStatelessFallback(build, onerror, { maxRequestBodySize: maxBodyBytes });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  constructor(
+    private readonly build: () => ReturnType<McpService['server']>,
+    private readonly maxBodyBytes: number,
+    onerror: (error: Error) => void,
+  ) {
+    this.stateless = legacyStatelessFallback(build, onerror, { maxRequestBodySize: maxBodyBytes });
+  }
 
-  const openSession = async (request: Request): Promise<Response> => {
-    if (sessions.size >= MAX_SESSIONS) {
-      const [oldest] = sessions.keys();
-      if (oldest !== undefined) {
-        void sessions.get(oldest)?.close();
-        sessions.delete(oldest);
-      }
-    }
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      maxRequestBodySize: maxBodyBytes,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-      onsessionclosed: (id) => void sessions.delete(id),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
-    };
-    await build().connect(transport);
-    return transport.handleRequest(request);
-  };
-
-  const route = async (request: Request): Promise<Response> => {
-    const id = request.headers.get('mcp-session-id');
-    if (id !== null) {
-      const transport = sessions.get(id);
-      if (!transport)
-        return Response.json(
+  /** A request that names a session: served by it, or 404 so the client initializes again. */
+  resume(id: string, request: Request): Promise<Response> {
+    const transport = this.sessions.get(id);
+    if (!transport)
+      return Promise.resolve(
+        Response.json(
           { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found: initialize again.' } },
           { status: 404 },
-        );
-      // Most recently used last, so the oldest is the first key.
-      sessions.delete(id);
-      sessions.set(id, transport);
-      return transport.handleRequest(request);
-    }
-    if (request.method !== 'POST' || !(await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
-      return modern.fetch(request);
+        ),
+      );
+    // Most recently used last, so the oldest is the first key.
+    this.sessions.delete(id);
+    this.sessions.set(id, transport);
+    return transport.handleRequest(request);
+  }
+
+  /** A 2025 POST without a session: initialize opens one; anything else is served statelessly (nobody to ask). */
+  async serve(request: Request): Promise<Response> {
     const body: unknown = await request
       .clone()
       .json()
       .catch(() => undefined);
     const opens = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
-    return opens ? openSession(request) : stateless(request);
+    return opens ? this.open(request) : this.stateless(request);
+  }
+
+  async close(): Promise<void> {
+    for (const transport of this.sessions.values()) await transport.close().catch(() => undefined);
+    this.sessions.clear();
+  }
+
+  private async open(request: Request): Promise<Response> {
+    if (this.sessions.size >= MAX_SESSIONS) {
+      const [oldest] = this.sessions.keys();
+      if (oldest !== undefined) {
+        void this.sessions.get(oldest)?.close();
+        this.sessions.delete(oldest);
+      }
+    }
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: this.maxBodyBytes,
+      onsessioninitialized: (id) => void this.sessions.set(id, transport),
+      onsessionclosed: (id) => void this.sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.sessions.delete(transport.sessionId);
+    };
+    await this.build().connect(transport);
+    return transport.handleRequest(request);
+  }
+}
+
+/** Starts serving; resolves once the port is bound. */
+export async function serveHttp(service: McpService, options: HttpServeOptions): Promise<HttpServing> {
+  const maxBodyBytes = options.maxBodyBytes ?? HTTP_MAX_BODY_BYTES;
+  const token = digest(options.token);
+  const hostnames = allowedHostnames(options);
+  const onerror = (error: Error): void => options.log(`http: ${error.message.split('\n')[0] ?? ''}`);
+  const build = (): ReturnType<McpService['server']> => service.server({ roots: false });
+  const modern = createMcpHandler(build, { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror });
+  const legacy = new LegacySessions(build, maxBodyBytes, onerror);
+  const route = async (request: Request): Promise<Response> => {
+    const id = request.headers.get('mcp-session-id');
+    if (id !== null) return legacy.resume(id, request);
+    if (request.method === 'POST' && (await isLegacyRequest(request, undefined, { maxRequestBodySize: maxBodyBytes })))
+      return legacy.serve(request);
+    return modern.fetch(request);
   };
   const node = toNodeHandler({ fetch: route }, { maxRequestBodySize: maxBodyBytes, onerror });
-
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    const path = (request.url ?? '').split('?')[0];
-    if (path !== '/mcp') return refuse(response, 404, 'Not found: the MCP endpoint is /mcp.');
-    const host = validateHostHeader(request.headers.host, hostnames);
-    if (!host.ok) return refuse(response, 403, `Forbidden: ${host.message}`);
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      const checked = validateOriginHeader(origin, hostnames);
-      if (!checked.ok) return refuse(response, 403, `Forbidden: ${checked.message}`);
-    }
-    const authorization = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '');
-    if (!authorization?.[1] || !timingSafeEqual(digest(authorization[1].trim()), expected)) {
-      return refuse(response, 401, "Unauthorized: send Authorization: Bearer <token> with this server's token.", {
-        'www-authenticate': 'Bearer realm="agent-fs"',
-      });
-    }
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (length > maxBodyBytes) return refuse(response, 413, `Payload too large: at most ${maxBodyBytes} bytes a request.`);
-    void node(request, response);
+    const refusal = refusalOf(request, hostnames, token, maxBodyBytes);
+    if (!refusal) return void node(request, response);
+    response.writeHead(refusal.status, { 'content-type': 'application/json', ...refusal.headers });
+    response.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: refusal.message } }));
   });
   // Slow clients may not hold connections open forever before sending their headers.
   server.headersTimeout = 30_000;
@@ -186,8 +223,7 @@ export async function serveHttp(service: McpService, options: HttpServeOptions):
   return {
     url: `http://${shown}:${bound.port}/mcp`,
     async close() {
-      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
-      sessions.clear();
+      await legacy.close();
       await modern.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

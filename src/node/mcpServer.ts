@@ -35,6 +35,7 @@ import {
   type ClientCapabilities,
   createRequestStateCodec,
   type Implementation,
+  type RequestStateCodec,
   inputRequired,
   type InputRequiredResult,
   inputResponse,
@@ -295,128 +296,154 @@ function sessionPool(options: McpServerOptions): SessionPool {
   return new SessionPool({ sessionFor, log: options.log }, options.roots);
 }
 
+/** What every server of one service shares: the tools, the sessions, the key that seals confirmations, the log. */
+interface Shared {
+  readonly options: McpServerOptions;
+  /** Looked up by the name a client sends, which may be any string. */
+  readonly tools: ReadonlyMap<string, Tool>;
+  readonly listed: readonly McpTool[];
+  readonly pool: SessionPool;
+  readonly states: RequestStateCodec<ConfirmState>;
+  /** Logs who calls, once per client, revision and capabilities. */
+  readonly logCaller: (caller: Caller) => void;
+  /** Runs one call, counted among those in flight. */
+  readonly track: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
 export function createMcpService(options: McpServerOptions): McpService {
-  // Looked up by the name a client sends, which may be any string.
-  const tools = new Map<string, Tool>(TOOL_DEFINITIONS.map((tool) => [tool.name, tool]));
-  // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
-  const listed = TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
-    mcpTool(tool, serverNaming(options.confirm)),
-  );
-  const pool = sessionPool(options);
-  // One process answers every round of a confirmation, so a key of its own seals the state it hands out.
-  const states = createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000 });
   const seen = new Set<string>();
   // Calls in flight, so a stop can wait for a cancelled call to roll back before the process exits.
   let running = 0;
   const idle: (() => void)[] = [];
-  const track = async <T>(work: () => Promise<T>): Promise<T> => {
-    running++;
-    try {
-      return await work();
-    } finally {
-      running--;
-      if (running === 0) for (const resolve of idle.splice(0)) resolve();
-    }
-  };
-  const logCaller = (caller: Caller): void => {
-    const line = describeCaller(caller);
-    if (seen.has(line)) return;
-    seen.add(line);
-    options.log(line);
-  };
-
-  const build = ({ roots: withRoots }: { readonly roots: boolean }): Server => {
-    const server = new Server(
-      { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
-      { capabilities: { tools: { listChanged: false } }, requestState: { verify: (state, ctx) => states.verify(state, ctx) } },
-    );
-    const roots = withRoots
-      ? new RootsState(
-          pool,
-          async () =>
-            server.getClientCapabilities()?.roots
-              ? rootsIn(await server.request({ method: 'roots/list' }, ANY_RESULT, { timeout: ROOTS_TIMEOUT_MS }))
-              : undefined,
-          options.log,
-        )
-      : undefined;
-
-    server.oninitialized = () => {
-      logCaller({
-        revision: server.getNegotiatedProtocolVersion() ?? 'unknown',
-        modern: false,
-        client: server.getClientVersion(),
-        capabilities: server.getClientCapabilities(),
-      });
-      // Ask for the client's roots at once, so the first call need not wait for them.
-      if (roots && server.getClientCapabilities()?.roots) void roots.session();
-    };
-    if (roots) {
-      server.setNotificationHandler('notifications/roots/list_changed', () => {
-        roots.invalidate();
-      });
-    }
-    server.setRequestHandler('tools/list', () => ({ tools: listed }));
-    server.setRequestHandler('tools/call', (request, ctx) => track(() => callTool(request, ctx)));
-    const callTool = async (request: CallToolRequest, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
-      const { name } = request.params;
-      const tool = tools.get(name);
-      if (!tool)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
-      const caller = callerOf(server, ctx);
-      if (caller.modern) logCaller(caller);
-      const input = withoutClientParameters(tool, request.params.arguments ?? {});
-      const startedAt = performance.now();
-      const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
+  const shared: Shared = {
+    options,
+    tools: new Map<string, Tool>(TOOL_DEFINITIONS.map((tool) => [tool.name, tool])),
+    // Read-only hides what it refuses, as the editor's when clauses do; a hidden tool called anyway is still refused.
+    listed: TOOL_DEFINITIONS.filter((tool) => options.policy.readOnly !== true || tool.effect === 'read').map((tool) =>
+      mcpTool(tool, serverNaming(options.confirm)),
+    ),
+    pool: sessionPool(options),
+    // One process answers every round of a confirmation, so a key of its own seals the state it hands out.
+    states: createRequestStateCodec<ConfirmState>({ key: randomBytes(32), ttlSeconds: CONFIRMATION_TIMEOUT_MS / 1000 }),
+    logCaller: (caller) => {
+      const line = describeCaller(caller);
+      if (seen.has(line)) return;
+      seen.add(line);
+      options.log(line);
+    },
+    track: async (work) => {
+      running++;
       try {
-        // 2026-07-28 has no requests from server to client: the roots come back inside this call, asked for once.
-        if (roots && caller.modern && !roots.known && caller.capabilities?.roots) {
-          const answer = inputResponse(ctx.mcpReq.inputResponses, ROOTS_INPUT);
-          if (answer.kind === 'roots') roots.offer(rootsIn({ roots: answer.roots }));
-          else if (ctx.mcpReq.inputResponses === undefined)
-            return inputRequired({ inputRequests: { [ROOTS_INPUT]: inputRequired.listRoots() } });
-          else roots.offer(undefined);
-        }
-        const session = roots ? await roots.session() : pool.base;
-        // The confirmation is worked out (a stat, maybe a diff) only where it can change what happens: with elicit
-        // and a client that cannot ask, the call runs either way.
-        const canAsk = caller.capabilities?.elicitation?.form !== undefined;
-        if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
-          const preparation = await prepareOperation(name, input, session);
-          const asked = caller.modern
-            ? await askInBand(name, callKey(name, input), preparation, canAsk, caller.client?.name, ctx, (state) => states.mint(state))
-            : await askWhileWaiting(canAsk, name, preparation, caller.client?.name, ctx);
-          if (asked !== undefined && 'resultType' in asked) return asked;
-          if (asked) {
-            options.log(`${name} ${asked.error.code} in ${elapsed()}`);
-            return toolResult(asked);
-          }
-        }
-        const { envelope, image } = await invokeForReply(
-          name,
-          input,
-          session,
-          () => ctx.mcpReq.signal.aborted,
-          progressReporter(ctx, name),
-        );
-        options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
-        return toolResult(envelope, image);
-      } catch (error) {
-        if (error instanceof CancelledError || ctx.mcpReq.signal.aborted) {
-          // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.
-          options.log(`${name} cancelled after ${elapsed()}`);
-          throw error instanceof Error ? error : new Error(String(error));
-        }
-        options.log(
-          `${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-        );
-        throw error;
+        return await work();
+      } finally {
+        running--;
+        if (running === 0) for (const resolve of idle.splice(0)) resolve();
       }
-    };
-    return server;
+    },
   };
   return {
-    server: build,
+    server: ({ roots }) => buildServer(shared, roots),
     settled: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
   };
+}
+
+/** One server: for a stdio connection or a 2025 HTTP session (asking for the client's roots), or one HTTP request. */
+function buildServer(shared: Shared, withRoots: boolean): Server {
+  const { options, pool, states } = shared;
+  const server = new Server(
+    { name: 'agent-fs', title: 'Agent FS', version: EXTENSION_VERSION },
+    { capabilities: { tools: { listChanged: false } }, requestState: { verify: (state, ctx) => states.verify(state, ctx) } },
+  );
+  const roots = withRoots
+    ? new RootsState(
+        pool,
+        async () =>
+          server.getClientCapabilities()?.roots
+            ? rootsIn(await server.request({ method: 'roots/list' }, ANY_RESULT, { timeout: ROOTS_TIMEOUT_MS }))
+            : undefined,
+        options.log,
+      )
+    : undefined;
+  server.oninitialized = () => {
+    shared.logCaller({
+      revision: server.getNegotiatedProtocolVersion() ?? 'unknown',
+      modern: false,
+      client: server.getClientVersion(),
+      capabilities: server.getClientCapabilities(),
+    });
+    // Ask for the client's roots at once, so the first call need not wait for them.
+    if (roots && server.getClientCapabilities()?.roots) void roots.session();
+  };
+  if (roots) {
+    server.setNotificationHandler('notifications/roots/list_changed', () => {
+      roots.invalidate();
+    });
+  }
+  server.setRequestHandler('tools/list', () => ({ tools: [...shared.listed] }));
+  server.setRequestHandler('tools/call', (request, ctx) => shared.track(() => callTool(shared, server, roots, request, ctx)));
+  return server;
+}
+
+/**
+ * 2026-07-28 has no requests from server to client: a connection's roots come back inside its first call, asked for
+ * once. Returns the question while they are not known yet, undefined once they are (or the client has none).
+ */
+function rootsInBand(roots: RootsState | undefined, caller: Caller, ctx: ServerContext): InputRequiredResult | undefined {
+  if (!roots || !caller.modern || roots.known || !caller.capabilities?.roots) return undefined;
+  const answer = inputResponse(ctx.mcpReq.inputResponses, ROOTS_INPUT);
+  if (answer.kind === 'roots') roots.offer(rootsIn({ roots: answer.roots }));
+  else if (ctx.mcpReq.inputResponses === undefined) return inputRequired({ inputRequests: { [ROOTS_INPUT]: inputRequired.listRoots() } });
+  else roots.offer(undefined);
+  return undefined;
+}
+
+/** One tools/call: roots and the person's confirmation where needed, then the call through the core's pipeline. */
+async function callTool(
+  shared: Shared,
+  server: Server,
+  roots: RootsState | undefined,
+  request: CallToolRequest,
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const { options } = shared;
+  const { name } = request.params;
+  const tool = shared.tools.get(name);
+  if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
+  const caller = callerOf(server, ctx);
+  if (caller.modern) shared.logCaller(caller);
+  const input = withoutClientParameters(tool, request.params.arguments ?? {});
+  const startedAt = performance.now();
+  const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
+  try {
+    const askForRoots = rootsInBand(roots, caller, ctx);
+    if (askForRoots) return askForRoots;
+    const session = roots ? await roots.session() : shared.pool.base;
+    // The confirmation is worked out (a stat, maybe a diff) only where it can change what happens: with elicit
+    // and a client that cannot ask, the call runs either way.
+    const canAsk = caller.capabilities?.elicitation?.form !== undefined;
+    if (tool.effect !== 'read' && (options.confirm === 'require' || (options.confirm === 'elicit' && canAsk))) {
+      const preparation = await prepareOperation(name, input, session);
+      const asked = caller.modern
+        ? await askInBand(name, callKey(name, input), preparation, canAsk, caller.client?.name, ctx, (state) => shared.states.mint(state))
+        : await askWhileWaiting(canAsk, name, preparation, caller.client?.name, ctx);
+      if (asked !== undefined && 'resultType' in asked) return asked;
+      if (asked) {
+        options.log(`${name} ${asked.error.code} in ${elapsed()}`);
+        return toolResult(asked);
+      }
+    }
+    const { envelope, image } = await invokeForReply(name, input, session, () => ctx.mcpReq.signal.aborted, progressReporter(ctx, name));
+    options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
+    return toolResult(envelope, image);
+  } catch (error) {
+    if (error instanceof CancelledError || ctx.mcpReq.signal.aborted) {
+      // The SDK sends nothing for a cancelled request, as the protocol asks; the log says how far it got.
+      options.log(`${name} cancelled after ${elapsed()}`);
+      throw error instanceof Error ? error : new Error(String(error));
+    }
+    options.log(
+      `${name} failed unexpectedly after ${elapsed()}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    throw error;
+  }
 }
