@@ -58,8 +58,8 @@ const shared = {
 
 const builds = [
   { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...shared, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...shared, entryPoints: ['src/node/mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/bin/agent-fs.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/bin/agent-fs-mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
 /** Bundles the tool list in memory, runs it, and rewrites package.json and README.md where what they hold changed. */
