@@ -6,10 +6,15 @@
 // place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
 // The README's tool and error-code tables are written the same way (src/core/catalog/readmeTables.ts), checked by
 // test/unit/readmeTables.test.ts.
+//
+// package.mjs imports it for the npm package's bundle (buildPackageBundle) and the tool list (loadCatalog); only
+// `node esbuild.mjs` builds dist/.
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
@@ -31,17 +36,18 @@ const pdfjsBeside = {
   },
 };
 
-function copyPdfjs() {
+function copyPdfjs(directory = 'dist') {
   const require = createRequire(import.meta.url);
-  mkdirSync('dist', { recursive: true });
+  mkdirSync(directory, { recursive: true });
   for (const [entry, minified] of Object.entries(PDFJS_FILES)) {
     const source = require.resolve(entry).replace(/[^/\\]+$/, minified);
-    copyFileSync(source, `dist/${entry.slice(entry.lastIndexOf('/') + 1)}`);
+    copyFileSync(source, `${directory}/${entry.slice(entry.lastIndexOf('/') + 1)}`);
   }
 }
 
 /** @type {import('esbuild').BuildOptions} */
 const shared = {
+  absWorkingDir: ROOT,
   bundle: true,
   format: 'cjs',
   platform: 'node',
@@ -58,19 +64,42 @@ const shared = {
 
 const builds = [
   { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...shared, entryPoints: ['src/node/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...shared, entryPoints: ['src/node/mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/bin/agent-fs.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/bin/agent-fs-mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
-/** Bundles the tool list in memory, runs it, and rewrites package.json and README.md where what they hold changed. */
-async function writeManifestTools() {
+/**
+ * The npm package's one module: the runner and the server share almost all their code, so for the package they are
+ * bundled once, minified, into `directory`/agent-fs.js (exporting runMcpServer and runRunner), with pdf.js's two
+ * modules beside it where its import looks for them. Two bundles would ship that code twice.
+ */
+export async function buildPackageBundle(directory) {
+  await esbuild.build({
+    ...shared,
+    minify: true,
+    sourcemap: false,
+    entryPoints: ['src/node/bin/package.ts'],
+    outfile: `${directory}/agent-fs.js`,
+  });
+  copyPdfjs(directory);
+}
+
+/**
+ * Bundles the tool list in memory and runs it: the tool definitions, the manifest's tool entries, the README's
+ * tables, and the text the MCP server describes each tool with.
+ */
+export async function loadCatalog() {
   const { outputFiles } = await esbuild.build({
     ...shared,
     minify: false,
     sourcemap: false,
     stdin: {
-      contents: "export * from './src/core/tools/index'; export { rewriteReadme } from './src/core/catalog/readmeTables';",
-      resolveDir: '.',
+      contents: [
+        "export * from './src/core/tools/index';",
+        "export { rewriteReadme } from './src/core/catalog/readmeTables';",
+        "export { mcpNaming, renderText } from './src/core/naming';",
+      ].join(' '),
+      resolveDir: ROOT,
       loader: 'ts',
     },
     write: false,
@@ -78,34 +107,42 @@ async function writeManifestTools() {
   });
   const module = { exports: {} };
   new Function('module', 'exports', outputFiles[0].text)(module, module.exports);
+  return module.exports;
+}
+
+/** Rewrites package.json and README.md where what they hold of the tool definitions changed. */
+async function writeManifestTools() {
+  const catalog = await loadCatalog();
   const text = readFileSync('package.json', 'utf8');
   const manifest = JSON.parse(text);
-  manifest.contributes.languageModelTools = module.exports.languageModelTools();
+  manifest.contributes.languageModelTools = catalog.languageModelTools();
   const generated = `${JSON.stringify(manifest, null, 2)}\n`;
   if (generated !== text) {
     writeFileSync('package.json', generated);
     console.log('package.json: contributes.languageModelTools regenerated from src/core/tools');
   }
   const readme = readFileSync('README.md', 'utf8');
-  const tables = module.exports.rewriteReadme(readme, module.exports.TOOL_DEFINITIONS);
+  const tables = catalog.rewriteReadme(readme, catalog.TOOL_DEFINITIONS);
   if (tables !== readme) {
     writeFileSync('README.md', tables);
     console.log('README.md: the tool and error-code tables regenerated from src/core');
   }
 }
 
-try {
-  await writeManifestTools();
-  copyPdfjs();
-  if (watch) {
-    for (const options of builds) {
-      const context = await esbuild.context(options);
-      await context.watch();
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  try {
+    await writeManifestTools();
+    copyPdfjs();
+    if (watch) {
+      for (const options of builds) {
+        const context = await esbuild.context(options);
+        await context.watch();
+      }
+    } else {
+      await Promise.all(builds.map((options) => esbuild.build(options)));
     }
-  } else {
-    await Promise.all(builds.map((options) => esbuild.build(options)));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
   }
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
 }

@@ -4,7 +4,7 @@
  *   agent-fs [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] <operation> ['<json input>' | -]
  *   agent-fs --list | --help | --version | <operation> --help
  *
- * (`agent-fs` is the package's bin for dist/cli.js.)
+ * (`agent-fs` is the package's bin for dist/cli.js, which src/node/bin/agent-fs.ts starts.)
  *
  * Prints one envelope as JSON on stdout (read_file of an image adds the image's bytes to its data, as `base64`).
  * Exit code 0 when ok is true, 1 when false, 2 for usage errors
@@ -204,12 +204,18 @@ async function main(argv: readonly string[]): Promise<number> {
   return envelope.ok ? 0 : 1;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`${PROGRAM}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 2;
-  },
-);
+/**
+ * Runs one call as `agent-fs` with `argv` (the arguments after the script) and sets the exit code; an error no
+ * envelope covers is printed with its stack and exits 2.
+ */
+export function runRunner(argv: readonly string[]): void {
+  main(argv).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`${PROGRAM}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

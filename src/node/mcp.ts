@@ -1,6 +1,6 @@
 /**
- * The MCP server (dist/mcp.js, bin agent-fs-mcp), over stdio or Streamable HTTP. Interface (client configurations
- * depend on it):
+ * The MCP server (dist/mcp.js, bin agent-fs-mcp; started by src/node/bin/agent-fs-mcp.ts), over stdio or Streamable
+ * HTTP. Interface (client configurations depend on it):
  *
  *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
  *                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
@@ -211,5 +211,11 @@ function main(argv: readonly string[]): number | undefined {
   return undefined;
 }
 
-const code = main(process.argv.slice(2));
-if (code !== undefined) process.exitCode = code;
+/**
+ * Runs the server as `agent-fs-mcp` with `argv` (the arguments after the script). A usage error sets the exit code;
+ * otherwise the process lives until the client closes stdin or a signal stops it.
+ */
+export function runMcpServer(argv: readonly string[]): void {
+  const code = main(argv);
+  if (code !== undefined) process.exitCode = code;
+}

@@ -107,10 +107,13 @@ function npmCi(folder: NpmFolder, env: NodeJS.ProcessEnv): void {
   fs.writeFileSync(path.join(folder.dir, 'node_modules', MARKER), `${lockHash(folder)}\n`);
 }
 
-function ensureNode24(): void {
-  if (isInstalled(NODE_24)) return;
-  log('installing Node 24 for the newest host (~55 MB download)');
-  npmCi(NODE_24, installEnvironment());
+/** Installs Node 24 once; returns its binary. */
+export function ensureNode24(): string {
+  if (!isInstalled(NODE_24)) {
+    log('installing Node 24 for the newest host (~55 MB download)');
+    npmCi(NODE_24, installEnvironment());
+  }
+  return NODE_24.bin;
 }
 
 /** Installs the MCP Inspector once (and Node 24, which it needs); returns the Node to run it with and its script. */

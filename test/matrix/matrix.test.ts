@@ -9,6 +9,7 @@
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
  *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
+ *   AGENTFS_MATRIX_PACKAGE=1 npm run test:matrix the server of the npm package, packed and installed as users do
  *
  * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
  */
@@ -20,6 +21,7 @@ import { stateToken } from '../../src/node/httpToken';
 import { CLIENTS } from '../launcher/hosts';
 import { ensureClient } from '../launcher/install';
 import { type HttpServed, serveHttp } from '../shared/mcpHttp';
+import { installedPackage } from '../shared/npmPackage';
 import { makeTempDir, removeTree } from '../unit/helpers';
 import { buildOnce, REPO, serve, SERVER } from '../unit/mcp/serve';
 import { type Configuration, DRIVERS, type Driver, type RunContext, runClient, setupCommand } from './clients';
@@ -44,6 +46,8 @@ import { startTrap } from './trap';
 const RUN_TIMEOUT_MS = 240_000;
 const REPORT_DIR = path.join(REPO, 'out', 'matrix');
 const wanted = (process.env.AGENTFS_MATRIX ?? '').split(',').filter((each) => each !== '');
+/** The dist/mcp.js every client starts: the build's, or the installed npm package's (set in the first before()). */
+let server = SERVER;
 
 /** Bytes the model pays for one tool: its name, description and schema as the client sent them. */
 function definitionBytes(tool: { name: string; description: string; schema: unknown }): number {
@@ -71,7 +75,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       const state = path.join(tmp, 'state');
       const token = stateToken(state);
       if (typeof token === 'string') assert.fail(token);
-      const served = await serveHttp(SERVER, ['--http', '127.0.0.1:0', '--root', project, '--state', state]);
+      const served = await serveHttp(server, ['--http', '127.0.0.1:0', '--root', project, '--state', state]);
       http = { served, state, token: token.token };
     }
     const context: RunContext = {
@@ -79,7 +83,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       runtime,
       project,
       modelUrl: model.url,
-      server: SERVER,
+      server,
       prompt,
       proxy: trap.environment(),
       ...(http ? { http: { port: http.served.port, state: http.state, token: http.token } } : {}),
@@ -187,12 +191,14 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
   before(async function () {
     this.timeout(120_000);
     buildOnce();
+    if (process.env.AGENTFS_MATRIX_PACKAGE === '1') server = installedPackage().server;
     const tmp = makeTempDir('agentfs-matrix-list-');
+    const started = (args: string[]): Parameters<typeof serve>[1] => ({ command: { command: process.execPath, args: [server, ...args] } });
     try {
-      const served = await serve(['--root', tmp, '--no-history']);
+      const served = await serve([], started(['--root', tmp, '--no-history']));
       serverTools = (await served.client.listTools()).tools;
       await served.close();
-      const neverConfirming = await serve(['--root', tmp, '--no-history', '--confirm', 'never']);
+      const neverConfirming = await serve([], started(['--root', tmp, '--no-history', '--confirm', 'never']));
       serverToolsNeverConfirming = (await neverConfirming.client.listTools()).tools;
       await neverConfirming.close();
     } finally {
@@ -213,7 +219,7 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
       });
 
       it('is the pinned version, the one docs/clients.md says it tested', function () {
-        assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "docs/clients.md's tested version");
+        assert.equal(readmeSetup(spec.name, server).version, spec.version, "docs/clients.md's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
           const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };

@@ -41,7 +41,7 @@ function sourceFiles(): string[] {
     }
   };
   for (const top of ['src', 'test', 'bench']) walk(top);
-  return [...files, 'esbuild.mjs', 'eslint.config.mjs', '.ci/run'];
+  return [...files, 'esbuild.mjs', 'package.mjs', 'eslint.config.mjs', '.ci/run'];
 }
 
 describe('documents', function () {

@@ -47,6 +47,8 @@ export function buildOnce(): void {
 
 export interface ServeOptions {
   readonly cwd?: string;
+  /** The environment `env` is added to; default: this process's. */
+  readonly baseEnv?: NodeJS.ProcessEnv;
   readonly env?: Readonly<Record<string, string>>;
   /** Answers elicitation requests; when absent the client declares no elicitation capability. */
   readonly elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
@@ -87,7 +89,7 @@ function envelopeOf(result: CallToolResult): Envelope {
 
 export async function serve(args: readonly string[], options: ServeOptions = {}): Promise<Served> {
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries(options.baseEnv ?? process.env)) if (value !== undefined) env[key] = value;
   Object.assign(env, options.env);
   const command = options.command ?? { command: process.execPath, args: [SERVER, ...args] };
   const transport = new StdioClientTransport({ command: command.command, args: [...command.args], cwd: options.cwd, env, stderr: 'pipe' });
