@@ -5,11 +5,11 @@
  * server the test starts on loopback. Nothing may leave loopback: every proxy variable points at a trap (loopback
  * itself is exempt, NO_PROXY), and a request reaching it fails the run. Each run is checked on the disk (the tree
  * the scenario must leave, the file outside the base untouched) and on what the model received (every result's
- * envelope, in order).
+ * envelope, in order). Each client's full documented stdio setup runs a second time with the server of the npm
+ * package, packed and installed into an empty prefix as its users install it.
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
  *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
- *   AGENTFS_MATRIX_PACKAGE=1 npm run test:matrix the server of the npm package, packed and installed as users do
  *
  * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
  */
@@ -46,15 +46,14 @@ import { startTrap } from './trap';
 const RUN_TIMEOUT_MS = 240_000;
 const REPORT_DIR = path.join(REPO, 'out', 'matrix');
 const wanted = (process.env.AGENTFS_MATRIX ?? '').split(',').filter((each) => each !== '');
-/** The dist/mcp.js every client starts: the build's, or the installed npm package's (set in the first before()). */
-let server = SERVER;
 
 /** Bytes the model pays for one tool: its name, description and schema as the client sent them. */
 function definitionBytes(tool: { name: string; description: string; schema: unknown }): number {
   return Buffer.byteLength(tool.name) + Buffer.byteLength(tool.description) + Buffer.byteLength(JSON.stringify(tool.schema));
 }
 
-async function runConfiguration(driver: Driver, configuration: Configuration, tmp: string): Promise<void> {
+/** Runs one configuration of one client against `server`: the build's dist/mcp.js, or the installed package's. */
+async function runConfiguration(driver: Driver, configuration: Configuration, tmp: string, server: string): Promise<void> {
   const home = path.join(tmp, 'home');
   const runtime = path.join(tmp, 'run');
   const inHome = configuration.scenario === 'home';
@@ -191,9 +190,8 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
   before(async function () {
     this.timeout(120_000);
     buildOnce();
-    if (process.env.AGENTFS_MATRIX_PACKAGE === '1') server = installedPackage().server;
     const tmp = makeTempDir('agentfs-matrix-list-');
-    const started = (args: string[]): Parameters<typeof serve>[1] => ({ command: { command: process.execPath, args: [server, ...args] } });
+    const started = (args: string[]): Parameters<typeof serve>[1] => ({ command: { command: process.execPath, args: [SERVER, ...args] } });
     try {
       const served = await serve([], started(['--root', tmp, '--no-history']));
       serverTools = (await served.client.listTools()).tools;
@@ -219,7 +217,7 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
       });
 
       it('is the pinned version, the one docs/clients.md says it tested', function () {
-        assert.equal(readmeSetup(spec.name, server).version, spec.version, "docs/clients.md's tested version");
+        assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "docs/clients.md's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
           const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
@@ -230,18 +228,27 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
         }
       });
 
+      const run = async (configuration: Configuration, server: () => string): Promise<void> => {
+        const tmp = makeTempDir(`agentfs-matrix-${spec.id}-`);
+        let passed = false;
+        try {
+          await runConfiguration(driver, configuration, tmp, server());
+          passed = true;
+        } finally {
+          // A failed run keeps its folder (logs, home, project) for a look; a passed one leaves nothing.
+          if (passed || process.env.CI !== undefined) removeTree(tmp);
+          else process.stderr.write(`kept ${tmp}\n`);
+        }
+      };
       for (const configuration of driver.configurations) {
-        it(configuration.title, async function () {
-          const tmp = makeTempDir(`agentfs-matrix-${spec.id}-`);
-          let passed = false;
-          try {
-            await runConfiguration(driver, configuration, tmp);
-            passed = true;
-          } finally {
-            // A failed run keeps its folder (logs, home, project) for a look; a passed one leaves nothing.
-            if (passed || process.env.CI !== undefined) removeTree(tmp);
-            else process.stderr.write(`kept ${tmp}\n`);
-          }
+        it(configuration.title, () => run(configuration, () => SERVER));
+      }
+      // The same documented setup served by the npm package as users install it (npm pack, npm install -g into an
+      // empty prefix, offline): the whole scenario once per client, over stdio.
+      for (const configuration of driver.configurations.filter((each) => each.scenario === 'full' && each.transport === 'stdio')) {
+        it(`${configuration.title}, served by the installed npm package`, function () {
+          this.timeout(RUN_TIMEOUT_MS + 180_000);
+          return run(configuration, () => installedPackage().server);
         });
       }
     });
