@@ -283,15 +283,30 @@ export interface Finished {
 export function runClient(launch: Launch, timeoutMs: number, logDir: string): Promise<Finished> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: some clients run their program as a child that outlives a killed parent (Copilot's
+    // loader), and what a client leaves running (a server it did not end) goes with the group at the end.
+    const child = spawn(launch.command, [...launch.args], {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Nothing of the group is left.
+      }
+    };
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(killGroup, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      killGroup();
       fs.mkdirSync(logDir, { recursive: true });
       fs.writeFileSync(path.join(logDir, 'stdout.txt'), stdout);
       fs.writeFileSync(path.join(logDir, 'stderr.txt'), stderr);
