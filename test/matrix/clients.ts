@@ -51,7 +51,39 @@ export interface Driver {
   readonly spec: ClientSpec;
   readonly dialect: Dialect;
   readonly configurations: readonly Configuration[];
+  /** A tool's input schema as the model gets it, from the one the server lists: what the client changes on the way. */
+  readonly schemaSent: (listed: unknown) => unknown;
+  /**
+   * The MCP revision the client speaks, and where its own log records the one it spoke in a run (read afterwards);
+   * absent where the client keeps no record of it.
+   */
+  readonly revision?: { readonly speaks: string; read(context: RunContext, finished: Finished): string | undefined };
 }
+
+/** The revision in the server's own line about its client, `client <name> <version> (<revision>)`, in a log. */
+function revisionServerLogged(log: string): string | undefined {
+  return /agent-fs-mcp: client \S+ \S* \((\d{4}-\d{2}-\d{2})\)/.exec(log)?.[1];
+}
+
+/** The text of every file under `dir` whose path relative to it matches `pattern` (none when there is no `dir`). */
+function logsUnder(dir: string, pattern: RegExp): string {
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((relative) => pattern.test(relative))
+    .map((relative) => fs.readFileSync(path.join(dir, relative), 'utf8'))
+    .join('\n');
+}
+
+/** Every subschema of `schema` changed by `change` (which sees it with its own subschemas already changed). */
+function eachSchema(schema: unknown, change: (node: Record<string, unknown>) => Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => eachSchema(item, change));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, eachSchema(value, change)]));
+  return change(node);
+}
+
+const unchanged = (listed: unknown): unknown => listed;
 
 /** What every client run shares: nothing of the real home, the proxy trap, no terminal. */
 function baseEnvironment(context: RunContext): Record<string, string> {
@@ -189,7 +221,13 @@ function codexConfiguration(
       return {
         command: exe,
         args: [...prefix, 'exec', '--skip-git-repo-check', context.prompt],
-        env: { ...baseEnvironment(context), CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'scripted' },
+        env: {
+          ...baseEnvironment(context),
+          CODEX_HOME: codexHome,
+          SCRIPTED_API_KEY: 'scripted',
+          // Its errors as by default, and the server's stderr lines, which it logs at info.
+          RUST_LOG: 'error,codex_rmcp_client::stdio_server_launcher=info',
+        },
         cwd: context.project,
       };
     },
@@ -217,12 +255,23 @@ function geminiConfiguration(id: string, title: string, approvalMode: string): C
       return {
         command: exe,
         args: [...prefix, '-p', context.prompt, '--approval-mode', approvalMode, '--skip-trust', '--output-format', 'stream-json'],
-        env: { ...baseEnvironment(context), GEMINI_API_KEY: 'scripted', GOOGLE_GEMINI_BASE_URL: context.modelUrl },
+        // DEBUG: its debug log on stderr, which holds the server's stderr lines.
+        env: { ...baseEnvironment(context), GEMINI_API_KEY: 'scripted', GOOGLE_GEMINI_BASE_URL: context.modelUrl, DEBUG: '1' },
         cwd: context.project,
       };
     },
   };
 }
+
+/** Codex leaves these out of every schema it sends (the server checks them). */
+const CODEX_DROPPED = new Set(['minLength', 'maxLength', 'minimum', 'default']);
+
+/** What Gemini CLI adds to every tool's schema (and passes on to the server as an argument). */
+const GEMINI_WAIT_FOR_PREVIOUS = {
+  type: 'boolean',
+  description:
+    'Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools.',
+};
 
 export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
   'claude-code': {
@@ -235,6 +284,15 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
     ],
+    schemaSent: unchanged,
+    revision: {
+      speaks: '2026-07-28',
+      // Its log of each MCP server (in its cache folder) records the revision agreed on.
+      read: (context) =>
+        /negotiatedProtocolVersion\\?":\\?"(\d{4}-\d{2}-\d{2})/.exec(
+          logsUnder(path.join(context.home, '.cache', 'claude-cli-nodejs'), /mcp-logs-agent-fs\/.*\.jsonl$/),
+        )?.[1],
+    },
   },
   codex: {
     spec: clientById('codex'),
@@ -257,6 +315,12 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         },
       ),
     ],
+    schemaSent: (listed) =>
+      eachSchema(listed, (node) => {
+        const kept = Object.fromEntries(Object.entries(node).filter(([key]) => !CODEX_DROPPED.has(key)));
+        return kept.type === 'object' && kept.properties === undefined ? { ...kept, properties: {} } : kept;
+      }),
+    revision: { speaks: '2025-06-18', read: (_context, finished) => revisionServerLogged(finished.stderr) },
   },
   'gemini-cli': {
     spec: clientById('gemini-cli'),
@@ -268,6 +332,11 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         'yolo',
       ),
     ],
+    schemaSent: (listed) => {
+      const schema = listed as { properties?: Record<string, unknown> };
+      return { ...schema, properties: { ...schema.properties, wait_for_previous: GEMINI_WAIT_FOR_PREVIOUS } };
+    },
+    revision: { speaks: '2025-06-18', read: (_context, finished) => revisionServerLogged(finished.stderr) },
   },
 };
 

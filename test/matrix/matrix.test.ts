@@ -3,7 +3,9 @@
  * configured as the README says and started in a project folder, each driving the built dist/mcp.js for a scripted
  * model on 127.0.0.1 in that client's own wire format. Nothing may leave loopback: every proxy variable points at a
  * trap, and a request reaching it fails the run. Each run is checked on the disk (the tree the scenario must leave,
- * the file outside the base untouched) and on what the model received (every result's envelope, in order).
+ * the file outside the base untouched), on what the model received (every result's envelope, in order, and each
+ * tool's description and schema as the client passes them on) and, where the client logs it, on the MCP revision it
+ * spoke.
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
  *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
@@ -77,7 +79,17 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     const first = model.firstTurn();
     const last = model.lastTurn();
     const firstRequest = model.requests.find((request) => request.turn === first);
-    writeReport(driver, configuration, first, last, finished.ms, model.requests.length, JSON.stringify(firstRequest?.body ?? null));
+    const revision = driver.revision?.read(context, finished);
+    writeReport(
+      driver,
+      configuration,
+      first,
+      last,
+      finished.ms,
+      model.requests.length,
+      JSON.stringify(firstRequest?.body ?? null),
+      revision,
+    );
     assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
     assert.ok(first, `the model never got the Agent FS tools:\n${diagnosis}`);
@@ -90,7 +102,13 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
         offered !== undefined && asListed.includes(offered.description),
         `${listed.name}: the description the server lists reaches the model unchanged: ${offered?.description ?? 'not offered'}`,
       );
+      assert.deepEqual(
+        offered.schema,
+        driver.schemaSent(listed.inputSchema),
+        `${listed.name}: the schema as ${driver.spec.name} passes it on`,
+      );
     }
+    if (driver.revision) assert.equal(revision, driver.revision.speaks, `the MCP revision ${driver.spec.name} spoke, as it logged it`);
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
     if (scenario === 'home') {
@@ -116,6 +134,7 @@ function writeReport(
   ms: number,
   requests: number,
   firstRequest: string,
+  revision: string | undefined,
 ): void {
   const ours = (first?.tools ?? []).filter((tool) => isAgentFsTool(tool.name));
   const refusal = last?.results.find((result) => /FILE_PATH_OUTSIDE_BASE|CONFIRMATION_DECLINED/.test(result.text));
@@ -123,6 +142,8 @@ function writeReport(
     client: driver.spec.name,
     version: driver.spec.version,
     configuration: configuration.id,
+    // The MCP revision it spoke, as its own log says (absent where it keeps no record).
+    revision,
     ms,
     requests,
     // The whole first request as the client sent it: what a tool list costs besides the definitions themselves.
@@ -138,10 +159,16 @@ function writeReport(
   fs.writeFileSync(path.join(REPORT_DIR, `${driver.spec.id}-${configuration.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
+interface ListedTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: unknown;
+}
+
 /** The tools as the server lists them (the SDK's client over stdio): what each client should pass on. */
-let serverTools: readonly { readonly name: string; readonly description?: string }[] = [];
+let serverTools: readonly ListedTool[] = [];
 /** The same from a server started with --confirm never, in the same order. */
-let serverToolsNeverConfirming: readonly { readonly name: string; readonly description?: string }[] = [];
+let serverToolsNeverConfirming: readonly ListedTool[] = [];
 
 describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp.js', function () {
   before(async function () {
