@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as assert from 'node:assert/strict';
 import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
-import { anthropic, type Dialect, gemini, responses } from './model';
+import { anthropic, chatCompletions, type Dialect, gemini, responses } from './model';
 
 const SERVER_NAME = 'agent-fs';
 
@@ -273,6 +273,133 @@ const GEMINI_WAIT_FOR_PREVIOUS = {
     'Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools.',
 };
 
+// ---- GitHub Copilot CLI ------------------------------------------------------------------------------------------
+
+function copilotEnvironment(context: RunContext, spec: ClientSpec): Record<string, string> {
+  return {
+    ...baseEnvironment(context),
+    ...spec.env,
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_BASE_URL: `${context.modelUrl}/v1`,
+    // Copilot masks the key wherever it appears in what it prints: a one-letter key would mask that letter everywhere.
+    COPILOT_PROVIDER_API_KEY: 'scripted-model-key',
+    COPILOT_MODEL: 'scripted',
+  };
+}
+
+/**
+ * `server`: 'readme' adds the server with the README's `copilot mcp add` line; 'plain' adds it with no flags, to see
+ * what Copilot does with the server's question itself.
+ */
+function copilotConfiguration(id: string, title: string, server: 'readme' | 'plain', scenario: Configuration['scenario']): Configuration {
+  return {
+    id,
+    title,
+    scenario,
+    prepare(context) {
+      const spec = clientById('copilot-cli');
+      const env = copilotEnvironment(context, spec);
+      const line =
+        server === 'readme'
+          ? readmeBlock(spec.name, 'sh', context.server).trim().split(/\s+/)
+          : ['copilot', 'mcp', 'add', SERVER_NAME, '--', 'node', context.server];
+      assert.equal(line[0], 'copilot', `the README's line starts with copilot: ${line.join(' ')}`);
+      setupCommand(spec, line.slice(1), env, context.project);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, '-p', context.prompt, `--allow-tool=${SERVER_NAME}`, '--output-format', 'json', '--no-auto-update', '--no-color'],
+        env,
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+/** Copilot moves these out of a schema into the description, as `<description>\n\n{minLength: 1, maxLength: 64}`. */
+const COPILOT_MOVED = new Set(['minLength', 'maxLength', 'minimum', 'minItems']);
+
+function copilotSchema(listed: unknown): unknown {
+  return eachSchema(listed, (node) => {
+    const moved = Object.entries(node).filter(([key, value]) => COPILOT_MOVED.has(key) && typeof value === 'number');
+    if (moved.length === 0) return node;
+    const kept = Object.fromEntries(Object.entries(node).filter(([key]) => !moved.some(([gone]) => gone === key)));
+    const said = `{${moved.map(([key, value]) => `${key}: ${String(value)}`).join(', ')}}`;
+    return { ...kept, description: typeof node.description === 'string' ? `${node.description}\n\n${said}` : said };
+  });
+}
+
+// ---- opencode ----------------------------------------------------------------------------------------------------
+
+/**
+ * At every start opencode installs @opencode-ai/plugin (of its own version) into its config folder from the registry,
+ * unless the folder's lock already lists it. The folder gets what that install leaves: the package, from the test
+ * host's install, and a package.json and lock that name it.
+ */
+function givePluginPackage(spec: ClientSpec, configDir: string): void {
+  const lock = JSON.parse(fs.readFileSync(path.join(spec.dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string> }>;
+  };
+  const dependencies = { '@opencode-ai/plugin': spec.version };
+  assert.equal(lock.packages['']?.dependencies?.['@opencode-ai/plugin'], spec.version, `${spec.dir} pins the plugin of opencode's version`);
+  writeJson(path.join(configDir, 'package.json'), { dependencies });
+  const installed = Object.entries(lock.packages).filter(([key]) => key !== '' && key !== `node_modules/${spec.packageName}`);
+  writeJson(path.join(configDir, 'package-lock.json'), {
+    name: 'opencode',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { dependencies }, ...Object.fromEntries(installed) },
+  });
+  const modules = path.join(configDir, 'node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  for (const entry of fs.readdirSync(path.join(spec.dir, 'node_modules'))) {
+    if (entry.startsWith('.') || entry === spec.packageName) continue;
+    fs.symlinkSync(path.join(spec.dir, 'node_modules', entry), path.join(modules, entry));
+  }
+}
+
+function opencodeConfiguration(id: string, title: string): Configuration {
+  return {
+    id,
+    title,
+    scenario: 'full',
+    prepare(context) {
+      const spec = clientById('opencode');
+      const configDir = path.join(context.home, '.config', 'opencode');
+      const entry = JSON.parse(readmeBlock(spec.name, 'json', context.server)) as Record<string, unknown>;
+      writeJson(path.join(configDir, 'opencode.json'), {
+        ...entry,
+        provider: {
+          scripted: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Scripted model',
+            options: { baseURL: `${context.modelUrl}/v1`, apiKey: 'scripted' },
+            models: { scripted: { name: 'Scripted' } },
+          },
+        },
+      });
+      givePluginPackage(spec, configDir);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, 'run', '--format', 'json', '--model', 'scripted/scripted', context.prompt],
+        env: {
+          ...baseEnvironment(context),
+          ...spec.env,
+          // Offline: no model list, update check, share link or language server from the internet.
+          OPENCODE_DISABLE_MODELS_FETCH: '1',
+          OPENCODE_DISABLE_AUTOUPDATE: '1',
+          OPENCODE_DISABLE_SHARE: '1',
+          OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        },
+        cwd: context.project,
+      };
+    },
+  };
+}
+
 export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
   'claude-code': {
     spec: clientById('claude-code'),
@@ -337,6 +464,39 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
       return { ...schema, properties: { ...schema.properties, wait_for_previous: GEMINI_WAIT_FOR_PREVIOUS } };
     },
     revision: { speaks: '2025-06-18', read: (_context, finished) => revisionServerLogged(finished.stderr) },
+  },
+  'copilot-cli': {
+    spec: clientById('copilot-cli'),
+    dialect: chatCompletions,
+    configurations: [
+      copilotConfiguration(
+        'readme',
+        "copilot -p with the README's line: --confirm never, the tools allowed with --allow-tool",
+        'readme',
+        'full',
+      ),
+      copilotConfiguration('plain', 'copilot -p with the server asking: Copilot declines the question itself', 'plain', {
+        declined: /copilot -p.*--confirm never.*--allow-tool=agent-fs/,
+      }),
+    ],
+    schemaSent: copilotSchema,
+    revision: {
+      speaks: '2026-07-28',
+      // Its log records the revision of each server it connects to.
+      read: (context) =>
+        /protocol_version: ProtocolVersion\(\\?"(\d{4}-\d{2}-\d{2})/.exec(
+          logsUnder(path.join(context.home, '.copilot', 'logs'), /\.log$/),
+        )?.[1],
+    },
+  },
+  opencode: {
+    spec: clientById('opencode'),
+    dialect: chatCompletions,
+    configurations: [
+      opencodeConfiguration('readme', "opencode run with the README's entry: opencode cannot ask; its permission (allow) stands in"),
+    ],
+    schemaSent: unchanged,
+    // No revision: opencode keeps nothing of the server's stderr and logs nothing of the handshake.
   },
 };
 

@@ -1,14 +1,15 @@
 /**
- * The client matrix: Claude Code, Codex CLI and Gemini CLI, each the real CLI from npm (pinned in test/hosts/), each
- * configured as the README says and started in a project folder, each driving the built dist/mcp.js for a scripted
- * model on 127.0.0.1 in that client's own wire format. Nothing may leave loopback: every proxy variable points at a
- * trap, and a request reaching it fails the run. Each run is checked on the disk (the tree the scenario must leave,
- * the file outside the base untouched), on what the model received (every result's envelope, in order, and each
- * tool's description and schema as the client passes them on) and, where the client logs it, on the MCP revision it
- * spoke.
+ * The client matrix: Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI and opencode, each the real CLI from npm
+ * (pinned in test/hosts/), each configured as the README says and started in a project folder, each driving the built
+ * dist/mcp.js for a scripted model on 127.0.0.1 in that client's own wire format. Nothing may leave loopback: every
+ * proxy variable points at a trap, and a request reaching it fails the run. Each run is checked on the disk (the tree
+ * the scenario must leave, the file outside the base untouched), on what the model received (every result's envelope,
+ * in order, and each tool's description and schema as the client passes them on) and, where the client logs it, on
+ * the MCP revision it spoke.
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
- *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
+ *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli, copilot-cli, opencode;
+ *                                                comma-separated)
  *
  * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
  */
@@ -203,7 +204,7 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
         assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "the README's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
-          const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
+          const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp, ...spec.env };
           const output = setupCommand(spec, ['--version'], env, versionTmp);
           assert.ok(output.includes(spec.version), output);
         } finally {
