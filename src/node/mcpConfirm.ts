@@ -76,7 +76,8 @@ export function callKey(name: string, input: unknown): string {
 
 /**
  * Some clients say they can ask and then answer by themselves, with nobody shown the question: Claude Code in print
- * mode dismisses it, `codex exec` declines it (with full access too). Such an answer still refuses the call
+ * mode dismisses it, `codex exec` declines it (with full access too), and so does `copilot -p`. Such an answer still
+ * refuses the call
  * (the server cannot tell it from a person's); the refusal says what the person can set so that these calls run,
  * each a choice they make: an answer of their own for the client to give, or the client's own approval of the tools
  * with the server's question off.
@@ -87,6 +88,8 @@ function unattendedRemedy(client: string | undefined): string {
     return `${prefix} Claude Code in print mode (claude -p) dismisses every question. To let such calls run there, add an Elicitation hook for agent-fs to Claude Code's settings, or start agent-fs-mcp with --confirm never and allow the tools by name with --allowedTools.`;
   if (client === 'codex-mcp-client')
     return `${prefix} codex exec declines every question itself. To let such calls run, start agent-fs-mcp with --confirm never and approve the tools in Codex (default_tools_approval_mode = "approve" under [mcp_servers.agent-fs]).`;
+  if (client === 'copilot-cli')
+    return `${prefix} the GitHub Copilot CLI in prompt mode (copilot -p) declines every question itself. To let such calls run there, start agent-fs-mcp with --confirm never and allow its tools with --allow-tool=agent-fs.`;
   return `${prefix} this client answers for the person; start agent-fs-mcp with --confirm never to leave the confirmation to the client's own tool approval.`;
 }
 

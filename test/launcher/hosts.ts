@@ -55,7 +55,7 @@ export const MCP_CONFORMANCE: NpmFolder & { readonly bin: string } = (() => {
  * The agent CLIs of the client matrix (test/matrix/), each pinned in its own folder like the hosts: real MCP clients
  * that start dist/mcp.js the way their users do and talk to a scripted model on loopback.
  */
-export type ClientId = 'claude-code' | 'codex' | 'gemini-cli';
+export type ClientId = 'claude-code' | 'codex' | 'gemini-cli' | 'copilot-cli' | 'opencode';
 
 export interface ClientSpec extends NpmFolder {
   readonly id: ClientId;
@@ -67,9 +67,18 @@ export interface ClientSpec extends NpmFolder {
   /** The command to run: a native executable, or a script for `node`. */
   readonly bin: string;
   readonly runWith: 'exec' | 'node';
+  /** Environment every start of it needs, setup and `--version` too, besides what a person configures. */
+  readonly env: Readonly<Record<string, string>>;
 }
 
-function clientSpec(id: ClientId, name: string, packageName: string, bin: string, runWith: ClientSpec['runWith']): ClientSpec {
+function clientSpec(
+  id: ClientId,
+  name: string,
+  packageName: string,
+  bin: string,
+  runWith: ClientSpec['runWith'],
+  env: (dir: string) => Record<string, string> = () => ({}),
+): ClientSpec {
   const dir = path.join(HOSTS_DIR, id);
   const pinned = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
     .dependencies;
@@ -83,6 +92,7 @@ function clientSpec(id: ClientId, name: string, packageName: string, bin: string
     dir,
     bin: path.join(dir, 'node_modules', ...packageName.split('/'), ...bin.split('/')),
     runWith,
+    env: env(dir),
   };
 }
 
@@ -91,6 +101,15 @@ export const CLIENTS: readonly ClientSpec[] = [
   clientSpec('claude-code', 'Claude Code', '@anthropic-ai/claude-code', 'bin/claude.exe', 'exec'),
   clientSpec('codex', 'Codex CLI', '@openai/codex', 'bin/codex.js', 'node'),
   clientSpec('gemini-cli', 'Gemini CLI', '@google/gemini-cli', 'bundle/gemini.js', 'node'),
+  // Its first start unpacks the program (~235 MB) into COPILOT_PKG_CACHE_HOME, by default inside the home folder,
+  // which is new for every run here: kept beside the install instead, it goes with the install it came from.
+  clientSpec('copilot-cli', 'GitHub Copilot CLI', '@github/copilot', 'npm-loader.js', 'node', (dir) => ({
+    COPILOT_PKG_CACHE_HOME: path.join(dir, 'node_modules', '.copilot-pkg-cache'),
+  })),
+  // The build that opencode-ai's postinstall links into place, pinned itself: the registry these tests install from
+  // serves only opencode-ai's Linux x64 builds, so npm leaves the others out of a lock of opencode-ai, which npm ci
+  // then refuses. (That postinstall also runs opencode once with the real home folder.)
+  clientSpec('opencode', 'opencode', 'opencode-linux-x64', 'bin/opencode', 'exec'),
 ];
 
 export function clientById(id: string): ClientSpec {

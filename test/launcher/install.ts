@@ -142,6 +142,8 @@ export function ensureConformance(): { node: string; script: string } {
 
 /** Installs one agent CLI of the client matrix once (Claude Code's package brings a ~400 MB native executable). */
 export function ensureClient(client: ClientSpec): void {
+  // ripgrep too: without an rg on PATH opencode downloads one at its start.
+  ensureSystemPackages('unit');
   if (isInstalled(client) && fs.existsSync(client.bin)) return;
   const started = Date.now();
   log(`installing ${client.name} ${client.version} into ${path.relative(process.cwd(), client.dir) || '.'} for the client matrix (once)`);

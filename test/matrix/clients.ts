@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
 import { clientById, type ClientId, type ClientSpec } from '../launcher/hosts';
 import { readmeBlock } from './readme';
-import { anthropic, type Dialect, gemini, responses } from './model';
+import { anthropic, chatCompletions, type Dialect, gemini, responses } from './model';
 
 const SERVER_NAME = 'agent-fs';
 
@@ -50,18 +50,47 @@ export interface Configuration {
   /** http: the test starts the server on loopback (its root the project folder) and the client connects by URL. */
   readonly transport: 'stdio' | 'http';
   prepare(context: RunContext): Launch;
-  /**
-   * After the run, what the client's own log says of the server's questions, where it keeps such a log, and which
-   * protocol era the connection was: `modern` (2026-07-28, opened with server/discover) or `legacy` (initialize).
-   */
-  questions?(context: RunContext): { readonly asked: number; readonly accepted: number; readonly era: 'modern' | 'legacy' };
+  /** After the run, what the client's own log says of the server's questions, where it keeps such a log. */
+  questions?(context: RunContext): { readonly asked: number; readonly accepted: number };
 }
 
 export interface Driver {
   readonly spec: ClientSpec;
   readonly dialect: Dialect;
   readonly configurations: readonly Configuration[];
+  /** A tool's input schema as the model gets it, from the one the server lists: what the client changes on the way. */
+  readonly schemaSent: (listed: unknown) => unknown;
+  /**
+   * The MCP revision the client speaks, and where its own log records the one it spoke in a run (read afterwards);
+   * absent where the client keeps no record of it.
+   */
+  readonly revision?: { readonly speaks: string; read(context: RunContext, finished: Finished): string | undefined };
 }
+
+/** The revision in the server's own line about its client, `client <name> <version> (<revision>)`, in a log. */
+function revisionServerLogged(log: string): string | undefined {
+  return /agent-fs-mcp: client \S+ \S* \((\d{4}-\d{2}-\d{2})\)/.exec(log)?.[1];
+}
+
+/** The text of every file under `dir` whose path relative to it matches `pattern` (none when there is no `dir`). */
+function logsUnder(dir: string, pattern: RegExp): string {
+  if (!fs.existsSync(dir)) return '';
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((relative) => pattern.test(relative))
+    .map((relative) => fs.readFileSync(path.join(dir, relative), 'utf8'))
+    .join('\n');
+}
+
+/** Every subschema of `schema` changed by `change` (which sees it with its own subschemas already changed). */
+function eachSchema(schema: unknown, change: (node: Record<string, unknown>) => Record<string, unknown>): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => eachSchema(item, change));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, eachSchema(value, change)]));
+  return change(node);
+}
+
+const unchanged = (listed: unknown): unknown => listed;
 
 /** What every client run shares: nothing of the real home, the proxy trap, no terminal. */
 function baseEnvironment(context: RunContext): Record<string, string> {
@@ -124,7 +153,7 @@ function claudeEnvironment(context: RunContext): Record<string, string> {
  * The questions Claude Code's log of the server shows: every elicitation it received (in print mode), and those its
  * Elicitation hook accepted. It keeps one log per project under $XDG_CACHE_HOME/claude-cli-nodejs.
  */
-function claudeQuestions(context: RunContext): { asked: number; accepted: number; era: 'modern' | 'legacy' } {
+function claudeQuestions(context: RunContext): { asked: number; accepted: number } {
   const logs = path.join(context.home, '.cache', 'claude-cli-nodejs');
   let text = '';
   for (const project of fs.existsSync(logs) ? fs.readdirSync(logs) : []) {
@@ -135,8 +164,6 @@ function claudeQuestions(context: RunContext): { asked: number; accepted: number
   return {
     asked: count(/Elicitation request received/),
     accepted: count(/Elicitation resolved by hook: action=accept/),
-    // Its SDK notes, on a 2026-07-28 connection only, that it opens no change-notification stream there.
-    era: count(/on a modern connection/) > 0 ? 'modern' : 'legacy',
   };
 }
 
@@ -269,7 +296,13 @@ function codexConfiguration(
       return {
         command: exe,
         args: [...prefix, 'exec', '--skip-git-repo-check', context.prompt],
-        env: { ...baseEnvironment(context), CODEX_HOME: codexHome, SCRIPTED_API_KEY: 'scripted' },
+        env: {
+          ...baseEnvironment(context),
+          CODEX_HOME: codexHome,
+          SCRIPTED_API_KEY: 'scripted',
+          // Its errors as by default, and the server's stderr lines, which it logs at info.
+          RUST_LOG: 'error,codex_rmcp_client::stdio_server_launcher=info',
+        },
         cwd: context.project,
       };
     },
@@ -298,7 +331,147 @@ function geminiConfiguration(id: string, title: string, approvalMode: string): C
       return {
         command: exe,
         args: [...prefix, '-p', context.prompt, '--approval-mode', approvalMode, '--skip-trust', '--output-format', 'stream-json'],
-        env: { ...baseEnvironment(context), GEMINI_API_KEY: 'scripted', GOOGLE_GEMINI_BASE_URL: context.modelUrl },
+        // DEBUG: its debug log on stderr, which holds the server's stderr lines.
+        env: { ...baseEnvironment(context), GEMINI_API_KEY: 'scripted', GOOGLE_GEMINI_BASE_URL: context.modelUrl, DEBUG: '1' },
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+/** Codex leaves these out of every schema it sends (the server checks them). */
+const CODEX_DROPPED = new Set(['minLength', 'maxLength', 'minimum', 'default']);
+
+/** What Gemini CLI adds to every tool's schema (and passes on to the server as an argument). */
+const GEMINI_WAIT_FOR_PREVIOUS = {
+  type: 'boolean',
+  description:
+    'Set to true to wait for all previously requested tools in this turn to complete before starting. Set to false (or omit) to run in parallel. Use true when this tool depends on the output of previous tools.',
+};
+
+// ---- GitHub Copilot CLI ------------------------------------------------------------------------------------------
+
+function copilotEnvironment(context: RunContext, spec: ClientSpec): Record<string, string> {
+  return {
+    ...baseEnvironment(context),
+    ...spec.env,
+    COPILOT_OFFLINE: 'true',
+    COPILOT_AUTO_UPDATE: 'false',
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_BASE_URL: `${context.modelUrl}/v1`,
+    // Copilot masks the key wherever it appears in what it prints: a one-letter key would mask that letter everywhere.
+    COPILOT_PROVIDER_API_KEY: 'scripted-model-key',
+    COPILOT_MODEL: 'scripted',
+  };
+}
+
+/**
+ * `server`: 'readme' adds the server with the README's `copilot mcp add` line; 'plain' adds it with no flags, to see
+ * what Copilot does with the server's question itself.
+ */
+function copilotConfiguration(id: string, title: string, server: 'readme' | 'plain', scenario: Configuration['scenario']): Configuration {
+  return {
+    id,
+    title,
+    scenario,
+    transport: 'stdio',
+    prepare(context) {
+      const spec = clientById('copilot-cli');
+      const env = copilotEnvironment(context, spec);
+      const line =
+        server === 'readme'
+          ? readmeBlock(spec.name, 'sh', context.server).trim().split(/\s+/)
+          : ['copilot', 'mcp', 'add', SERVER_NAME, '--', 'node', context.server];
+      assert.equal(line[0], 'copilot', `the README's line starts with copilot: ${line.join(' ')}`);
+      setupCommand(spec, line.slice(1), env, context.project);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, '-p', context.prompt, `--allow-tool=${SERVER_NAME}`, '--output-format', 'json', '--no-auto-update', '--no-color'],
+        env,
+        cwd: context.project,
+      };
+    },
+  };
+}
+
+/** Copilot moves these out of a schema into the description, as `<description>\n\n{minLength: 1, maxLength: 64}`. */
+const COPILOT_MOVED = new Set(['minLength', 'maxLength', 'minimum', 'minItems']);
+
+function copilotSchema(listed: unknown): unknown {
+  return eachSchema(listed, (node) => {
+    const moved = Object.entries(node).filter(([key, value]) => COPILOT_MOVED.has(key) && typeof value === 'number');
+    if (moved.length === 0) return node;
+    const kept = Object.fromEntries(Object.entries(node).filter(([key]) => !moved.some(([gone]) => gone === key)));
+    const said = `{${moved.map(([key, value]) => `${key}: ${String(value)}`).join(', ')}}`;
+    return { ...kept, description: typeof node.description === 'string' ? `${node.description}\n\n${said}` : said };
+  });
+}
+
+// ---- opencode ----------------------------------------------------------------------------------------------------
+
+/**
+ * At every start opencode installs @opencode-ai/plugin (of its own version) into its config folder from the registry,
+ * unless the folder's lock already lists it. The folder gets what that install leaves: the package, from the test
+ * host's install, and a package.json and lock that name it.
+ */
+function givePluginPackage(spec: ClientSpec, configDir: string): void {
+  const lock = JSON.parse(fs.readFileSync(path.join(spec.dir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dependencies?: Record<string, string> }>;
+  };
+  const dependencies = { '@opencode-ai/plugin': spec.version };
+  assert.equal(lock.packages['']?.dependencies?.['@opencode-ai/plugin'], spec.version, `${spec.dir} pins the plugin of opencode's version`);
+  writeJson(path.join(configDir, 'package.json'), { dependencies });
+  const installed = Object.entries(lock.packages).filter(([key]) => key !== '' && key !== `node_modules/${spec.packageName}`);
+  writeJson(path.join(configDir, 'package-lock.json'), {
+    name: 'opencode',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { dependencies }, ...Object.fromEntries(installed) },
+  });
+  const modules = path.join(configDir, 'node_modules');
+  fs.mkdirSync(modules, { recursive: true });
+  for (const entry of fs.readdirSync(path.join(spec.dir, 'node_modules'))) {
+    if (entry.startsWith('.') || entry === spec.packageName) continue;
+    fs.symlinkSync(path.join(spec.dir, 'node_modules', entry), path.join(modules, entry));
+  }
+}
+
+function opencodeConfiguration(id: string, title: string): Configuration {
+  return {
+    id,
+    title,
+    scenario: 'full',
+    transport: 'stdio',
+    prepare(context) {
+      const spec = clientById('opencode');
+      const configDir = path.join(context.home, '.config', 'opencode');
+      const entry = JSON.parse(readmeBlock(spec.name, 'json', context.server)) as Record<string, unknown>;
+      writeJson(path.join(configDir, 'opencode.json'), {
+        ...entry,
+        provider: {
+          scripted: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Scripted model',
+            options: { baseURL: `${context.modelUrl}/v1`, apiKey: 'scripted' },
+            models: { scripted: { name: 'Scripted' } },
+          },
+        },
+      });
+      givePluginPackage(spec, configDir);
+      const { command: exe, prefix } = command(spec);
+      return {
+        command: exe,
+        args: [...prefix, 'run', '--format', 'json', '--model', 'scripted/scripted', context.prompt],
+        env: {
+          ...baseEnvironment(context),
+          ...spec.env,
+          // Offline: no model list, update check, share link or language server from the internet.
+          OPENCODE_DISABLE_MODELS_FETCH: '1',
+          OPENCODE_DISABLE_AUTOUPDATE: '1',
+          OPENCODE_DISABLE_SHARE: '1',
+          OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        },
         cwd: context.project,
       };
     },
@@ -325,6 +498,15 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         declined: /Elicitation hook.*--confirm never.*--allowedTools/,
       }),
     ],
+    schemaSent: unchanged,
+    revision: {
+      speaks: '2026-07-28',
+      // Its log of each MCP server (in its cache folder) records the revision agreed on.
+      read: (context) =>
+        /negotiatedProtocolVersion\\?":\\?"(\d{4}-\d{2}-\d{2})/.exec(
+          logsUnder(path.join(context.home, '.cache', 'claude-cli-nodejs'), /mcp-logs-agent-fs\/.*\.jsonl$/),
+        )?.[1],
+    },
   },
   codex: {
     spec: clientById('codex'),
@@ -347,6 +529,12 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         },
       ),
     ],
+    schemaSent: (listed) =>
+      eachSchema(listed, (node) => {
+        const kept = Object.fromEntries(Object.entries(node).filter(([key]) => !CODEX_DROPPED.has(key)));
+        return kept.type === 'object' && kept.properties === undefined ? { ...kept, properties: {} } : kept;
+      }),
+    revision: { speaks: '2025-06-18', read: (_context, finished) => revisionServerLogged(finished.stderr) },
   },
   'gemini-cli': {
     spec: clientById('gemini-cli'),
@@ -358,6 +546,44 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
         'yolo',
       ),
     ],
+    schemaSent: (listed) => {
+      const schema = listed as { properties?: Record<string, unknown> };
+      return { ...schema, properties: { ...schema.properties, wait_for_previous: GEMINI_WAIT_FOR_PREVIOUS } };
+    },
+    revision: { speaks: '2025-06-18', read: (_context, finished) => revisionServerLogged(finished.stderr) },
+  },
+  'copilot-cli': {
+    spec: clientById('copilot-cli'),
+    dialect: chatCompletions,
+    configurations: [
+      copilotConfiguration(
+        'readme',
+        "copilot -p with the README's line: --confirm never, the tools allowed with --allow-tool",
+        'readme',
+        'full',
+      ),
+      copilotConfiguration('plain', 'copilot -p with the server asking: Copilot declines the question itself', 'plain', {
+        declined: /copilot -p.*--confirm never.*--allow-tool=agent-fs/,
+      }),
+    ],
+    schemaSent: copilotSchema,
+    revision: {
+      speaks: '2026-07-28',
+      // Its log records the revision of each server it connects to.
+      read: (context) =>
+        /protocol_version: ProtocolVersion\(\\?"(\d{4}-\d{2}-\d{2})/.exec(
+          logsUnder(path.join(context.home, '.copilot', 'logs'), /\.log$/),
+        )?.[1],
+    },
+  },
+  opencode: {
+    spec: clientById('opencode'),
+    dialect: chatCompletions,
+    configurations: [
+      opencodeConfiguration('readme', "opencode run with the README's entry: opencode cannot ask; its permission (allow) stands in"),
+    ],
+    schemaSent: unchanged,
+    // No revision: opencode keeps nothing of the server's stderr and logs nothing of the handshake.
   },
 };
 
@@ -373,15 +599,30 @@ export interface Finished {
 export function runClient(launch: Launch, timeoutMs: number, logDir: string): Promise<Finished> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A process group of its own: some clients run their program as a child that outlives a killed parent (Copilot's
+    // loader), and what a client leaves running (a server it did not end) goes with the group at the end.
+    const child = spawn(launch.command, [...launch.args], {
+      cwd: launch.cwd,
+      env: launch.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Nothing of the group is left.
+      }
+    };
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    const timer = setTimeout(killGroup, timeoutMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      killGroup();
       fs.mkdirSync(logDir, { recursive: true });
       fs.writeFileSync(path.join(logDir, 'stdout.txt'), stdout);
       fs.writeFileSync(path.join(logDir, 'stderr.txt'), stderr);

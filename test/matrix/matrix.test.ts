@@ -1,15 +1,17 @@
 /**
- * The client matrix: Claude Code, Codex CLI and Gemini CLI, each the real CLI from npm (pinned in test/hosts/), each
- * configured as docs/clients.md says and started in a project folder, each driving the built dist/mcp.js for a scripted
- * model on 127.0.0.1 in that client's own wire format, over stdio, and for Claude Code also over Streamable HTTP to a
- * server the test starts on loopback. Nothing may leave loopback: every proxy variable points at a trap (loopback
- * itself is exempt, NO_PROXY), and a request reaching it fails the run. Each run is checked on the disk (the tree
- * the scenario must leave, the file outside the base untouched) and on what the model received (every result's
- * envelope, in order). Each client's full documented stdio setup runs a second time with the server of the npm
- * package, packed and installed into an empty prefix as its users install it.
+ * The client matrix: Claude Code, Codex CLI, Gemini CLI, GitHub Copilot CLI and opencode, each the real CLI from npm
+ * (pinned in test/hosts/), each configured as docs/clients.md says and started in a project folder, each driving the
+ * built dist/mcp.js for a scripted model on 127.0.0.1 in that client's own wire format, over stdio, and for Claude Code
+ * also over Streamable HTTP to a server the test starts on loopback. Nothing may leave loopback: every proxy variable
+ * points at a trap (loopback itself is exempt, NO_PROXY), and a request reaching it fails the run. Each run is checked
+ * on the disk (the tree the scenario must leave, the file outside the base untouched), on what the model received
+ * (every result's envelope, in order, and each tool's description and schema as the client passes them on) and, where
+ * the client logs it, on the MCP revision it spoke. Each client's full documented stdio setup runs a second time with
+ * the server of the npm package, packed and installed into an empty prefix as its users install it.
  *
  *   npm run test:matrix                          all clients (installs each once; Claude Code's package is ~400 MB)
- *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli; comma-separated)
+ *   AGENTFS_MATRIX=codex npm run test:matrix     one client (claude-code, codex, gemini-cli, copilot-cli, opencode;
+ *                                                comma-separated)
  *
  * Each run writes what the model was offered and received to out/matrix/<client>-<configuration>.json.
  */
@@ -94,6 +96,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
     const first = model.firstTurn();
     const last = model.lastTurn();
     const firstRequest = model.requests.find((request) => request.turn === first);
+    const revision = driver.revision?.read(context, finished);
     writeReport(
       driver,
       configuration,
@@ -103,6 +106,7 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
       model.requests.length,
       JSON.stringify(firstRequest?.body ?? null),
       http?.served.log(),
+      revision,
     );
     assert.deepEqual(trap.seen, [], `requests outside loopback:\n${diagnosis}`);
     assert.deepEqual(model.failures, [], `the script could not go on:\n${diagnosis}`);
@@ -116,17 +120,22 @@ async function runConfiguration(driver: Driver, configuration: Configuration, tm
         offered !== undefined && asListed.includes(offered.description),
         `${listed.name}: the description the server lists reaches the model unchanged: ${offered?.description ?? 'not offered'}`,
       );
+      assert.deepEqual(
+        offered.schema,
+        driver.schemaSent(listed.inputSchema),
+        `${listed.name}: the schema as ${driver.spec.name} passes it on`,
+      );
     }
+    if (driver.revision) assert.equal(revision, driver.revision.speaks, `the MCP revision ${driver.spec.name} spoke, as it logged it`);
     checkResults(steps, last);
     assert.equal(finished.code, 0, diagnosis);
     const questions = configuration.questions?.(context);
     if (questions) {
-      // The server asks before each confirmed step; only a full run has them answered Yes. Claude Code opens with
-      // server/discover, so it speaks 2026-07-28, over stdio and HTTP alike, and gets its questions inside the calls.
+      // The server asks before each confirmed step; only a full run has them answered Yes.
       const asked = steps.filter((step) => step.confirmed === true).length;
       assert.deepEqual(
         questions,
-        { asked, accepted: scenario === 'full' ? asked : 0, era: 'modern' },
+        { asked, accepted: scenario === 'full' ? asked : 0 },
         `the questions the client's log shows:\n${diagnosis}`,
       );
     }
@@ -156,6 +165,7 @@ function writeReport(
   requests: number,
   firstRequest: string,
   httpLog: string | undefined,
+  revision: string | undefined,
 ): void {
   const ours = (first?.tools ?? []).filter((tool) => isAgentFsTool(tool.name));
   const refusal = last?.results.find((result) => /FILE_PATH_OUTSIDE_BASE|CONFIRMATION_DECLINED/.test(result.text));
@@ -163,6 +173,8 @@ function writeReport(
     client: driver.spec.name,
     version: driver.spec.version,
     configuration: configuration.id,
+    // The MCP revision it spoke, as its own log says (absent where it keeps no record).
+    revision,
     ms,
     requests,
     // The whole first request as the client sent it: what a tool list costs besides the definitions themselves.
@@ -181,10 +193,16 @@ function writeReport(
   fs.writeFileSync(path.join(REPORT_DIR, `${driver.spec.id}-${configuration.id}.json`), `${JSON.stringify(report, null, 2)}\n`);
 }
 
+interface ListedTool {
+  readonly name: string;
+  readonly description?: string;
+  readonly inputSchema: unknown;
+}
+
 /** The tools as the server lists them (the SDK's client over stdio): what each client should pass on. */
-let serverTools: readonly { readonly name: string; readonly description?: string }[] = [];
+let serverTools: readonly ListedTool[] = [];
 /** The same from a server started with --confirm never, in the same order. */
-let serverToolsNeverConfirming: readonly { readonly name: string; readonly description?: string }[] = [];
+let serverToolsNeverConfirming: readonly ListedTool[] = [];
 
 describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp.js', function () {
   before(async function () {
@@ -220,7 +238,7 @@ describe('Client matrix: real agent CLIs, a scripted model on loopback, dist/mcp
         assert.equal(readmeSetup(spec.name, SERVER).version, spec.version, "docs/clients.md's tested version");
         const versionTmp = makeTempDir('agentfs-matrix-version-');
         try {
-          const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp };
+          const env = { PATH: process.env.PATH ?? '', HOME: versionTmp, TMPDIR: versionTmp, CODEX_HOME: versionTmp, ...spec.env };
           const output = setupCommand(spec, ['--version'], env, versionTmp);
           assert.ok(output.includes(spec.version), output);
         } finally {

@@ -1,6 +1,7 @@
 /**
  * A scripted model on 127.0.0.1, in the wire format of each agent CLI: Anthropic Messages (Claude Code), OpenAI
- * Responses (Codex CLI) and Gemini's generateContent (Gemini CLI). Every request is recorded as it arrived.
+ * Responses (Codex CLI), Gemini's generateContent (Gemini CLI) and OpenAI Chat Completions (GitHub Copilot CLI,
+ * opencode). Every request is recorded as it arrived.
  *
  * The model is stateless, as a real one is: each request carries the whole conversation, and the script decides the
  * next step from it alone (how many tool results it holds), so a client's retry of a request gets the same answer.
@@ -366,5 +367,77 @@ export const gemini: Dialect = {
       return { contentType: 'application/json', body: JSON.stringify(answer) };
     }
     return { status: 404, contentType: 'application/json', body: '{"error":{"code":404,"message":"not here"}}' };
+  },
+};
+
+/**
+ * GitHub Copilot CLI and opencode: `POST /v1/chat/completions`, streamed as `chat.completion.chunk` events ending in
+ * `[DONE]`, or one `chat.completion` when the request does not ask for a stream. A result carries no error flag.
+ */
+export const chatCompletions: Dialect = {
+  name: 'OpenAI Chat Completions',
+  read(url, body, isOurs) {
+    if (!url.includes('/chat/completions')) return undefined;
+    const request = record(body);
+    const tools = list(request.tools).map((tool) => {
+      const fn = record(record(tool).function);
+      return { name: str(fn.name), description: str(fn.description), schema: fn.parameters };
+    });
+    if (!tools.some((tool) => isOurs(tool.name))) return undefined;
+    const names = new Map<string, string>();
+    const results: ReceivedResult[] = [];
+    for (const message of list(request.messages)) {
+      const each = record(message);
+      for (const call of list(each.tool_calls)) names.set(str(record(call).id), str(record(record(call).function).name));
+      if (each.role === 'tool') results.push({ tool: names.get(str(each.tool_call_id)) ?? '', text: textOf(each.content) });
+    }
+    return { tools, results };
+  },
+  reply(_url, body, reply, serial) {
+    const request = record(body);
+    const model = str(request.model);
+    const id = `chatcmpl-${serial}`;
+    const created = Math.floor(Date.now() / 1000);
+    const calls =
+      'call' in reply
+        ? [{ index: 0, id: `call_${serial}`, type: 'function', function: { name: reply.call, arguments: JSON.stringify(reply.args) } }]
+        : undefined;
+    const finish = calls ? 'tool_calls' : 'stop';
+    const usage = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+    if (request.stream !== true) {
+      const message = calls
+        ? { role: 'assistant', content: null, tool_calls: calls.map(({ index: _index, ...call }) => call) }
+        : { role: 'assistant', content: 'text' in reply ? reply.text : '' };
+      return {
+        contentType: 'application/json',
+        body: JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [{ index: 0, message, finish_reason: finish }],
+          usage,
+        }),
+      };
+    }
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): string =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices, ...extra })}\n\n`;
+    const delta = calls
+      ? { role: 'assistant', content: null, tool_calls: calls }
+      : { role: 'assistant', content: 'text' in reply ? reply.text : '' };
+    return {
+      contentType: 'text/event-stream',
+      body: [
+        chunk([{ index: 0, delta, finish_reason: null }]),
+        chunk([{ index: 0, delta: {}, finish_reason: finish }]),
+        chunk([], { usage }),
+        'data: [DONE]\n\n',
+      ].join(''),
+    };
+  },
+  side(url, body) {
+    if (url.includes('/chat/completions')) return chatCompletions.reply(url, body, { text: 'ok' }, 0);
+    if (url.endsWith('/models')) return { contentType: 'application/json', body: JSON.stringify({ object: 'list', data: [] }) };
+    return { status: 404, contentType: 'application/json', body: '{"error":{"message":"not here"}}' };
   },
 };

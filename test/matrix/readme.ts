@@ -22,7 +22,7 @@ export function readmeSetup(clientName: string, server: string): ReadmeSetup {
   const start = readme.indexOf(`**${clientName}** (*tested*: `);
   assert.ok(start >= 0, `docs/clients.md has no tested section for ${clientName}`);
   const rest = readme.slice(start);
-  const end = rest.slice(2).search(/\n\*\*[A-Z]|\n#/);
+  const end = rest.slice(2).search(/\n\*\*[A-Za-z]|\n#/);
   const section = end < 0 ? rest : rest.slice(0, end + 2);
   const version = /\(\*tested\*: ([0-9.]+)/.exec(section)?.[1];
   assert.ok(version !== undefined, `docs/clients.md names no tested version for ${clientName}`);
