@@ -366,7 +366,7 @@ function copilotEnvironment(context: RunContext, spec: ClientSpec): Record<strin
 }
 
 /**
- * `server`: 'readme' adds the server with the README's `copilot mcp add` line; 'plain' adds it with no flags, to see
+ * `server`: 'readme' adds the server with the documented `copilot mcp add` line; 'plain' adds it with no flags, to see
  * what Copilot does with the server's question itself.
  */
 function copilotConfiguration(id: string, title: string, server: 'readme' | 'plain', scenario: Configuration['scenario']): Configuration {
@@ -382,7 +382,7 @@ function copilotConfiguration(id: string, title: string, server: 'readme' | 'pla
         server === 'readme'
           ? readmeBlock(spec.name, 'sh', context.server).trim().split(/\s+/)
           : ['copilot', 'mcp', 'add', SERVER_NAME, '--', 'node', context.server];
-      assert.equal(line[0], 'copilot', `the README's line starts with copilot: ${line.join(' ')}`);
+      assert.equal(line[0], 'copilot', `the documented line starts with copilot: ${line.join(' ')}`);
       setupCommand(spec, line.slice(1), env, context.project);
       const { command: exe, prefix } = command(spec);
       return {
@@ -558,7 +558,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     configurations: [
       copilotConfiguration(
         'readme',
-        "copilot -p with the README's line: --confirm never, the tools allowed with --allow-tool",
+        'copilot -p with the documented line: --confirm never, the tools allowed with --allow-tool',
         'readme',
         'full',
       ),
@@ -580,7 +580,7 @@ export const DRIVERS: Readonly<Record<ClientId, Driver>> = {
     spec: clientById('opencode'),
     dialect: chatCompletions,
     configurations: [
-      opencodeConfiguration('readme', "opencode run with the README's entry: opencode cannot ask; its permission (allow) stands in"),
+      opencodeConfiguration('readme', 'opencode run with the documented entry: opencode cannot ask; its permission (allow) stands in'),
     ],
     schemaSent: unchanged,
     // No revision: opencode keeps nothing of the server's stderr and logs nothing of the handshake.
