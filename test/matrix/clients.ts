@@ -183,14 +183,29 @@ function claudeConfiguration(id: string, title: string, hook: boolean, scenario:
       assert.equal(line[0], 'claude', `the documented line starts with claude: ${line.join(' ')}`);
       setupCommand(spec, line.slice(1), env, context.project);
       if (hook) writeJson(path.join(context.home, '.claude', 'settings.json'), JSON.parse(readmeBlock(spec.name, 'json', context.server)));
-      const { command: exe, prefix } = command(spec);
-      return {
-        command: exe,
-        args: [...prefix, '-p', context.prompt, '--output-format', 'stream-json', '--verbose', '--allowedTools', `mcp__${SERVER_NAME}`],
-        env,
-        cwd: context.project,
-      };
+      return claudePrint(spec, context, env, []);
     },
+  };
+}
+
+/** `claude -p` on the scenario's prompt, streaming JSON, with Agent FS's tools allowed by name; `extra` adds flags. */
+function claudePrint(spec: ClientSpec, context: RunContext, env: Record<string, string>, extra: readonly string[]): Launch {
+  const { command: exe, prefix } = command(spec);
+  return {
+    command: exe,
+    args: [
+      ...prefix,
+      '-p',
+      context.prompt,
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      ...extra,
+      '--allowedTools',
+      `mcp__${SERVER_NAME}`,
+    ],
+    env,
+    cwd: context.project,
   };
 }
 
@@ -218,25 +233,7 @@ function claudeHttpConfiguration(id: string, title: string, hook: boolean, scena
       assert.ok(entry, 'the Connect command has an entry for other clients over HTTP');
       const config = path.join(context.home, 'agent-fs-http.json');
       fs.writeFileSync(config, entry.text);
-      const { command: exe, prefix } = command(spec);
-      return {
-        command: exe,
-        args: [
-          ...prefix,
-          '-p',
-          context.prompt,
-          '--output-format',
-          'stream-json',
-          '--verbose',
-          '--mcp-config',
-          config,
-          '--strict-mcp-config',
-          '--allowedTools',
-          `mcp__${SERVER_NAME}`,
-        ],
-        env,
-        cwd: context.project,
-      };
+      return claudePrint(spec, context, env, ['--mcp-config', config, '--strict-mcp-config']);
     },
   };
 }
