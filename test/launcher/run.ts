@@ -99,10 +99,14 @@ const BUNDLE = path.join('dist', 'extension.js');
  * over dist/; the development build the other launches load is made again afterwards.
  */
 function packageExtension(dir: string): string {
-  const file = path.join(dir, 'agent-fs.vsix');
-  const npm = spawnSync('npm', ['run', 'package', '--', '--out', file], { cwd: REPO_ROOT, encoding: 'utf8' });
-  if (npm.status !== 0 || !fs.existsSync(file))
-    throw new Error(`npm run package failed (${npm.status ?? npm.signal ?? 'unknown'}):\n${npm.stdout}\n${npm.stderr}`);
+  // `npm run package` is `node package.mjs`; `vsix --out DIR` asks it for the .vsix alone, into DIR.
+  const npm = spawnSync('npm', ['run', 'package', '--', 'vsix', '--out', dir], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const made = fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.vsix')) : [];
+  const file = made.length === 1 && made[0] !== undefined ? path.join(dir, made[0]) : undefined;
+  if (npm.status !== 0 || file === undefined)
+    throw new Error(
+      `npm run package failed (${npm.status ?? npm.signal ?? 'unknown'}, made ${made.join(', ') || 'no .vsix'}):\n${npm.stdout}\n${npm.stderr}`,
+    );
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`node esbuild.mjs failed after packaging:\n${build.stdout}\n${build.stderr}`);
   return file;
