@@ -7,7 +7,9 @@
  * it claims paths. A slot file only ever grows: a claim is a JSON line {pid, host, since, paths} (real paths)
  * appended to it, and every staging file the holder then creates (staging.ts siblingPath) is appended after it, one
  * per line, before it is created; the last JSON line is the current claim. (Appends and renames cost microseconds;
- * truncating or deleting a file can cost milliseconds on a busy disk.) To lock: append the claim to a free slot,
+ * truncating or deleting a file can cost milliseconds on a busy disk.) A slot file stays open while its process has it,
+ * so a claim or a staging name is one write and no open; the descriptor follows the file through its renames. To
+ * lock: append the claim to a free slot,
  * rename it to .held, then read the directory. Another held
  * claim over an overlapping path (the same path, or one inside the other) is a conflict: of two overlapping claims
  * the younger (later `since`, then name) withdraws, renaming its file back to .idle, and tries again later, while
@@ -67,6 +69,9 @@ interface Slot {
   paths: readonly string[] | undefined;
   /** Granted (not merely waiting). */
   granted: boolean;
+  /** The file, open for appending while it exists (under either name), and how many bytes this process wrote to it. */
+  fd: number | undefined;
+  size: number;
 }
 
 const SLOT_NAME = /^([0-9a-f]{8})\.(\d+)\.(\d+)\.(idle|held)$/;
@@ -144,7 +149,7 @@ export function trackStaging(path: string): void {
     for (const slot of slots) {
       if (!slot.paths) continue;
       try {
-        fs.appendFileSync(slot.held, `${path}\n`);
+        append(slot, slot.held, `${path}\n`);
       } catch {
         // A claim taken over as stale (this process looked dead): nothing left to note it in.
       }
@@ -152,10 +157,36 @@ export function trackStaging(path: string): void {
   }
 }
 
+/**
+ * Appends `text` to a slot's file through its open descriptor, opening it by `name` (creating it) first if needed.
+ * With O_APPEND every write lands at the end, whatever name the file has by then.
+ */
+function append(slot: Slot, name: string, text: string): void {
+  slot.fd ??= fs.openSync(name, 'a');
+  const bytes = Buffer.from(text);
+  let written = 0;
+  while (written < bytes.length) written += fs.writeSync(slot.fd, bytes, written, bytes.length - written);
+  slot.size += bytes.length;
+}
+
+/** Closes a slot's descriptor: its file was retired, removed, or taken over by another process. */
+function closeSlot(slot: Slot): void {
+  if (slot.fd !== undefined) {
+    try {
+      fs.closeSync(slot.fd);
+    } catch {
+      // Closed already.
+    }
+  }
+  slot.fd = undefined;
+  slot.size = 0;
+}
+
 /** Removes this process's slot files (at exit; a killed process leaves them to the next lock attempt). */
 function disposeAll(): void {
   for (const slots of slotsByDirectory.values()) {
     for (const slot of slots) {
+      closeSlot(slot);
       for (const file of [slot.idle, slot.held]) {
         try {
           fs.unlinkSync(file);
@@ -168,6 +199,10 @@ function disposeAll(): void {
       slot.granted = false;
     }
   }
+}
+
+function newSlot(index: number, base: string): Slot {
+  return { index, idle: `${base}.idle`, held: `${base}.held`, exists: false, paths: undefined, granted: false, fd: undefined, size: 0 };
 }
 
 /** One NodeLocks per directory and bounds, so that every port of a process shares one `lock` (locks.ts merges by it). */
@@ -265,7 +300,7 @@ export class NodeLocks {
     if (free) return free;
     const index = this.slots.length === 0 ? 0 : Math.max(...this.slots.map((slot) => slot.index)) + 1;
     const base = nodePath.join(this.directory, `${this.hostTag}.${process.pid}.${index}`);
-    const slot: Slot = { index, idle: `${base}.idle`, held: `${base}.held`, exists: false, paths: undefined, granted: false };
+    const slot: Slot = newSlot(index, base);
     this.slots.push(slot);
     return slot;
   }
@@ -273,10 +308,11 @@ export class NodeLocks {
   /** Makes the claim visible: appended under the idle name, then renamed (a new slot's first is appended in place). */
   private publish(slot: Slot, claim: string, keys: readonly string[]): void {
     if (slot.exists) {
-      fs.appendFileSync(slot.idle, claim);
+      append(slot, slot.idle, claim);
       fs.renameSync(slot.idle, slot.held);
     } else {
-      fs.appendFileSync(slot.held, claim);
+      closeSlot(slot);
+      append(slot, slot.held, claim);
       slot.exists = true;
     }
     slot.paths = keys;
@@ -287,8 +323,9 @@ export class NodeLocks {
     try {
       fs.renameSync(slot.held, slot.idle);
     } catch {
-      // Taken over as stale meanwhile: the slot is free all the same.
+      // Taken over as stale meanwhile: the slot is free all the same, and its file is gone.
       slot.exists = false;
+      closeSlot(slot);
     }
     slot.paths = undefined;
     slot.granted = false;
@@ -298,19 +335,13 @@ export class NodeLocks {
   private release(slot: Slot): void {
     if (!slot.paths) return;
     this.withdraw(slot);
-    if (!slot.exists) return;
-    // A long-lived process's slot has grown large: retire it (deleted off the hot path) and start another.
-    let size = 0;
-    try {
-      size = fs.statSync(slot.idle).size;
-    } catch {
-      return;
-    }
-    if (size <= SLOT_MAX_BYTES) return;
+    // A long-lived process's slot has grown large (by what this process wrote to it, the only writer): retire it
+    // (deleted off the hot path) and start another.
+    if (!slot.exists || slot.size <= SLOT_MAX_BYTES) return;
     const at = this.slots.indexOf(slot);
     const index = Math.max(...this.slots.map((each) => each.index)) + 1;
-    const base = nodePath.join(this.directory, `${this.hostTag}.${process.pid}.${index}`);
-    this.slots[at] = { index, idle: `${base}.idle`, held: `${base}.held`, exists: false, paths: undefined, granted: false };
+    this.slots[at] = newSlot(index, nodePath.join(this.directory, `${this.hostTag}.${process.pid}.${index}`));
+    closeSlot(slot);
     fs.unlink(slot.idle, () => undefined);
   }
 

@@ -315,6 +315,25 @@ export class NodeFileSystem implements FileSystem {
     return translated(() => fsp.writeFile(path, content));
   }
 
+  createFile(path: string, content: Uint8Array): Promise<void> {
+    announce(path);
+    return now(() => {
+      const fd = openSync(path, 'wx');
+      let closing = false;
+      try {
+        let written = 0;
+        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written);
+        closing = true;
+        closeSync(fd);
+      } catch (error) {
+        // A write (or a close that reports one) failed: what was made of the file goes.
+        if (!closing) closeSync(fd);
+        fs.rmSync(path, { force: true });
+        throw error;
+      }
+    });
+  }
+
   appendFile(path: string, content: Uint8Array): Promise<void> {
     return now(() => fs.appendFileSync(path, content));
   }

@@ -93,6 +93,7 @@ export class VscodeFileSystem implements FileSystem {
   readonly openWriter?: (path: string) => Promise<FileWriter>;
   readonly link?: (from: string, to: string) => Promise<void>;
   readonly overwrite?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly createFile?: (path: string, content: Uint8Array) => Promise<void>;
   readonly createHash?: () => IncrementalHash;
   private readonly local: boolean;
   /** The reads' fast path on the local disk (see the header); undefined elsewhere. */
@@ -117,6 +118,7 @@ export class VscodeFileSystem implements FileSystem {
       this.openWriter = (path) => disk.openWriter(this.uri(path).fsPath);
       this.link = (from, to) => disk.link(this.uri(from).fsPath, this.uri(to).fsPath);
       this.overwrite = (path, content) => disk.overwrite(this.uri(path).fsPath, content);
+      this.createFile = (path, content) => disk.createFile(this.uri(path).fsPath, content);
       this.createHash = () => disk.createHash();
       this.realPath = async (path) => {
         const real = await disk.realPath(this.uri(path).fsPath).catch(() => undefined);

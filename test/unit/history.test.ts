@@ -355,9 +355,12 @@ describe('history and undo', () => {
       ids.slice(2).reverse(),
     );
     expectError(await f.run('history_get', { operation_id: ids[0] }), 'OPERATION_NOT_FOUND');
-    // Blobs: before and after content of the three kept writes (version 2..5), nothing older.
+    // Blobs: before and after content of the three kept writes (version 2..5), nothing older; the pruned records'
+    // files and blobs are deleted in the background, after the calls.
+    await f.session.history?.settled();
     assert.equal(fs.readdirSync(path.join(f.state, 'blobs')).length, 4);
     assert.equal(fs.readdirSync(path.join(f.state, 'operations')).length, 3);
+    assert.deepEqual(fs.readdirSync(path.join(f.state, 'trash')), []);
   });
 
   it('prunes by bytes, and records an operation over maxBytes without content (undo_available false)', async () => {

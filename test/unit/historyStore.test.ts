@@ -47,6 +47,8 @@ describe('history store: index, journal and sharing', function () {
     const third = expectOk(await call(b, 'write_file', { file_name: 'three.txt', content: '3' })).operation_id;
     // b pruned a's record; a learns it from the journal, not from listing the folder.
     assert.deepEqual(await ids(a), [third, second]);
+    // The file goes in the background, after the call (HistoryStore.sweep).
+    await b.history?.settled();
     assert.equal(fs.existsSync(path.join(state, 'operations', `${String(first)}.json`)), false);
   });
 

@@ -26,6 +26,8 @@ export async function ensureParentDirectory(context: ToolContext, path: Confined
     if (stat.kind !== 'directory') {
       throw new ToolError(code, `Cannot create ${path.display}: ${context.paths.display(path.root, ancestor)} is a file, not a directory.`);
     }
+    // The parent is there: nothing to create (the write fails on its own if it goes meanwhile).
+    if (ancestor === parent) return;
     break;
   }
   await fs.createDirectory(parent);

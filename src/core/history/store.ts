@@ -24,8 +24,10 @@
  * the record's reservation (a staging file padded to more than the finished record will take) and appends the
  * operation's journal line; only then does the change happen. `commit` writes the finished record over the
  * reservation, in place, so it allocates nothing, and renames it to its final name. A store that cannot take the
- * reservation (a full disk, no permission) refuses the operation before anything changes. No blob and no record is
- * ever written under its final name: each is written beside it and renamed, so a reader never sees one torn.
+ * reservation (a full disk, no permission) refuses the operation before anything changes. No record is ever written
+ * under its final name: it is written beside it and renamed, so a reader never sees one torn. Nor is a blob a journal
+ * line names: a blob is created under its name only while no line names it (so no reader looks for it), and its line
+ * is appended once it is whole; one in the way is replaced by a rename.
  *
  * Large content (over LARGE_CONTENT_BYTES) is kept by reference where the store and the workspace share a disk: a
  * hard link to the old file, which the change replaces by a rename and so never writes into, else a copy made by
@@ -111,6 +113,8 @@ export interface OperationRecord {
 }
 
 const RECORD_FILE = /^([a-z0-9-]+)\.json$/;
+/** Queued deletions (HistoryStore.sweep) start at once, without waiting for a pause between calls, at this many. */
+const SWEEP_NOW = 256;
 /** Files no journal line names (left by a process that died mid-add) are removed once they are this old. */
 const ORPHAN_MS = 60 * 60 * 1000;
 
@@ -137,7 +141,10 @@ export class HistoryStore {
   private index: StoreIndex<OperationRecord> | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private directoriesMade = false;
-  private emptying: Promise<void> | undefined;
+  /** Files out of the store (pruned records, trashed blobs) waiting for `sweep`. */
+  private readonly doomed = new Set<string>();
+  private sweeping: Promise<void> | undefined;
+  private sweepTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     /** The port the store is written through (its `lock` guards the directory against other processes). */
@@ -297,15 +304,17 @@ export class HistoryStore {
     }
     const entry = index.entries.get(record.id);
     if (entry) entry.record = kept;
-    if (Object.keys(added).length > 0) {
-      try {
-        await this.appendJournal(index, extendLine(record.id, added));
-        index.extend(record.id, added);
-      } catch {
-        // The after content stays unreferenced and compaction removes it; the record still undoes.
-      }
+    // One journal line for the after content and the prune it may bring: what the record holds counts towards the
+    // limits before the oldest records are chosen to go.
+    const extension = Object.keys(added).length > 0 ? extendLine(record.id, added) : '';
+    if (extension !== '') index.extend(record.id, added);
+    try {
+      await this.drop(index, this.oldestBeyondLimits(index, record.id), extension);
+    } catch {
+      // Nothing of it is in the journal: the after content stays unreferenced (compaction removes it, the record still
+      // undoes) and the next commit prunes. The index read anew says so.
+      this.index = undefined;
     }
-    await this.prune(record.id);
   }
 
   /** Gives up a reserved operation whose call failed or changed nothing: its journal line and reservation go. */
@@ -331,56 +340,114 @@ export class HistoryStore {
 
   /** Drops the oldest records beyond the limits and the blobs only they referred to. */
   async prune(keep?: string): Promise<void> {
-    const { maxOperations, maxBytes } = this.limits();
     const index = await this.current();
+    await this.drop(index, this.oldestBeyondLimits(index, keep));
+  }
+
+  /** The oldest records to drop for the index to be within the limits, never `keep`. Changes nothing. */
+  private oldestBeyondLimits(index: StoreIndex<OperationRecord>, keep: string | undefined): string[] {
+    const { maxOperations, maxBytes } = this.limits();
+    let count = index.ids.length;
+    let bytes = index.bytes;
+    // A blob is freed once every record referring to it is dropped.
+    const remaining = new Map<string, number>();
     const dropped: string[] = [];
-    const overCount = (): boolean => index.ids.length > maxOperations;
-    const overBytes = (): boolean => index.bytes > maxBytes && index.ids.length > 1;
-    const freed: string[] = [];
-    while (overCount() || overBytes()) {
-      const oldest = index.ids[0];
-      if (oldest === undefined || oldest === keep) break;
-      freed.push(...index.remove(oldest));
+    for (const oldest of index.ids) {
+      if (!(count > maxOperations || (bytes > maxBytes && count > 1)) || oldest === keep) break;
+      for (const hex of Object.keys(index.entries.get(oldest)?.blobs ?? {})) {
+        const ref = index.refs.get(hex);
+        if (!ref) continue;
+        const left = (remaining.get(hex) ?? ref.count) - 1;
+        remaining.set(hex, left);
+        if (left === 0) bytes -= ref.size;
+      }
       dropped.push(oldest);
+      count--;
     }
+    return dropped;
+  }
+
+  /**
+   * Appends `lines` and the lines that drop `dropped` to the journal in one write, then takes the dropped records'
+   * files and the blobs only they held out of the store. The journal first: from then on no process uses what is
+   * about to go. Throws, having changed neither the journal nor the index, when the append fails.
+   */
+  private async drop(index: StoreIndex<OperationRecord>, dropped: readonly string[], lines = ''): Promise<void> {
+    const text = lines + dropped.map((id) => `-${id}\n`).join('');
+    if (text === '') return;
+    await this.appendJournal(index, text);
     if (dropped.length === 0) return;
-    // The journal first: from then on no process uses what is about to go.
-    await this.appendJournal(index, dropped.map((id) => `-${id}\n`).join(''));
+    const freed = dropped.flatMap((id) => index.remove(id));
     index.lines += dropped.length;
-    for (const id of dropped) await this.discard(`${this.operationsDirectory}/${id}.json`);
+    // A record's id is never used again, so its file can go whenever: no rename now, a deletion between calls.
+    for (const id of dropped) this.doom(`${this.operationsDirectory}/${id}.json`);
+    // A blob's name comes back with its content: it is renamed out now, under the lock, so that a deletion later
+    // cannot take a blob stored anew meanwhile.
     for (const hex of freed) await this.discard(`${this.blobsDirectory}/${hex}`);
-    this.emptyTrash();
     if (index.lines > 2 * index.ids.length + 256) await this.compact(index);
   }
 
   /**
    * Takes a file out of the store at once (a rename), for deletion in the background: deleting costs far more than
-   * renaming on a busy disk, and a call should not wait for it.
+   * renaming on a busy disk, and a call should not wait for it. The trash name is new (a random tail), so the rename
+   * need not look first.
    */
   private async discard(path: string): Promise<void> {
     const target = `${this.trashDirectory}/${path.slice(path.lastIndexOf('/') + 1)}-${randomToken(8)}`;
     try {
-      await this.fs.rename(path, target, { overwrite: false });
+      await this.fs.rename(path, target, { overwrite: true });
     } catch {
       try {
         await this.fs.createDirectory(this.trashDirectory);
-        await this.fs.rename(path, target, { overwrite: false });
+        await this.fs.rename(path, target, { overwrite: true });
       } catch {
         await removeQuietly(this.fs, path);
+        return;
       }
     }
+    this.doom(target);
   }
 
-  /** Deletes what `discard` set aside, without holding up the caller; one pass at a time. */
-  private emptyTrash(): void {
-    if (this.emptying) return;
-    this.emptying = (async () => {
-      for (const name of await this.readNames(this.trashDirectory)) await removeQuietly(this.fs, `${this.trashDirectory}/${name}`);
-    })()
-      .catch(() => undefined)
-      .finally(() => {
-        this.emptying = undefined;
-      });
+  /** Queues a file no journal line names any more for deletion after the current call (see `sweep`). */
+  private doom(path: string): void {
+    this.doomed.add(path);
+    if (this.doomed.size >= SWEEP_NOW) {
+      void this.sweep();
+      return;
+    }
+    this.sweepTimer ??= setTimeout(() => {
+      this.sweepTimer = undefined;
+      void this.sweep();
+    }, 0);
+  }
+
+  /**
+   * Deletes the queued files, one at a time, in the background: from a timer, so between calls rather than within
+   * one (a host that runs calls back to back without a pause deletes once SWEEP_NOW files are queued). One pass at
+   * a time; files queued meanwhile join it. A file already gone is skipped.
+   */
+  private sweep(): Promise<void> {
+    this.sweeping ??= (async () => {
+      for (const path of this.doomed) {
+        this.doomed.delete(path);
+        await this.fs.delete(path, { recursive: false, useTrash: false }).catch(() => undefined);
+      }
+    })().finally(() => {
+      this.sweeping = undefined;
+    });
+    return this.sweeping;
+  }
+
+  /** Resolves once every file this store took out of the history is deleted: for a host about to exit, and tests. */
+  async settled(): Promise<void> {
+    if (this.sweepTimer !== undefined) clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
+    while (this.doomed.size > 0 || this.sweeping) await this.sweep();
+  }
+
+  /** Queues for deletion whatever is in the trash: what `discard` set aside here or in a process that ended first. */
+  private async emptyTrash(): Promise<void> {
+    for (const name of await this.readNames(this.trashDirectory)) this.doom(`${this.trashDirectory}/${name}`);
   }
 
   /** Removes every record and blob (the person's "clear history"). */
@@ -393,7 +460,7 @@ export class HistoryStore {
         this.index = undefined;
         for (const name of await this.readNames(this.operationsDirectory)) await this.discard(`${this.operationsDirectory}/${name}`);
         for (const name of await this.readNames(this.blobsDirectory)) await this.discard(`${this.blobsDirectory}/${name}`);
-        this.emptyTrash();
+        await this.emptyTrash();
       } finally {
         await held?.release();
       }
@@ -541,7 +608,7 @@ export class HistoryStore {
       if (id === undefined || !fresh.entries.has(id)) await old(`${this.operationsDirectory}/${name}`);
     }
     for (const name of await this.readNames(this.blobsDirectory)) if (!fresh.refs.has(name)) await old(`${this.blobsDirectory}/${name}`);
-    this.emptyTrash();
+    await this.emptyTrash();
   }
 
   /**
@@ -551,6 +618,18 @@ export class HistoryStore {
   private async writeBlob(hex: string, content: StoredContent): Promise<void> {
     await this.makeDirectories();
     const path = `${this.blobsDirectory}/${hex}`;
+    if (content instanceof Uint8Array && this.fs.createFile) {
+      // Written under its name at once, into a file of its own: no journal line names the blob yet (it is stored
+      // because none does), so no reader looks for it, and a process that dies midway leaves a file no line ever
+      // names, which the next store of that content replaces (below) and compaction removes. Anything in the way
+      // (that file, a folder another process removed) takes the way below.
+      try {
+        await this.fs.createFile(path, content);
+        return;
+      } catch {
+        // Written beside it and renamed.
+      }
+    }
     const staging = siblingPath(path, 'write');
     try {
       if (content instanceof Uint8Array) await this.write(staging, content);

@@ -65,6 +65,12 @@ export interface FileSystem {
   readFile(path: string): Promise<Uint8Array>;
   /** Creates or replaces a file; the parent must exist. */
   writeFile(path: string, content: Uint8Array): Promise<void>;
+  /**
+   * Creates a new file holding `content`, never replacing one (FsError 'exists'); the parent must exist. A write that
+   * fails after the file was made removes it again, so only a process that dies midway can leave part of it. Optional:
+   * the history store writes a blob beside its name and renames it without it.
+   */
+  createFile?(path: string, content: Uint8Array): Promise<void>;
   /** Creates the directory and any missing parents; an existing directory is not an error. */
   createDirectory(path: string): Promise<void>;
   /**
