@@ -107,6 +107,21 @@ function processAlive(pid: number): boolean {
 function canonical(path: string): string {
   let suffix = '';
   let current = nodePath.resolve(path);
+  // A path that is no link (or is not there: a file about to be written) resolves as its folder does: one look at it
+  // spares the real-path walk that fails at its last component.
+  const folder = nodePath.dirname(current);
+  if (folder !== current) {
+    let link = true;
+    try {
+      link = fs.lstatSync(current, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+    } catch {
+      // Not a folder on the way, say: the walk below finds what exists.
+    }
+    if (!link) {
+      suffix = `/${nodePath.basename(current)}`;
+      current = folder;
+    }
+  }
   for (;;) {
     try {
       const real = fs.realpathSync.native(current) + suffix;

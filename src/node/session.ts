@@ -154,7 +154,8 @@ function realOf(path: string): string | undefined {
 
 function isDirectory(directory: string): boolean {
   try {
-    return statSync(realpathSync(directory)).isDirectory();
+    // stat follows every link on the way, as a real path would.
+    return statSync(directory).isDirectory();
   } catch {
     return false;
   }

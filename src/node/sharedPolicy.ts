@@ -33,14 +33,19 @@ export class SharedPolicyFile {
   current(): PublishedPolicy | undefined {
     let key: string;
     try {
-      const stat = statSync(this.path, { bigint: true });
+      // No file is the common case (no editor publishes here), and the call's answer: asked without an exception.
+      const stat = statSync(this.path, { bigint: true, throwIfNoEntry: false });
+      if (stat === undefined) {
+        if (!this.seen) return undefined;
+        this.cached = undefined;
+        return this.refuse(`was removed after this ${this.host} had read it`);
+      }
       if (!stat.isFile()) return this.refuse('is not a file');
       key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !this.seen) return undefined;
+      if (error instanceof ToolError) throw error;
       this.cached = undefined;
-      const gone = (error as NodeJS.ErrnoException).code === 'ENOENT';
-      return this.refuse(gone ? `was removed after this ${this.host} had read it` : `cannot be read (${describeError(error)})`);
+      return this.refuse(`cannot be read (${describeError(error)})`);
     }
     if (this.cached?.key === key) return this.cached.policy;
     this.cached = undefined;

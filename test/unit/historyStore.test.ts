@@ -1,11 +1,16 @@
 /**
  * The history store's index and journal: two stores over one folder (as two processes have them) see each other's
- * records and prunes, content is deduplicated only while a record still holds it, a compacted journal is re-read,
- * and a folder without a journal (as earlier versions wrote it) still lists and undoes.
+ * records and prunes, a commit's one append (after content and prune) is read by another process, a blob left torn
+ * by a dead process is stored whole again, content is deduplicated only while a record still holds it, a compacted
+ * journal is re-read, and a folder without a journal (as earlier versions wrote it) still lists and undoes.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isStagingName } from '../../src/core/files/staging';
+import { isFsError } from '../../src/core/ports/fs';
 import { HistoryStore, type OperationRecord } from '../../src/core/history/store';
 import type { HistoryLimits } from '../../src/core/settings';
 import type { Session } from '../../src/core/invoke';
@@ -14,6 +19,8 @@ import { toPosixPath } from '../../src/node/nativePaths';
 import { createNodeSession } from '../../src/node/session';
 import { FaultyFileSystem } from './faultInjection';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
+
+const cli = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
 describe('history store: index, journal and sharing', function () {
   let tmp: string;
@@ -50,6 +57,62 @@ describe('history store: index, journal and sharing', function () {
     // The file goes in the background, after the call (HistoryStore.sweep).
     await b.history?.settled();
     assert.equal(fs.existsSync(path.join(state, 'operations', `${String(first)}.json`)), false);
+  });
+
+  it('writes the after content and the prune in one journal append, which another process reads and undoes by', async () => {
+    const a = open({ maxOperations: 1 });
+    const first = String(expectOk(await call(a, 'write_file', { file_name: 'one.txt', content: '1' })).operation_id);
+    const second = String(expectOk(await call(a, 'write_file', { file_name: 'two.txt', content: '2' })).operation_id);
+    const hex = createHash('sha256').update('2').digest('hex');
+    // The journal's last lines: the second record's after content, then the first record dropped.
+    assert.ok(fs.readFileSync(path.join(state, 'journal'), 'utf8').endsWith(`*${second} ${hex}:1\n-${first}\n`));
+    await a.history?.settled();
+    assert.deepEqual(fs.readdirSync(path.join(state, 'operations')), [`${second}.json`]);
+    assert.deepEqual(fs.readdirSync(path.join(state, 'blobs')), [hex]);
+    assert.equal(fs.readFileSync(path.join(state, 'blobs', hex), 'utf8'), '2');
+    const runner = (operation: string, input: unknown): Record<string, unknown> => {
+      const run = spawnSync(process.execPath, [cli, '--root', base, '--state', state, operation, JSON.stringify(input)], {
+        encoding: 'utf8',
+      });
+      assert.equal(run.status, 0, run.stdout + run.stderr);
+      return (JSON.parse(run.stdout) as { data: Record<string, unknown> }).data;
+    };
+    const listed = runner('history_list', {}).operations as { operation_id: string }[];
+    assert.deepEqual(
+      listed.map((each) => each.operation_id),
+      [second],
+    );
+    runner('undo_operation', { operation_id: second });
+    assert.equal(fs.existsSync(path.join(base, 'two.txt')), false);
+    assert.equal(fs.readFileSync(path.join(base, 'one.txt'), 'utf8'), '1');
+  });
+
+  it('stores whole a blob that a process dying midway left torn under its name, and undoes by it', async () => {
+    fs.writeFileSync(path.join(base, 'x.txt'), 'original\n');
+    const hex = createHash('sha256').update('original\n').digest('hex');
+    // What a process killed while creating the blob leaves: part of it, under its name, in no journal line.
+    fs.mkdirSync(path.join(state, 'blobs'), { recursive: true });
+    fs.writeFileSync(path.join(state, 'blobs', hex), 'orig');
+    const a = open();
+    const changed = expectOk(await call(a, 'write_file', { file_name: 'x.txt', content: 'changed\n' }));
+    assert.equal(changed.undo_available, true);
+    assert.equal(fs.readFileSync(path.join(state, 'blobs', hex), 'utf8'), 'original\n');
+    expectOk(await call(a, 'undo_operation', { operation_id: changed.operation_id }));
+    assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'original\n');
+    assert.deepEqual(
+      fs.readdirSync(path.join(state, 'blobs')).filter((name) => isStagingName(name)),
+      [],
+      'no staging file left',
+    );
+  });
+
+  it('createFile makes a new file and never replaces one', async () => {
+    const port = new NodeFileSystem();
+    const file = toPosixPath(path.join(tmp, 'made'));
+    await port.createFile(file, new TextEncoder().encode('new'));
+    assert.equal(fs.readFileSync(file, 'utf8'), 'new');
+    await assert.rejects(port.createFile(file, new TextEncoder().encode('other')), (error: unknown) => isFsError(error, 'exists'));
+    assert.equal(fs.readFileSync(file, 'utf8'), 'new');
   });
 
   it('stores content again once the record that held it was pruned by another store', async () => {
