@@ -600,6 +600,8 @@ export class HistoryStore {
     this.index = fresh;
     const now = Date.now();
     const old = async (path: string): Promise<void> => {
+      // Already on its way out (a record this process pruned): no need to look at it.
+      if (this.doomed.has(path)) return;
       const stat = await this.fs.stat(path).catch(() => undefined);
       if (stat && now - stat.mtimeMs > ORPHAN_MS) await removeQuietly(this.fs, path);
     };
