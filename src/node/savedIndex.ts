@@ -81,7 +81,7 @@ const LETTER_KINDS: Readonly<Record<string, { kind: EntryKind; isSymlink: boolea
  * mtimeMs, ctimeMs, racy 0/1, its names joined by '/' (which no name holds), one letter per entry for its kind
  * (upper case: a link, with its target's kind)]. Undefined when it would exceed MAX_SAVED_BYTES.
  */
-export function encodeSavedIndex(saved: SavedRoot): string | undefined {
+export function encodeSavedIndex(saved: SavedRoot, maxBytes = MAX_SAVED_BYTES): string | undefined {
   const prefix = saved.root === '/' ? 1 : saved.root.length + 1;
   const records: string[] = [];
   let length = 0;
@@ -100,7 +100,7 @@ export function encodeSavedIndex(saved: SavedRoot): string | undefined {
       kinds,
     ]);
     length += record.length + 2;
-    if (length > MAX_SAVED_BYTES) return undefined;
+    if (length > maxBytes) return undefined;
     records.push(record);
   }
   const body = `[${records.join(',\n')}]`;
@@ -116,7 +116,7 @@ export function encodeSavedIndex(saved: SavedRoot): string | undefined {
     sha256: createHash('sha256').update(body).digest('hex'),
   };
   const text = `${JSON.stringify(header)}\n${body}`;
-  return Buffer.byteLength(text) > MAX_SAVED_BYTES ? undefined : text;
+  return Buffer.byteLength(text) > maxBytes ? undefined : text;
 }
 
 /** The saved index of `root` in `text`, or why it cannot be used (the header's list). */
@@ -223,14 +223,14 @@ export function writeSavedIndex(file: string, text: string): void {
  * The saved index of `root` in `file`, or why there is none to use: missing, not a regular file (a link is not
  * followed), over MAX_SAVED_BYTES, or failing decodeSavedIndex.
  */
-export async function readSavedIndex(file: string, root: string): Promise<SavedRoot | string> {
+export async function readSavedIndex(file: string, root: string, maxBytes = MAX_SAVED_BYTES): Promise<SavedRoot | string> {
   let text: string;
   try {
     const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     try {
       const stat = await handle.stat();
       if (!stat.isFile()) return 'not a file';
-      if (stat.size > MAX_SAVED_BYTES) return `larger than ${MAX_SAVED_BYTES} bytes`;
+      if (stat.size > maxBytes) return `larger than ${maxBytes} bytes`;
       text = await handle.readFile('utf8');
     } finally {
       await handle.close();
