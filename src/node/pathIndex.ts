@@ -74,6 +74,8 @@ const MIN_EDITOR_WATCHES = 8_192;
 const MAX_ROOTS = 4;
 /** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
 const MAX_INLINE_READS = 20_000;
+/** How long after a saved index is loaded its watches are set up if no call came meanwhile (else after the first). */
+const ADOPT_DELAY_MS = 1_000;
 /** How long after a change the index is saved again (saveTo): changes come in bursts, a save costs a pass over all. */
 const SAVE_DELAY_MS = 5_000;
 
@@ -202,6 +204,8 @@ class RootIndex {
   /** Something changed since the last save (or nothing was saved yet); the save timer, while one is set. */
   unsaved = true;
   saveTimer: NodeJS.Timeout | undefined;
+  /** Loaded, and its directories not yet queued to be watched and proven (startAdopting). */
+  adoptPending = false;
   reason: string | undefined;
   paths = 0;
   dev = 0;
@@ -351,7 +355,9 @@ export class NodePathIndex implements PathIndex {
 
   release(): void {
     this.walking = Math.max(0, this.walking - 1);
-    if (this.walking === 0) this.schedule();
+    if (this.walking > 0) return;
+    for (const root of this.roots.values()) this.startAdopting(root);
+    this.schedule();
   }
 
   /**
@@ -499,7 +505,15 @@ export class NodePathIndex implements PathIndex {
     root.state = 'ready';
     root.unsaved = false;
     for (const wake of root.waiters.splice(0)) wake();
-    // The background sets up each directory's watch and proves it, so that calls stop statting and subtrees vouch.
+    // The background sets up each directory's watch and proves it, so that calls stop statting and subtrees vouch;
+    // not before the first call is over (it proves what it lists itself), nor while one is on its way to its walk.
+    root.adoptPending = true;
+    setTimeout(() => this.startAdopting(root), ADOPT_DELAY_MS).unref();
+  }
+
+  private startAdopting(root: RootIndex): void {
+    if (!root.adoptPending || this.closed) return;
+    root.adoptPending = false;
     for (const path of root.nodes.keys()) root.queue.add(path);
     this.schedule();
   }
