@@ -153,6 +153,8 @@ export interface NodePathIndexOptions {
    * it is first asked for (or preloaded), and each is proven before it is handed out (see the header).
    */
   readonly saveTo?: string;
+  /** SAVE_DELAY_MS, lowered by tests. */
+  readonly saveDelayMs?: number;
 }
 
 interface DirNode {
@@ -294,6 +296,7 @@ export class NodePathIndex implements PathIndex {
   private readonly burstLimit: number;
   private readonly racyMs: number;
   private readonly saveTo: string | undefined;
+  private readonly saveDelayMs: number;
   private readonly supported: string | undefined;
   /** Calls between their snapshot and the end of their walk: background work waits while there are any. */
   private walking = 0;
@@ -313,6 +316,7 @@ export class NodePathIndex implements PathIndex {
     this.burstLimit = options.burstLimit ?? Math.floor(queueCapacity() / 2);
     this.racyMs = options.racyMs ?? RACY_MS;
     this.saveTo = options.saveTo;
+    this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
     this.supported = process.platform === 'linux' ? undefined : `the index runs on Linux only; on ${process.platform} every call walks`;
   }
 
@@ -588,7 +592,7 @@ export class NodePathIndex implements PathIndex {
       root.saveTimer = undefined;
       if (this.walking > 0) this.saveLater(root);
       else this.save(root);
-    }, SAVE_DELAY_MS);
+    }, this.saveDelayMs);
     root.saveTimer.unref();
   }
 
@@ -674,7 +678,9 @@ export class NodePathIndex implements PathIndex {
 
   /** Something at `path` changed: its token and its ancestors' go, up to the first that has none (the header's invariant). */
   private invalidate(root: RootIndex, path: string): void {
-    this.saveLater(root);
+    // A save changes its own folder, which a root may hold (the editor's storage in a home folder opened as one): that
+    // change alone calls for no save, or each save would call for the next.
+    if (this.saveTo === undefined || !isWithin(this.saveTo, path)) this.saveLater(root);
     for (let at = path; ; at = dirname(at)) {
       const node = root.nodes.get(at);
       if (node?.subtree) node.subtree = undefined;

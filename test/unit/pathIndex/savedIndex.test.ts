@@ -238,6 +238,34 @@ describe('saved path index: a new index starts from it', () => {
     });
   });
 
+  it('saves again after changes, but not after its own save inside the root (no save calls for the next)', async () => {
+    await withScratch(async (root) => {
+      const state = path.join(root, '.state', 'path-index');
+      const index = new NodePathIndex({ saveTo: state, racyMs: 40, saveDelayMs: 30 });
+      try {
+        index.preload(root);
+        await index.whenReady(root);
+        // Saved once built, and again for the folders that save made in the root; then quiet, however long it waits.
+        await sleep(200);
+        const built = index.stats.saves;
+        assert.ok(built >= 1, 'saved once built');
+        await sleep(300);
+        assert.equal(index.stats.saves, built, 'its own saves call for no other');
+        fs.writeFileSync(path.join(root, 'docs', 'new.md'), 'x\n');
+        await sameAsWalk(root, index);
+        await sleep(200);
+        const changed = index.stats.saves;
+        assert.ok(changed > built, 'saved after a change');
+        await sleep(300);
+        assert.equal(index.stats.saves, changed, 'and then quiet again');
+        const saved = await readSavedIndex(savedIndexFile(state, root), root);
+        assert.ok(typeof saved !== 'string' && saved.directories.some((each) => each.entries.some((entry) => entry.name === 'new.md')));
+      } finally {
+        index.close();
+      }
+    });
+  });
+
   it('walks as without one when the file is damaged or the root is another directory now', async () => {
     await withScratch(async (root, state) => {
       (await indexOf(root, state)).close();
