@@ -25,10 +25,10 @@ import type { EntryKind } from '../core/ports/fs';
 export const SAVED_INDEX_VERSION = 1;
 const FORMAT = 'agent-fs path index';
 /** The largest file written or read: about 1,000,000 paths of ordinary names (the index's own bound per root). */
-export const MAX_SAVED_BYTES = 64 * 1024 * 1024;
+const MAX_SAVED_BYTES = 64 * 1024 * 1024;
 
 /** One directory as saved: its listing, and what proves it (see the header). */
-export interface SavedDirectory {
+interface SavedDirectory {
   readonly path: string;
   readonly entries: readonly IndexedEntry[];
   readonly dev: number;
