@@ -14,7 +14,7 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { CheckedLines } from './mcpLines';
 import { httpToken, TOKEN_FILE, TOKEN_VARIABLE, type TokenSource } from './httpToken';
-import { type HttpAddress, needsAllowRemote, parseHttpAddress, serveHttp } from './mcpHttp';
+import { type HttpAddress, needsAllowRemote, parseHttpAddress } from './httpAddress';
 import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } from './mcpServer';
 import { toPosixPath } from './nativePaths';
 import { NodePathIndex } from './pathIndex';
@@ -91,17 +91,20 @@ function listenOnHttp(
   serving: string,
   done: () => void,
 ): void {
-  serveHttp(service, { address, token: token.token, allowRemote, log }).then(
-    (served) => {
-      log(`${serving}; listening on ${served.url}; token in ${token.from}`);
-      stopOnSignals(service, () => served.close(), done);
-    },
-    (error: unknown) => {
-      log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
-      done();
-      process.exitCode = 1;
-    },
-  );
+  // Loaded here, not with the server: a stdio server never needs the HTTP stack, which takes a while to load.
+  import('./mcpHttp')
+    .then(({ serveHttp }) => serveHttp(service, { address, token: token.token, allowRemote, log }))
+    .then(
+      (served) => {
+        log(`${serving}; listening on ${served.url}; token in ${token.from}`);
+        stopOnSignals(service, () => served.close(), done);
+      },
+      (error: unknown) => {
+        log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
+        done();
+        process.exitCode = 1;
+      },
+    );
 }
 
 /** Serves over stdio until the client closes stdin. */
