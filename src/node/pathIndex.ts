@@ -76,6 +76,8 @@ const MAX_ROOTS = 4;
 const MAX_INLINE_READS = 20_000;
 /** How long after a saved index is loaded its watches are set up if no call came meanwhile (else after the first). */
 const ADOPT_DELAY_MS = 1_000;
+/** How long after the first call's walk they are set up instead. */
+const AFTER_CALL_MS = 50;
 /** How long after a change the index is saved again (saveTo): changes come in bursts, a save costs a pass over all. */
 const SAVE_DELAY_MS = 5_000;
 
@@ -360,7 +362,8 @@ export class NodePathIndex implements PathIndex {
   release(): void {
     this.walking = Math.max(0, this.walking - 1);
     if (this.walking > 0) return;
-    for (const root of this.roots.values()) this.startAdopting(root);
+    // A call goes on after its walk (ranking, paging, the reply): a loaded index's watches wait a little longer.
+    for (const root of this.roots.values()) if (root.adoptPending) setTimeout(() => this.startAdopting(root), AFTER_CALL_MS).unref();
     this.schedule();
   }
 
