@@ -78,8 +78,8 @@ const MAX_INLINE_READS = 20_000;
 const ADOPT_DELAY_MS = 1_000;
 /** How long after the first call's walk they are set up instead. */
 const AFTER_CALL_MS = 50;
-/** How long after a change the index is saved again (saveTo): changes come in bursts, a save costs a pass over all. */
-const SAVE_DELAY_MS = 5_000;
+/** How long after a change the index is saved again (saveTo): changes come in bursts (a build), and a save writes it all. */
+const SAVE_DELAY_MS = 30_000;
 
 /**
  * What the report's memory estimate counts, in bytes (64-bit V8, no pointer compression): an entry object with its
