@@ -45,6 +45,42 @@ function copyPdfjs(directory = 'dist') {
   }
 }
 
+/**
+ * The tools' input validators, compiled here rather than at a process's first call of each tool: ajv's standalone
+ * code for every input schema, with the options of src/core/contract/validation.ts, in place of
+ * src/core/contract/precompiled.ts (whose own body, none, is what the type check and the unit tests use). Compiled
+ * again at every build, so they are the definitions' of that build.
+ */
+/** @type {import('esbuild').Plugin} */
+const precompiledValidators = {
+  name: 'precompiled-validators',
+  setup(build) {
+    let source;
+    build.onStart(() => {
+      source = undefined;
+    });
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]contract[\\/]precompiled\.ts$/ }, async () => {
+      source ??= validatorsSource();
+      return { contents: await source, loader: 'js', resolveDir: ROOT };
+    });
+  },
+};
+
+async function validatorsSource() {
+  const require = createRequire(import.meta.url);
+  const Ajv = require('ajv').default;
+  const standaloneCode = require('ajv/dist/standalone').default;
+  const catalog = await loadCatalog();
+  const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true, code: { source: true } });
+  const names = {};
+  for (const tool of catalog.TOOL_DEFINITIONS) {
+    ajv.addSchema(tool.inputSchema, tool.name);
+    names[tool.name] = tool.name;
+  }
+  const code = standaloneCode(ajv, names);
+  return `const PRECOMPILED = (() => { const exports = {}; ${code}; return exports; })();\nmodule.exports = { PRECOMPILED };\n`;
+}
+
 /** @type {import('esbuild').BuildOptions} */
 const shared = {
   absWorkingDir: ROOT,
@@ -59,7 +95,7 @@ const shared = {
   // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
   // ES module build is the same code, bundled statically.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-  plugins: [pdfjsBeside],
+  plugins: [pdfjsBeside, precompiledValidators],
 };
 
 const builds = [
@@ -91,6 +127,8 @@ export async function buildPackageBundle(directory) {
 export async function loadCatalog() {
   const { outputFiles } = await esbuild.build({
     ...shared,
+    // Its own validators are not needed, and would be made from this very catalog.
+    plugins: [pdfjsBeside],
     minify: false,
     sourcemap: false,
     stdin: {

@@ -9,7 +9,7 @@ import { createHistoryStore, historyDirectory, registerHistoryUi } from './vscod
 import { ActivityView, watchHistoryStore } from './vscode/history/view';
 import { CallLog } from './vscode/log';
 import { watchReportingLanguages } from './vscode/problems';
-import { EditorSession, closePathIndex } from './vscode/session';
+import { EditorSession, closePathIndex, savePathIndexIn } from './vscode/session';
 import { PolicyPublisher } from './vscode/sharedPolicy';
 import { registerBaseDirectoryStatus } from './vscode/statusBar';
 import { ToolHost } from './vscode/tools';
@@ -29,6 +29,8 @@ export interface AgentFsApi {
 export function activate(context: vscode.ExtensionContext): AgentFsApi {
   const log = new CallLog();
   const history = createHistoryStore(context);
+  // The path index is saved where this extension keeps its own state, on the local disk only (it reads through node:fs).
+  savePathIndexIn(context.globalStorageUri.scheme === 'file' ? `${context.globalStorageUri.fsPath}/path-index` : undefined);
   const session = new EditorSession(context.workspaceState, history);
   const activity = new ActivityView(history);
   // Every finished call may have changed the history: the view refreshes as calls happen.

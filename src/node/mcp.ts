@@ -8,13 +8,15 @@
  * Over stdio, stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON,
  * or not a JSON-RPC message, is answered with a JSON-RPC error (id null) and the server goes on serving.
  */
+import * as nodePath from 'node:path';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { CheckedLines } from './mcpLines';
 import { httpToken, TOKEN_FILE, TOKEN_VARIABLE, type TokenSource } from './httpToken';
-import { type HttpAddress, needsAllowRemote, parseHttpAddress, serveHttp } from './mcpHttp';
+import { type HttpAddress, needsAllowRemote, parseHttpAddress } from './httpAddress';
 import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } from './mcpServer';
+import { toPosixPath } from './nativePaths';
 import { NodePathIndex } from './pathIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
@@ -89,17 +91,20 @@ function listenOnHttp(
   serving: string,
   done: () => void,
 ): void {
-  serveHttp(service, { address, token: token.token, allowRemote, log }).then(
-    (served) => {
-      log(`${serving}; listening on ${served.url}; token in ${token.from}`);
-      stopOnSignals(service, () => served.close(), done);
-    },
-    (error: unknown) => {
-      log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
-      done();
-      process.exitCode = 1;
-    },
-  );
+  // Loaded here, not with the server: a stdio server never needs the HTTP stack, which takes a while to load.
+  import('./mcpHttp')
+    .then(({ serveHttp }) => serveHttp(service, { address, token: token.token, allowRemote, log }))
+    .then(
+      (served) => {
+        log(`${serving}; listening on ${served.url}; token in ${token.from}`);
+        stopOnSignals(service, () => served.close(), done);
+      },
+      (error: unknown) => {
+        log(`cannot listen on ${address.host}:${address.port}: ${error instanceof Error ? error.message : String(error)}`);
+        done();
+        process.exitCode = 1;
+      },
+    );
 }
 
 /** Serves over stdio until the client closes stdin. */
@@ -190,8 +195,12 @@ function main(argv: readonly string[]): number | undefined {
     return 2;
   }
 
-  // One index for every set of roots the client may switch between; watches die with the process.
-  const index = options.index ? new NodePathIndex() : undefined;
+  // One index for every set of roots the client may switch between; watches die with the process. With a state
+  // folder it is saved there and the next server starts from it (savedIndex.ts), reading it while it starts up.
+  const index = options.index
+    ? new NodePathIndex(state.directory === undefined ? {} : { saveTo: nodePath.join(state.directory, 'path-index') })
+    : undefined;
+  if (index && state.directory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
   const service = createMcpService({
     roots: {
       directories,

@@ -27,35 +27,13 @@ import {
   validateOriginHeader,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import type { HttpAddress } from './httpAddress';
 import type { McpService } from './mcpServer';
 
 /** The largest request body served: above any input the tools take in one call but a whole file's content. */
 const HTTP_MAX_BODY_BYTES = 64 * 1024 * 1024;
 /** 2025 sessions kept at once; the one used least recently goes first (its client must initialize again). */
 const MAX_SESSIONS = 64;
-export interface HttpAddress {
-  readonly host: string;
-  readonly port: number;
-}
-
-/** `[HOST:]PORT` (an IPv6 host in brackets), or a message saying what is wrong with it. */
-export function parseHttpAddress(value: string): HttpAddress | string {
-  const match = /^(?:(\[[0-9a-fA-F:.]+\]|[^:[\]]+):)?(\d{1,5})$/.exec(value);
-  const port = Number(match?.[2]);
-  if (!match || !Number.isInteger(port) || port > 65535) return `--http needs [HOST:]PORT (a port from 0 to 65535), not ${value}`;
-  const host = (match[1] ?? '127.0.0.1').replace(/^\[(.*)\]$/, '$1');
-  return { host, port };
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** Whether serving this host needs --allow-remote: anything but a loopback address reaches other machines. */
-export function needsAllowRemote(host: string): boolean {
-  return !isLoopback(host);
-}
-
 export interface HttpServeOptions {
   readonly address: HttpAddress;
   readonly token: string;

@@ -56,6 +56,7 @@ import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '..
 import { holdListing } from '../core/walk/memo';
 import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
+import { encodeSavedIndex, readSavedIndex, type SavedRoot, savedIndexFile, writeSavedIndex } from './savedIndex';
 
 /** How long after a directory's last change its times prove nothing (2 s covers FAT's and HFS+'s coarse clocks). */
 const RACY_MS = 2000;
@@ -73,6 +74,12 @@ const MIN_EDITOR_WATCHES = 8_192;
 const MAX_ROOTS = 4;
 /** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
 const MAX_INLINE_READS = 20_000;
+/** How long after a saved index is loaded its watches are set up if no call came meanwhile (else after the first). */
+const ADOPT_DELAY_MS = 1_000;
+/** How long after the first call's walk they are set up instead. */
+const AFTER_CALL_MS = 50;
+/** How long after a change the index is saved again (saveTo): changes come in bursts (a build), and a save writes it all. */
+const SAVE_DELAY_MS = 30_000;
 
 /**
  * What the report's memory estimate counts, in bytes (64-bit V8, no pointer compression): an entry object with its
@@ -143,6 +150,13 @@ export interface NodePathIndexOptions {
   readonly burstLimit?: number;
   /** RACY_MS, lowered by tests so that a verified node can be trusted within a test's time. */
   readonly racyMs?: number;
+  /**
+   * A folder to save each root's index in (savedIndex.ts) and to start from: a root's saved listings are loaded when
+   * it is first asked for (or preloaded), and each is proven before it is handed out (see the header).
+   */
+  readonly saveTo?: string;
+  /** SAVE_DELAY_MS, lowered by tests. */
+  readonly saveDelayMs?: number;
 }
 
 interface DirNode {
@@ -161,6 +175,8 @@ interface DirNode {
   watch: DirectoryWatch | undefined;
   /** This subtree's token (see the header), while it has one. */
   subtree: object | undefined;
+  /** Read by this process, or loaded from a saved index and since proven by its status (stats.proven counts them). */
+  proven: boolean;
 }
 
 /** Counters the tests and the bench read: where listings came from. */
@@ -177,11 +193,23 @@ export interface PathIndexStats {
   overflows: number;
   /** Subtree tokens handed out (each lets a walk pass over a whole subtree it has walked before). */
   subtrees: number;
+  /** Directories loaded from a saved index, and of those, proven unchanged by their status (the rest were read again). */
+  loaded: number;
+  proven: number;
+  /** Saves written. */
+  saves: number;
 }
 
 class RootIndex {
   readonly nodes = new Map<string, DirNode>();
-  state: 'pending' | 'building' | 'ready' | 'off' = 'pending';
+  /** 'loading': its saved index is being read (calls wait for it: it is read before any call could walk the tree). */
+  state: 'pending' | 'loading' | 'building' | 'ready' | 'off' = 'pending';
+  loading: Promise<void> | undefined;
+  /** Something changed since the last save (or nothing was saved yet); the save timer, while one is set. */
+  unsaved = true;
+  saveTimer: NodeJS.Timeout | undefined;
+  /** Loaded, and its directories not yet queued to be watched and proven (startAdopting). */
+  adoptPending = false;
   reason: string | undefined;
   paths = 0;
   dev = 0;
@@ -252,13 +280,25 @@ function queueCapacity(): number {
 
 export class NodePathIndex implements PathIndex {
   readonly freshness: 'events' | 'verify';
-  readonly stats: PathIndexStats = { snapshots: 0, served: 0, reread: 0, declined: 0, overflows: 0, subtrees: 0 };
+  readonly stats: PathIndexStats = {
+    snapshots: 0,
+    served: 0,
+    reread: 0,
+    declined: 0,
+    overflows: 0,
+    subtrees: 0,
+    loaded: 0,
+    proven: 0,
+    saves: 0,
+  };
   private readonly roots = new Map<string, RootIndex>();
   private readonly maxPaths: number;
   private readonly maxWatches: number;
   private readonly watchFactory: WatchFactory;
   private readonly burstLimit: number;
   private readonly racyMs: number;
+  private readonly saveTo: string | undefined;
+  private readonly saveDelayMs: number;
   private readonly supported: string | undefined;
   /** Calls between their snapshot and the end of their walk: background work waits while there are any. */
   private walking = 0;
@@ -277,12 +317,15 @@ export class NodePathIndex implements PathIndex {
     this.watchFactory = options.watch ?? fsWatch;
     this.burstLimit = options.burstLimit ?? Math.floor(queueCapacity() / 2);
     this.racyMs = options.racyMs ?? RACY_MS;
+    this.saveTo = options.saveTo;
+    this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
     this.supported = process.platform === 'linux' ? undefined : `the index runs on Linux only; on ${process.platform} every call walks`;
   }
 
   async snapshot(rootPath: string, _directory: string, signals: CallSignals): Promise<IndexSnapshot | undefined> {
     this.walking++;
     const root = this.rootFor(rootPath);
+    if (root?.loading) await root.loading;
     if (root?.state !== 'ready') return undefined;
     root.lastUsed = Date.now();
     // Every event queued before the call began was delivered by its first drain: a call's later walks (a search of
@@ -318,7 +361,10 @@ export class NodePathIndex implements PathIndex {
 
   release(): void {
     this.walking = Math.max(0, this.walking - 1);
-    if (this.walking === 0) this.schedule();
+    if (this.walking > 0) return;
+    // A call goes on after its walk (ranking, paging, the reply): a loaded index's watches wait a little longer.
+    for (const root of this.roots.values()) if (root.adoptPending) setTimeout(() => this.startAdopting(root), AFTER_CALL_MS).unref();
+    this.schedule();
   }
 
   /**
@@ -336,12 +382,26 @@ export class NodePathIndex implements PathIndex {
     this.schedule();
   }
 
+  /**
+   * Starts on `rootPath` now rather than at its first call: with saveTo, its saved index is read while the host
+   * starts up, so that the first call can answer from it; without one the first walk starts in the background.
+   */
+  preload(rootPath: string): void {
+    this.rootFor(rootPath);
+    this.schedule();
+  }
+
   /** Starts indexing `rootPath` (if it is not yet) and resolves once it answers, or is off. */
   whenReady(rootPath: string): Promise<void> {
     const root = this.rootFor(rootPath);
     this.schedule();
     if (!root || root.state === 'ready' || root.state === 'off') return Promise.resolve();
     return new Promise((resolve) => root.waiters.push(resolve));
+  }
+
+  /** Saves every root that changed since its last save now (saveTo), as close does; for tests and hosts that stop. */
+  saveNow(): void {
+    for (const root of this.roots.values()) this.save(root);
   }
 
   report(): PathIndexReport {
@@ -384,8 +444,12 @@ export class NodePathIndex implements PathIndex {
     return { open: this.watches, held };
   }
 
-  /** Stops every watch and forgets everything (a host shutting down, a test ending). */
-  close(): void {
+  /**
+   * Stops every watch and forgets everything (a host shutting down, a test ending), saving first (saveTo) unless
+   * `save` is false (a test's stand-in for a process killed before it could).
+   */
+  close(save = true): void {
+    if (!this.closed && save) this.saveNow();
     this.closed = true;
     for (const root of this.roots.values()) this.drop(root);
     this.roots.clear();
@@ -403,6 +467,7 @@ export class NodePathIndex implements PathIndex {
       if (this.roots.size > MAX_ROOTS) {
         const oldest = [...this.roots.values()].filter((each) => each !== root).sort((a, b) => a.lastUsed - b.lastUsed)[0];
         if (oldest) {
+          this.save(oldest);
           this.drop(oldest);
           this.roots.delete(oldest.path);
         }
@@ -419,8 +484,119 @@ export class NodePathIndex implements PathIndex {
     root.dev = stat.dev;
     root.ino = stat.ino;
     root.mounts = this.mountsBelow(root.path);
+    if (this.saveTo === undefined) return this.build(root);
+    root.state = 'loading';
+    root.loading = this.load(root, savedIndexFile(this.saveTo, root.path));
+  }
+
+  private build(root: RootIndex): void {
     root.state = 'building';
     root.queue.add(root.path);
+  }
+
+  /**
+   * Starts `root` from its saved index when there is one it can use (savedIndex.ts says which it cannot), else walks
+   * it. Loaded directories are not proven: each is statted when a walk reaches it (isCurrent) until the background
+   * has set up its watch and then proven it (adopt), and one that fails is read again. The saved times were recorded
+   * before their listings were read; times within racyMs of that read, or of the save, prove nothing (git's rule).
+   */
+  private async load(root: RootIndex, file: string): Promise<void> {
+    const saved = await readSavedIndex(file, root.path);
+    root.loading = undefined;
+    if (this.closed || root.state !== 'loading') return;
+    if (typeof saved === 'string' || saved.dev !== root.dev || saved.ino !== root.ino || !this.install(root, saved)) {
+      this.build(root);
+      this.schedule();
+      return;
+    }
+    root.state = 'ready';
+    root.unsaved = false;
+    for (const wake of root.waiters.splice(0)) wake();
+    // The background sets up each directory's watch and proves it, so that calls stop statting and subtrees vouch;
+    // not before the first call is over (it proves what it lists itself), nor while one is on its way to its walk.
+    root.adoptPending = true;
+    setTimeout(() => this.startAdopting(root), ADOPT_DELAY_MS).unref();
+  }
+
+  private startAdopting(root: RootIndex): void {
+    if (!root.adoptPending || this.closed) return;
+    root.adoptPending = false;
+    for (const path of root.nodes.keys()) root.queue.add(path);
+    this.schedule();
+  }
+
+  /** Holds the saved directories of `saved` as nodes not yet proven; false (nothing held) when too many paths. */
+  private install(root: RootIndex, saved: SavedRoot): boolean {
+    let paths = 0;
+    for (const directory of saved.directories) paths += directory.entries.length;
+    if (paths > this.maxPaths) return false;
+    for (const directory of saved.directories) {
+      if (!isWithin(root.path, directory.path)) continue;
+      const entries = directory.entries as IndexedEntry[];
+      let links = 0;
+      for (const entry of entries) if (entry.isSymlink) links++;
+      holdListing(entries);
+      const racy = directory.racy || saved.savedAt - directory.mtimeMs < this.racyMs || saved.savedAt - directory.ctimeMs < this.racyMs;
+      root.nodes.set(directory.path, {
+        path: directory.path,
+        entries,
+        links,
+        dev: directory.dev,
+        ino: directory.ino,
+        mtimeMs: directory.mtimeMs,
+        ctimeMs: directory.ctimeMs,
+        racy,
+        dirty: false,
+        watch: undefined,
+        subtree: undefined,
+        proven: false,
+      });
+    }
+    root.paths = paths;
+    this.stats.loaded += root.nodes.size;
+    return true;
+  }
+
+  /**
+   * Writes `root`'s listings to its saved index (saveTo) if they changed since the last save. Every node goes as it is,
+   * current or not: what is saved with a listing is the status recorded before it was read, which the next process
+   * compares, so a listing that went stale since is read again there. A failed save is only a slower next start.
+   */
+  private save(root: RootIndex): void {
+    if (root.saveTimer) clearTimeout(root.saveTimer);
+    root.saveTimer = undefined;
+    if (this.saveTo === undefined || this.closed || root.state !== 'ready' || !root.unsaved) return;
+    const file = savedIndexFile(this.saveTo, root.path);
+    const directories = [...root.nodes.values()].map((node) => ({
+      path: node.path,
+      entries: node.entries,
+      dev: node.dev,
+      ino: node.ino,
+      mtimeMs: node.mtimeMs,
+      ctimeMs: node.ctimeMs,
+      racy: node.racy,
+    }));
+    const text = encodeSavedIndex({ root: root.path, dev: root.dev, ino: root.ino, savedAt: Date.now(), directories });
+    try {
+      if (text === undefined) fs.rmSync(file, { force: true });
+      else writeSavedIndex(file, text);
+      root.unsaved = false;
+      this.stats.saves++;
+    } catch {
+      // The state folder is gone or full: the next process walks, as without a saved index.
+    }
+  }
+
+  /** A save of `root` SAVE_DELAY_MS from now, unless one is due already; put off while calls walk. */
+  private saveLater(root: RootIndex): void {
+    root.unsaved = true;
+    if (this.saveTo === undefined || root.saveTimer || this.closed) return;
+    root.saveTimer = setTimeout(() => {
+      root.saveTimer = undefined;
+      if (this.walking > 0) this.saveLater(root);
+      else this.save(root);
+    }, this.saveDelayMs);
+    root.saveTimer.unref();
   }
 
   private off(root: RootIndex, reason: string): void {
@@ -431,6 +607,8 @@ export class NodePathIndex implements PathIndex {
   }
 
   private drop(root: RootIndex): void {
+    if (root.saveTimer) clearTimeout(root.saveTimer);
+    root.saveTimer = undefined;
     for (const node of root.nodes.values()) this.unwatch(node);
     root.nodes.clear();
     root.queue.clear();
@@ -503,6 +681,9 @@ export class NodePathIndex implements PathIndex {
 
   /** Something at `path` changed: its token and its ancestors' go, up to the first that has none (the header's invariant). */
   private invalidate(root: RootIndex, path: string): void {
+    // A save changes its own folder, which a root may hold (the editor's storage in a home folder opened as one): that
+    // change alone calls for no save, or each save would call for the next.
+    if (this.saveTo === undefined || !isWithin(this.saveTo, path)) this.saveLater(root);
     for (let at = path; ; at = dirname(at)) {
       const node = root.nodes.get(at);
       if (node?.subtree) node.subtree = undefined;
@@ -560,14 +741,49 @@ export class NodePathIndex implements PathIndex {
     if (node.watch && this.freshness === 'events') return true;
     if (node.racy) return false;
     const stat = lstat(node.path);
-    return (
+    const same =
       stat !== undefined &&
       stat.isDirectory() &&
       stat.ino === node.ino &&
       stat.dev === node.dev &&
       stat.mtimeMs === node.mtimeMs &&
-      stat.ctimeMs === node.ctimeMs
-    );
+      stat.ctimeMs === node.ctimeMs;
+    if (same && !node.proven) {
+      node.proven = true;
+      this.stats.proven++;
+    }
+    return same;
+  }
+
+  /**
+   * Sets up the watch of a node that has none (loaded from a saved index), then proves it by its status: a change
+   * after the watch was set up is an event, one before it shows in the times. A node that fails is read again.
+   */
+  private adopt(root: RootIndex, node: DirNode): void {
+    const watch = this.openWatch(root, node.path);
+    if (this.isCurrent(node)) {
+      node.watch = watch;
+      return;
+    }
+    this.closeWatch(watch);
+    this.reread(root, node);
+  }
+
+  /** A new watch on `path` for `root` (events), or undefined: past maxWatches, or it could not be set up. */
+  private openWatch(root: RootIndex, path: string): DirectoryWatch | undefined {
+    if (this.freshness !== 'events' || this.watches >= this.maxWatches) return undefined;
+    let own: DirectoryWatch | undefined;
+    try {
+      own = this.watchFactory(
+        path,
+        (type, name) => this.onEvent(root, path, own, type, name),
+        () => this.onWatchError(root, path, own),
+      );
+      this.watches++;
+    } catch {
+      // Past the per-user limit, or not allowed: this directory is verified instead.
+    }
+    return own;
   }
 
   /**
@@ -577,19 +793,7 @@ export class NodePathIndex implements PathIndex {
   private read(root: RootIndex, path: string): Omit<DirNode, 'path'> | undefined {
     const before = lstat(path);
     if (!before?.isDirectory() || !this.isLocal(before.dev, path)) return undefined;
-    let own: DirectoryWatch | undefined;
-    if (this.freshness === 'events' && this.watches < this.maxWatches) {
-      try {
-        own = this.watchFactory(
-          path,
-          (type, name) => this.onEvent(root, path, own, type, name),
-          () => this.onWatchError(root, path, own),
-        );
-        this.watches++;
-      } catch {
-        // Past the per-user limit, or not allowed: this directory is verified instead.
-      }
-    }
+    const own = this.openWatch(root, path);
     let listed;
     try {
       listed = readDirectorySync(path);
@@ -623,6 +827,7 @@ export class NodePathIndex implements PathIndex {
       dirty: false,
       watch: own,
       subtree: undefined,
+      proven: true,
     };
   }
 
@@ -733,6 +938,7 @@ export class NodePathIndex implements PathIndex {
       if (root.state === 'building' && root.queue.size === 0) {
         root.state = 'ready';
         for (const wake of root.waiters.splice(0)) wake();
+        this.saveLater(root);
       }
     }
     this.schedule();
@@ -744,7 +950,8 @@ export class NodePathIndex implements PathIndex {
     if (!isWithin(root.path, path)) return;
     const held = root.nodes.get(path);
     if (held) {
-      if (!this.isCurrent(held)) this.reread(root, held);
+      if (held.watch === undefined && !held.dirty && this.freshness === 'events' && this.watches < this.maxWatches) this.adopt(root, held);
+      else if (!this.isCurrent(held)) this.reread(root, held);
       return;
     }
     // A path queued for a directory that went since reads as nothing (read() wants a directory, not a link to one).

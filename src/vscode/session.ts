@@ -33,6 +33,13 @@ let bundledRipgrepPath: string | null | undefined;
  * inotify limit, which it shares with VS Code's own file watcher, and verified past it (editorIndexOptions).
  */
 let editorIndex: NodePathIndex | undefined;
+/** Where the window's index is saved and started from (src/node/savedIndex.ts): the extension's global storage. */
+let editorIndexFolder: string | undefined;
+
+/** Saves the window's path index in `folder` from now on (extension.ts, on activation); undefined: not saved. */
+export function savePathIndexIn(folder: string | undefined): void {
+  editorIndexFolder = folder;
+}
 
 /** Forgets the window's path index (the extension deactivating). */
 export function closePathIndex(): void {
@@ -102,7 +109,10 @@ export class EditorSession implements Session {
     const picked = this.state.get<string>(PICKED_BASE_KEY);
     const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
     if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
-    editorIndex ??= new NodePathIndex(editorIndexOptions());
+    editorIndex ??= new NodePathIndex({
+      ...editorIndexOptions(),
+      ...(editorIndexFolder === undefined ? {} : { saveTo: editorIndexFolder }),
+    });
     return editorIndex;
   }
 

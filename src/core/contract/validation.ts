@@ -5,7 +5,9 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { ToolError } from '../errors';
 import type { JsonSchema } from './schema';
+import { PRECOMPILED } from './precompiled';
 
+/** The options esbuild.mjs compiles the bundles' validators with too (precompiled.ts): keep the two the same. */
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: true });
 
 function compileSchema<Data = unknown>(schema: JsonSchema, name = 'schema'): ValidateFunction<Data> {
@@ -17,7 +19,7 @@ function compileSchema<Data = unknown>(schema: JsonSchema, name = 'schema'): Val
 }
 
 /**
- * A validator for one tool's input schema, compiled on first use. It returns a copy of the input with schema
+ * A validator for one tool's input schema: the one compiled with the bundle (precompiled.ts), else compiled on first use. It returns a copy of the input with schema
  * defaults filled in, typed as the schema says (ajv's type guard), or throws INVALID_INPUT naming the offending
  * field. The caller's object is never modified.
  */
@@ -30,7 +32,7 @@ export function inputValidator<Input>(operation: string, schema: JsonSchema): (i
         `Input must be a JSON object of parameters, not ${Array.isArray(input) ? 'an array' : input === null ? 'null' : typeof input}.`,
       );
     }
-    validate ??= compileSchema<Input>(schema, operation);
+    validate ??= (PRECOMPILED[operation] as ValidateFunction<Input> | undefined) ?? compileSchema<Input>(schema, operation);
     const copy: unknown = { ...input };
     if (validate(copy)) return copy;
     const [error] = validate.errors ?? [];

@@ -2,7 +2,7 @@ import { arrayOf, INTEGER, NUMBER, object, oneOf, STRING } from '../contract/res
 import { FILE_NAMES, IGNORED_COUNT, PAGE } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
-import { FileNameSearch } from '../walk/fuzzy';
+import { FileNameSearch, nameCorpus, type NameCorpus } from '../walk/fuzzy';
 import type { Root } from '../confinement';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
@@ -45,6 +45,12 @@ interface Candidate {
  */
 const CANDIDATES = new ListingMemo<readonly VisibleEntry[]>();
 const SUBTREE_CANDIDATES = new ListingMemo<readonly VisibleEntry[]>();
+/** The files of a subtree passed over whole, their names ready for any query (a new query each call is the rule). */
+const SUBTREE_NAMES = new ListingMemo<NameCorpus<VisibleEntry>>();
+
+function isFile(entry: VisibleEntry): boolean {
+  return entry.kind === 'file' && !entry.isSymlink;
+}
 
 function isCandidate(entry: VisibleEntry, search: FileNameSearch<Candidate>): boolean {
   // Links are neither followed nor offered: a match must be a file that is really inside the base.
@@ -99,7 +105,19 @@ export const findFile = defineTool({
           includeIgnored: input.include_ignored,
           search: false,
           includeDotFiles: true,
-          visitSubtree: (subtree) => add(SUBTREE_CANDIDATES.get(subtree, key, (whole) => collect(whole, candidates))),
+          visitSubtree: (subtree) =>
+            add(
+              SUBTREE_CANDIDATES.get(subtree, key, (whole) =>
+                search.matchingIn(
+                  SUBTREE_NAMES.get(whole, '', (all) =>
+                    nameCorpus(
+                      collect(all, (entries) => entries.filter(isFile)),
+                      (entry) => entry.name,
+                    ),
+                  ),
+                ),
+              ),
+            ),
         },
         (_directory, entries) => add(candidates(entries)),
       );

@@ -55,7 +55,18 @@ function maxEdits(length: number): number {
  * word and the name's best-matching substring, which must be at most k.
  */
 function prefilter(word: string): (name: string) => boolean {
-  if (word.length > BITAP_BITS) return () => true;
+  const split = wordFilter(word);
+  if (!split) return () => true;
+  const { pieces, withinEdits } = split;
+  return (name) => pieces.some((piece) => name.includes(piece)) && withinEdits(name);
+}
+
+/**
+ * The two steps of prefilter: the pieces one of which a matching name holds unedited, and the edit-distance test;
+ * undefined for a word too long to prefilter (every name passes).
+ */
+function wordFilter(word: string): { pieces: readonly string[]; withinEdits: (name: string) => boolean } | undefined {
+  if (word.length > BITAP_BITS) return undefined;
   const edits = maxEdits(word.length);
   const pieces: string[] = [];
   for (let at = 0, piece = 0; piece <= edits; piece++) {
@@ -72,8 +83,7 @@ function prefilter(word: string): (name: string) => boolean {
     else otherMasks.set(code, (otherMasks.get(code) ?? 0) | (1 << index));
   }
   const last = 1 << (word.length - 1);
-  return (name) => {
-    if (!pieces.some((piece) => name.includes(piece))) return false;
+  const withinEdits = (name: string): boolean => {
     // Column by column over the name: pv/mv are the vertical +1/−1 deltas of the edit-distance matrix, `distance`
     // its bottom cell, the distance of the whole word to the best substring ending here. The top row is all zeros
     // (a match may start anywhere), hence no carry into the shifted horizontal deltas.
@@ -97,6 +107,59 @@ function prefilter(word: string): (name: string) => boolean {
     }
     return false;
   };
+  return { pieces, withinEdits };
+}
+
+/**
+ * Many files' names made ready for any query (FileNameSearch.matchingIn): the distinct lower-case names, each with
+ * its items, joined into one text, so that the pieces of a query's words are looked for with the engine's own string
+ * search over the whole text instead of once per name. Built once per set of names (a subtree passed over whole:
+ * findFile.ts remembers it with the subtree), then used by every query.
+ */
+export interface NameCorpus<T> {
+  /** The names joined by '\n' (a query's pieces hold no whitespace, so a match never spans two names). */
+  readonly text: string;
+  /** Where each name starts in `text`; one more, past the end. */
+  readonly starts: Int32Array;
+  readonly names: readonly string[];
+  readonly items: readonly (readonly T[])[];
+  readonly byName: ReadonlyMap<string, number>;
+}
+
+export function nameCorpus<T>(items: readonly T[], nameOf: (item: T) => string): NameCorpus<T> {
+  const byName = new Map<string, number>();
+  const names: string[] = [];
+  const grouped: T[][] = [];
+  for (const item of items) {
+    const lower = nameOf(item).toLowerCase();
+    const known = byName.get(lower);
+    if (known !== undefined) grouped[known]?.push(item);
+    else {
+      byName.set(lower, names.length);
+      names.push(lower);
+      grouped.push([item]);
+    }
+  }
+  const starts = new Int32Array(names.length + 1);
+  let at = 0;
+  for (let index = 0; index < names.length; index++) {
+    starts[index] = at;
+    at += (names[index]?.length ?? 0) + 1;
+  }
+  starts[names.length] = at;
+  return { text: names.join('\n'), starts, names, items: grouped, byName };
+}
+
+/** The index of the name of `corpus` whose text holds offset `at` (the last start at or before it). */
+function nameAt(starts: Int32Array, at: number): number {
+  let low = 0;
+  let high = starts.length - 2;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if ((starts[middle] ?? 0) <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }
 
 /**
@@ -119,6 +182,47 @@ export class FileNameSearch<T> {
     // '|' (Fuse's OR), a backslash (its escape) and NUL (its stand-in for an escaped '|') change how Fuse splits
     // the pattern: such queries are not prefiltered, every name goes to Fuse.
     this.filters = /[|\\\u0000]/.test(this.pattern) ? [] : this.searched.map(prefilter);
+  }
+
+  /**
+   * The items of `corpus` whose names mayMatch, in no particular order: the same test as mayMatch's name by name,
+   * with each word's pieces looked for over the corpus's whole text first (only the names holding one go on to the
+   * edit-distance test).
+   */
+  matchingIn<U>(corpus: NameCorpus<U>): U[] {
+    const ids = this.matchingIds(corpus);
+    const exact = corpus.byName.get(this.wanted);
+    if (exact !== undefined && !ids.includes(exact)) ids.push(exact);
+    const found: U[] = [];
+    for (const id of ids) for (const item of corpus.items[id] ?? []) found.push(item);
+    return found;
+  }
+
+  /** The names of `corpus` passing every word's prefilter (matchingIn). */
+  private matchingIds(corpus: NameCorpus<unknown>): number[] {
+    if (this.searched.length === 0) return [];
+    let alive: number[] | undefined;
+    // Queries with Fuse's operators are not prefiltered (the constructor): every name passes.
+    const words = this.filters.length === 0 ? [] : this.searched.map(wordFilter);
+    for (const filter of words) {
+      if (!filter) continue;
+      const hit = new Uint8Array(corpus.names.length);
+      const hits: number[] = [];
+      for (const piece of filter.pieces) {
+        for (let at = corpus.text.indexOf(piece); at >= 0;) {
+          const id = nameAt(corpus.starts, at);
+          if (hit[id] === 0) {
+            hit[id] = 1;
+            hits.push(id);
+          }
+          at = corpus.text.indexOf(piece, corpus.starts[id + 1] ?? corpus.text.length);
+        }
+      }
+      const next: number[] = [];
+      for (const id of alive ?? hits) if (hit[id] === 1 && filter.withinEdits(corpus.names[id] ?? '')) next.push(id);
+      alive = next;
+    }
+    return alive ?? corpus.names.map((_name, id) => id);
   }
 
   /**

@@ -190,7 +190,9 @@ describe('MCP server: the Connect Another Agent snippets', function () {
         }
       }
     } finally {
-      child.kill();
+      // Stopped and gone before the folder is removed: a stopping server still writes its saved path index there.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      if (child.exitCode === null && child.signalCode === null && child.kill()) await exited;
     }
   });
 });

@@ -8,6 +8,11 @@
  * a kernel queue that overflows, watches that cannot be set up or die. Each run also shows that the index really
  * answered (most listings served from memory, and, watched, whole subtrees passed over as they were), so the
  * comparison is not two walks.
+ *
+ * The runs with restarts also stop the index now and then (saving it, or, as a killed process, not), change the tree
+ * while no index runs (restart.ts: namesakes, times set back, kinds changed, .gitignore files rewritten, and the save
+ * file itself truncated, altered or of another version), and start a new index from the saved one: its first answers
+ * are compared like any other, so a saved listing handed out unproven fails the run.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -21,6 +26,7 @@ import { writeTree } from '../../shared/tree';
 import { makeTempDir, removeTree } from '../helpers';
 import { failingWatch, type Losses, overflowingWatch, realWatch } from './watches';
 import { checkEnvelope } from '../../shared/results';
+import { offlineChanges } from './restart';
 
 /** Longer and other runs by hand: AGENTFS_INDEX_STEPS=400 AGENTFS_INDEX_SEED=100 (added to every run's seed). */
 const STEPS = Number(process.env.AGENTFS_INDEX_STEPS ?? 60);
@@ -37,6 +43,8 @@ interface Run {
   readonly check?: (losses: Losses, index: NodePathIndex) => void;
   /** The same calls after every change instead of random ones: what the tools remember per listing is reused. */
   readonly repeated?: boolean;
+  /** Stop and start the index now and then, from its saved index, with changes made in between (the header). */
+  readonly restarts?: boolean;
 }
 
 /** The calls of a run with `repeated`: one per tool that keeps per-listing results (ListingMemo), asked every step. */
@@ -77,7 +85,27 @@ const RUNS: readonly Run[] = [
       assert.ok(losses.erroredWatches > 0, 'some watches died');
     },
   },
+  // A short racy window, so that saved listings left alone for a few steps are proven by their times and handed out.
+  {
+    name: 'restarts from the saved index, changes made while none runs',
+    seed: 7,
+    options: () => ({ watch: realWatch, racyMs: 40 }),
+    restarts: true,
+  },
+  {
+    name: 'restarts from the saved index, verification only',
+    seed: 8,
+    options: () => ({ freshness: 'verify', racyMs: 40 }),
+    restarts: true,
+  },
 ];
+
+/** What the restarts of a run did, checked at its end: the saved index was really loaded and proven. */
+interface Restarts {
+  count: number;
+  loaded: number;
+  proven: number;
+}
 
 async function envelopeText(session: Session, operation: string, input: unknown): Promise<string> {
   return JSON.stringify(await checked(invokeOperation(operation, input, session)));
@@ -99,18 +127,34 @@ describe('path index: every answer is a fresh walk’s', function () {
       const root = path.join(scratch, 'root');
       fs.mkdirSync(root);
       const losses: Losses = { dropped: 0, failedWatches: 0, erroredWatches: 0 };
-      const index = new NodePathIndex(run.options(losses));
+      const saveTo = run.restarts ? path.join(scratch, 'state') : undefined;
+      const start = (): NodePathIndex => new NodePathIndex({ ...run.options(losses), ...(saveTo ? { saveTo } : {}) });
+      let index = start();
+      const restarts: Restarts = { count: 0, loaded: 0, proven: 0 };
       try {
         const chooser = new Chooser(seeded(run.seed + SEED_OFFSET));
         writeTree(root, baseTree(chooser));
         makeRepository(root, chooser);
-        const indexed = createNodeSession(root, {}, { ripgrep: false, index });
+        let indexed = createNodeSession(root, {}, { ripgrep: false, index });
         const walking = createNodeSession(root, {}, { ripgrep: false });
         await index.whenReady(root);
         await sleep(60);
         const history: string[] = [];
         let compared = 0;
         for (let step = 0; step < STEPS; step++) {
+          if (saveTo && chooser.chance(0.12)) {
+            // Stopped (saved, or killed without a save), changed while nothing watches, started from what was saved.
+            const killed = chooser.chance(0.25);
+            index.close(!killed);
+            history.push(...(await offlineChanges(root, saveTo, chooser)));
+            restarts.count++;
+            restarts.loaded += index.stats.loaded;
+            restarts.proven += index.stats.proven;
+            index = start();
+            index.preload(root);
+            await index.whenReady(root);
+            indexed = createNodeSession(root, {}, { ripgrep: false, index });
+          }
           const change = randomChange(root, chooser, (operation, input) => checked(invokeOperation(operation, input, indexed)));
           history.push(change.what);
           await change.apply();
@@ -134,11 +178,22 @@ describe('path index: every answer is a fresh walk’s', function () {
           }
         }
         assert.ok(compared >= STEPS, 'every step was followed by a comparison');
+        if (saveTo) {
+          restarts.loaded += index.stats.loaded;
+          restarts.proven += index.stats.proven;
+          assert.ok(restarts.count > 0, 'the index was restarted');
+          assert.ok(restarts.proven > 0, `saved listings were proven and handed out (${JSON.stringify(restarts)})`);
+        }
         // Most listings came from memory: the answers compared were the index's, not a second walk's.
-        assert.ok(index.stats.snapshots >= compared / 2, `snapshots ${index.stats.snapshots} for ${compared} comparisons`);
-        assert.ok(index.stats.served > index.stats.declined, `served ${index.stats.served}, declined ${index.stats.declined}`);
-        // Watched, the walks also passed over whole subtrees that had not changed: those answers were compared too.
-        if (index.freshness === 'events') assert.ok(index.stats.subtrees > 0, 'subtrees were passed over whole');
+        assert.ok(
+          saveTo !== undefined || index.stats.snapshots >= compared / 2,
+          `snapshots ${index.stats.snapshots} for ${compared} comparisons`,
+        );
+        if (!saveTo) {
+          assert.ok(index.stats.served > index.stats.declined, `served ${index.stats.served}, declined ${index.stats.declined}`);
+          // Watched, the walks also passed over whole subtrees that had not changed: those answers were compared too.
+          if (index.freshness === 'events') assert.ok(index.stats.subtrees > 0, 'subtrees were passed over whole');
+        }
         run.check?.(losses, index);
         const watches = index.watchCounts();
         assert.equal(watches.open, watches.held, 'every open watch belongs to a directory the index holds');

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Fuse from 'fuse.js';
 import { FsError } from '../../../src/core/ports/fs';
-import { FileNameSearch } from '../../../src/core/walk/fuzzy';
+import { FileNameSearch, nameCorpus } from '../../../src/core/walk/fuzzy';
 import { compareCodePoints, FileTree } from '../../../src/core/walk/listing';
 import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
 // The bench's seeded generator: the same sequence on every run, so a failure reproduces.
@@ -155,6 +155,29 @@ describe('walk engine shortcuts', function () {
     }
     // The comparison means something only if many queries match something and some match nothing.
     assert.ok(compared === 800 && matched > 200 && matched < 800, `${matched} of ${compared} queries matched`);
+  });
+
+  it('find_file: the names of a corpus that match a query are exactly those mayMatch keeps, one by one', function () {
+    this.timeout(120_000);
+    const next = random(20261205);
+    // Names repeated in other cases too: the corpus groups them by their lower-case form.
+    const all = names(next, 3000).flatMap((name, index) => (index % 7 === 0 ? [name, name.toUpperCase()] : [name]));
+    const corpus = nameCorpus(all, (name) => name);
+    let matched = 0;
+    for (const query of [
+      ...queries(next, 400),
+      'a|b',
+      'x\\y',
+      '"quoted"',
+      '!not',
+      'a-very-long-word-beyond-the-bitap-limit-of-32-characters',
+    ]) {
+      const search = new FileNameSearch<string>(query.trim());
+      const expected = all.filter((name) => search.mayMatch(name)).sort(compareCodePoints);
+      assert.deepEqual(search.matchingIn(corpus).sort(compareCodePoints), expected, JSON.stringify(query));
+      if (expected.length > 0) matched++;
+    }
+    assert.ok(matched > 100, `${matched} queries matched something`);
   });
 
   describe('ignore rules: the one-regex pre-check', function () {

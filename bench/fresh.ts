@@ -1,0 +1,155 @@
+/**
+ * A fresh MCP server's first moments, as agents meet them (a server per session): `tools/list` answered after spawn,
+ * and the first find_file and the first search_files of a server started again on the state folder of one that ran
+ * before (history on, its saved path index there), after files were added while none ran; and, in a warm server,
+ * find_file with a new query each call. Against fd in the same run (the same walks: bench/index.ts's commands).
+ * Each first call is its own server: REPS fresh servers per figure, medians reported.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Bench, Spec } from './harness';
+import { McpServer } from './mcpClient';
+import { median } from './report';
+
+const REPO = path.join(__dirname, '..', '..');
+
+/** Names an agent looks for, each asked once per cycle: more than a listing's memo keeps (a new query each call). */
+const QUERIES = [
+  'user controler',
+  'report final',
+  'index helper',
+  'config loader',
+  'auth service',
+  'readme',
+  'session store',
+  'payment gateway',
+  'router test',
+  'logger util',
+  'cache manager',
+  'schema validator',
+  'order model',
+  'notification worker',
+  'image resize',
+  'api client',
+];
+
+function dataOf(text: string): Record<string, unknown> {
+  return (JSON.parse(text) as { data: Record<string, unknown> }).data;
+}
+
+async function readyIndex(server: McpServer): Promise<void> {
+  for (;;) {
+    const info = dataOf(await server.call('workspace_info', {})).path_index as Record<string, unknown> | null;
+    if (info?.state === 'ready' || info?.state === 'off' || info === null) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function run(bench: Bench): Promise<void> {
+  if (!bench.wants('fresh')) return;
+  const { tree } = bench.generated;
+  const reps = Math.max(3, bench.options.reps);
+  const state = path.join(bench.options.dir, 'state', `fresh-${Math.random().toString(36).slice(2, 8)}`);
+  const added = path.join(tree, 'zz-fresh-added');
+  fs.rmSync(added, { recursive: true, force: true });
+  const args = [path.join(REPO, 'dist', 'mcp.js'), '--root', tree, '--state', state];
+  let step = 0;
+  /** Files added (and one folder) while no server runs. */
+  const addWhileStopped = (): void => {
+    step++;
+    fs.mkdirSync(path.join(added, `batch-${step}`), { recursive: true });
+    for (let index = 0; index < 3; index++) fs.writeFileSync(path.join(added, `batch-${step}`, `added-${index}.md`), `# ${step}\n`);
+  };
+
+  // One server runs first, builds its index and saves it when it stops.
+  const first = await McpServer.spawn(args);
+  await first.call('find_file', { file_name: 'user controler', max_results: 20 });
+  await readyIndex(first);
+  await first.close();
+
+  const listMs: number[] = [];
+  const findMs: number[] = [];
+  const searchMs: number[] = [];
+  const firstCall = async (operation: string, input: Record<string, unknown>, into: number[]): Promise<void> => {
+    addWhileStopped();
+    const spawned = performance.now();
+    const server = await McpServer.spawn(args);
+    await server.client.listTools();
+    listMs.push(performance.now() - spawned);
+    const started = performance.now();
+    await server.call(operation, input);
+    into.push(performance.now() - started);
+    // Let it take in what it found before it stops and saves, as a session would.
+    await readyIndex(server);
+    await server.close();
+  };
+  for (let rep = 0; rep < reps; rep++) {
+    await firstCall('find_file', { file_name: QUERIES[rep % QUERIES.length] ?? 'readme', max_results: 20 }, findMs);
+    await firstCall('search_files', { pattern: '**/*.md', max_results: 200 }, searchMs);
+  }
+  process.stderr.write(
+    `  fresh servers: tools/list ${listMs.map((ms) => ms.toFixed(0)).join(', ')} ms after spawn; first find_file ${findMs
+      .map((ms) => ms.toFixed(0))
+      .join(', ')} ms; first search_files ${searchMs.map((ms) => ms.toFixed(0)).join(', ')} ms\n`,
+  );
+
+  // find_file with a new query each call, in a warm server, and fd asked the same each time.
+  const warm = await McpServer.spawn(args);
+  try {
+    await warm.call('find_file', { file_name: 'warm up', max_results: 20 });
+    await readyIndex(warm);
+    let ours = 0;
+    let theirs = 0;
+    const workload = 'MCP, a new query each call: fuzzy find_file';
+    const fdQuery = (query: string): string => query.split(' ').join('.*');
+    const specs: Spec[] = [
+      {
+        tool: 'agentfs-mcp find_file, indexed, new query',
+        reference: false,
+        run: async () => {
+          const query = QUERIES[ours++ % QUERIES.length] ?? '';
+          return `${String(dataOf(await warm.call('find_file', { file_name: query, max_results: 20 })).count)} shown`;
+        },
+      },
+    ];
+    if (bench.hasFd) {
+      const commands = QUERIES.map((query) => bench.command(`fdfind -H '${fdQuery(query)}'`, 'fdfind', ['-H', fdQuery(query), tree]));
+      specs.push({
+        tool: 'fdfind -H (the query as a regex)',
+        reference: true,
+        run: () => commands[theirs++ % commands.length]?.run() ?? '',
+      });
+    }
+    // Each row's queries are new to it for the first QUERIES.length runs; more repetitions cycle (a memo keeps 4).
+    await bench.measure(workload, specs);
+    bench.target('find_file with a new query each call, indexed ≤ 0.1× fd', workload, 'agentfs-mcp find_file, indexed', 'fdfind', 0.1);
+    // The walks the first calls stand for, by fd: its fuzzy-name search and its glob (bench/index.ts's).
+    const references = 'fd, the walks of the first calls above';
+    if (bench.hasFd) {
+      await bench.measure(references, [
+        bench.command("fdfind -H 'user.*contr'", 'fdfind', ['-H', 'user.*contr', tree]),
+        bench.command('fdfind -H -g *.md', 'fdfind', ['-H', '-g', '*.md', tree]),
+      ]);
+    }
+    const ratio = (values: number[], fdTool: string) => (): number | undefined => {
+      const reference = bench.medianMs(references, fdTool);
+      return reference === undefined || values.length === 0 ? undefined : median(values) / reference;
+    };
+    bench.figureTarget('tools/list answered after spawn (median of fresh servers) ≤ 50 ms', () => median(listMs), 50, 'ms');
+    bench.figureTarget(
+      'first find_file of a fresh server, saved index, files added meanwhile ≤ 0.3× fd',
+      ratio(findMs, "fdfind -H 'user"),
+      0.3,
+      '×',
+    );
+    bench.figureTarget(
+      'first search_files of a fresh server, saved index, files added meanwhile ≤ 0.3× fd',
+      ratio(searchMs, 'fdfind -H -g'),
+      0.3,
+      '×',
+    );
+  } finally {
+    await warm.close();
+    fs.rmSync(added, { recursive: true, force: true });
+  }
+}
