@@ -1,6 +1,7 @@
 /** Everything a tool call may use, built per call by the pipeline (invoke.ts) from the host's session. */
 import type { EncodingHost } from './encoding/host';
 import type { HashMemo } from './files/hashing';
+import type { Origin } from './history/origin';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
 import type { HostNaming } from './naming';
@@ -56,6 +57,8 @@ export interface ToolContext extends CallSignals {
   readonly host?: HostInfo;
   /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */
   readonly history?: HistoryStore;
+  /** Who is calling (history/origin.ts): recorded with every change this call makes. */
+  readonly origin?: Origin;
   /** How the host names tools (naming.ts): for text a tool hands out inside its `data` rather than as its message. */
   readonly naming: HostNaming;
   /** The host's encoding rules and codec (encoding/host.ts): every read and write of text goes through them. */

@@ -8,6 +8,7 @@ import { type EncodingHost, PLAIN_ENCODING_HOST } from './encoding/host';
 import { isFsError } from './ports/fs';
 import { HashMemo } from './files/hashing';
 import { runRecorded } from './recording/record';
+import type { Origin } from './history/origin';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
 import type { PathIndex } from './ports/pathIndex';
@@ -68,22 +69,27 @@ export async function invokeOperation(
   session: Session,
   isCancelled: () => boolean = () => false,
   progress?: (progress: Progress) => void,
+  origin?: Origin,
 ): Promise<Envelope> {
-  return (await invokeForReply(operation, input, session, isCancelled, progress)).envelope;
+  return (await invokeForReply(operation, input, session, isCancelled, progress, origin)).envelope;
 }
 
-/** A call's envelope and the image that goes beside it (read_file of an image, on a host whose HostInfo allows it). */
+/**
+ * A call's envelope and the image that goes beside it (read_file of an image, on a host whose HostInfo allows it).
+ * `origin` says who calls, for the history (history/origin.ts).
+ */
 export async function invokeForReply(
   operation: string,
   input: unknown,
   session: Session,
   isCancelled: () => boolean = () => false,
   progress?: (progress: Progress) => void,
+  origin?: Origin,
 ): Promise<Reply> {
   const tool = findTool(operation);
   if (!tool) return { envelope: failure(operation, 'INVALID_INPUT', `Unknown operation "${operation}".`) };
   try {
-    const { call, context } = await createContext(tool, input, session, isCancelled, progress);
+    const { call, context } = await createContext(tool, input, session, isCancelled, progress, origin);
     const result = await runRecorded(tool, call, context);
     if (result instanceof WithImage) return { envelope: success(tool.name, result.data), image: result.image };
     return { envelope: success(tool.name, result) };
@@ -149,6 +155,7 @@ async function createContext(
   session: Session,
   isCancelled: () => boolean,
   progress?: (progress: Progress) => void,
+  origin?: Origin,
 ): Promise<{ call: ToolCall; context: ToolContext }> {
   const accepted = tool.accept(input);
   const policy = session.policy();
@@ -174,6 +181,7 @@ async function createContext(
     ...(session.index ? { index: session.index } : {}),
     host: session.host,
     history: session.history,
+    ...(origin ? { origin } : {}),
     naming: namingOf(session),
     encodings: session.encodings ?? PLAIN_ENCODING_HOST,
     ...(session.git ? { git: session.git } : {}),

@@ -4,15 +4,20 @@
  * test/unit/manifest.test.ts checks against package.json's `contributes.configuration`.
  */
 
-/** How much the history keeps (agentFs.history.maxOperations and maxBytes; the runner's --history-max-bytes). */
+/**
+ * How much the history keeps (agentFs.history.maxOperations, maxBytes and maxAgeDays; the runner's
+ * --history-max-bytes). What goes, goes a whole session at a time, the oldest first (store.ts, `prune`).
+ */
 export interface HistoryLimits {
-  /** Operations kept; the oldest go first. */
+  /** Operations kept. */
   readonly maxOperations: number;
   /** Bytes of recorded content kept in all; an operation needing more than this is recorded without content. */
   readonly maxBytes: number;
+  /** Sessions whose last change is older than this many days go; absent: the default. */
+  readonly maxAgeDays?: number;
 }
 
-export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxOperations: 200, maxBytes: 50 * 1024 * 1024 };
+export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { maxOperations: 1000, maxBytes: 50 * 1024 * 1024, maxAgeDays: 30 };
 
 /** Which sources count (the editor's search.useIgnoreFiles, search.useGlobalIgnoreFiles, search.useParentIgnoreFiles). */
 export interface IgnoreFileSettings {
@@ -152,6 +157,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.history.enabled': true,
   'agentFs.history.maxOperations': DEFAULT_HISTORY_LIMITS.maxOperations,
   'agentFs.history.maxBytes': DEFAULT_HISTORY_LIMITS.maxBytes,
+  'agentFs.history.maxAgeDays': DEFAULT_HISTORY_LIMITS.maxAgeDays,
   'agentFs.maxReadBytes': DEFAULT_MAX_READ_BYTES,
   'agentFs.exclude': DEFAULT_POLICY.exclude,
   // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-index, the runner always walks.

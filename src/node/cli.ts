@@ -18,6 +18,7 @@ import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHo
 import { createNodeSession } from './session';
 import { SharedPolicyFile } from './sharedPolicy';
 import { RUNNER_NAMING } from '../core/naming';
+import { clientText, newSessionId, type Origin, SESSION_PATTERN } from '../core/history/origin';
 
 const PROGRAM = 'agent-fs';
 
@@ -44,6 +45,9 @@ Options:
   --state DIR            keep the history in DIR (default: a folder per root under
                          $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs)
   --no-history           record nothing (and nothing can be undone)
+  --session NAME         record the change in the history session NAME (shown as runner:NAME), so calls with the
+                         same NAME are listed and undone together (${names('undo_last')} with session); default: its own
+  --label TEXT           a label for the change, which the agent filter of ${names('history_list')} finds (never authority)
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800); a change that
                          replaces more is made but cannot be undone
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
@@ -59,20 +63,44 @@ Options:
 interface Arguments extends HostOptions {
   list: boolean;
   positional: string[];
+  /** --session: the history session this call's change joins; undefined: one of its own. */
+  session: string | undefined;
+  /** --label: the caller's label for its changes (a filter in history_list, never authority). */
+  label: string | undefined;
 }
 
 function parseArguments(argv: readonly string[]): Arguments | string {
   let list = false;
+  let session: string | undefined;
+  let label: string | undefined;
   const positional: string[] = [];
-  const options = parseHostOptions(argv, (argument, flag, _value, inline) => {
+  const options = parseHostOptions(argv, (argument, flag, value, inline) => {
     if (flag === '--list') {
       if (inline !== undefined) return `${flag} takes no value`;
       list = true;
+    } else if (flag === '--session') {
+      session = value();
+      if (session === undefined || !SESSION_PATTERN.test(session))
+        return '--session needs a name of letters, digits, ".", "_", ":" and "-" (at most 80)';
+    } else if (flag === '--label') {
+      label = clientText(value());
+      if (label === undefined) return '--label needs a text';
     } else if (flag.startsWith('-') && flag !== '-') return `unknown option ${flag}`;
     else positional.push(argument);
     return undefined;
   });
-  return typeof options === 'string' ? options : { ...options, list, positional };
+  return typeof options === 'string' ? options : { ...options, list, positional, session, label };
+}
+
+/** Who the runner records a change as made by: the runner, in the --session named or one of this process's own. */
+function runnerOrigin(args: Arguments): Origin {
+  return {
+    host: 'runner',
+    agent: PROGRAM,
+    agent_version: EXTENSION_VERSION,
+    session: args.session === undefined ? newSessionId('runner') : `runner:${args.session}`,
+    ...(args.label === undefined ? {} : { label: args.label }),
+  };
 }
 
 /** First sentence of a description, so the operations list stays one line each. */
@@ -199,6 +227,9 @@ async function main(argv: readonly string[]): Promise<number> {
       historyLimits: flagHistoryLimits(args),
       ...(state.directory === undefined ? {} : { sharedPolicy: new SharedPolicyFile(state.directory, 'runner') }),
     }),
+    undefined,
+    undefined,
+    runnerOrigin(args),
   );
   print(image && envelope.ok ? withBase64(envelope, image) : envelope);
   return envelope.ok ? 0 : 1;

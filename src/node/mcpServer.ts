@@ -52,6 +52,7 @@ import type { Envelope, ImageAttachment } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
+import { clientText, newSessionId, type Origin } from '../core/history/origin';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
 import { envelopeSchema } from '../core/contract/results';
 import type { Policy } from '../core/settings';
@@ -252,6 +253,22 @@ function describeCaller(caller: Caller): string {
   return `client ${client?.name ?? 'unnamed'} ${client?.version ?? ''} (${caller.revision}): ${capabilities?.elicitation?.form !== undefined ? 'can ask (elicitation)' : 'cannot ask'}, ${capabilities?.roots ? 'offers roots' : 'offers no roots'}`;
 }
 
+/** The `_meta` key of a tools/call under which a caller may label its changes (a filter, never authority). */
+export const LABEL_META_KEY = 'agent-fs/label';
+
+/** Who a call's changes are recorded as made by (history/origin.ts): the client as it names itself. */
+function originOf(caller: Caller, session: string, meta: Readonly<Record<string, unknown>> | undefined): Origin {
+  const version = clientText(caller.client?.version);
+  const label = clientText(meta?.[LABEL_META_KEY]);
+  return {
+    host: 'mcp',
+    agent: clientText(caller.client?.name) ?? 'unnamed client',
+    ...(version === undefined ? {} : { agent_version: version }),
+    session,
+    ...(label === undefined ? {} : { label }),
+  };
+}
+
 /** The key of the client's roots among a call's input requests. */
 const ROOTS_INPUT = 'roots';
 
@@ -308,10 +325,13 @@ interface Shared {
   readonly logCaller: (caller: Caller) => void;
   /** Runs one call, counted among those in flight. */
   readonly track: <T>(work: () => Promise<T>) => Promise<T>;
+  /** The session of a client calling without a connection (stateless HTTP): one per client name and version. */
+  readonly clientSession: (client: Implementation | undefined) => string;
 }
 
 export function createMcpService(options: McpServerOptions): McpService {
   const seen = new Set<string>();
+  const clientSessions = new Map<string, string>();
   // Calls in flight, so a stop can wait for a cancelled call to roll back before the process exits.
   let running = 0;
   const idle: (() => void)[] = [];
@@ -330,6 +350,12 @@ export function createMcpService(options: McpServerOptions): McpService {
       if (seen.has(line)) return;
       seen.add(line);
       options.log(line);
+    },
+    clientSession: (client) => {
+      const key = `${client?.name ?? ''}\n${client?.version ?? ''}`;
+      let session = clientSessions.get(key);
+      if (session === undefined) clientSessions.set(key, (session = newSessionId('mcp')));
+      return session;
     },
     track: async (work) => {
       running++;
@@ -380,7 +406,11 @@ function buildServer(shared: Shared, withRoots: boolean): Server {
     });
   }
   server.setRequestHandler('tools/list', () => ({ tools: [...shared.listed] }));
-  server.setRequestHandler('tools/call', (request, ctx) => shared.track(() => callTool(shared, server, roots, request, ctx)));
+  // One session per connection (stdio) or 2025 HTTP session, which is what this server serves.
+  const connection = newSessionId('mcp');
+  const sessionOf = (ctx: ServerContext, caller: Caller): string =>
+    withRoots || ctx.sessionId !== undefined ? connection : shared.clientSession(caller.client);
+  server.setRequestHandler('tools/call', (request, ctx) => shared.track(() => callTool(shared, server, roots, request, ctx, sessionOf)));
   return server;
 }
 
@@ -404,6 +434,7 @@ async function callTool(
   roots: RootsState | undefined,
   request: CallToolRequest,
   ctx: ServerContext,
+  sessionOf: (ctx: ServerContext, caller: Caller) => string,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { options } = shared;
   const { name } = request.params;
@@ -432,7 +463,9 @@ async function callTool(
         return toolResult(asked);
       }
     }
-    const { envelope, image } = await invokeForReply(name, input, session, () => ctx.mcpReq.signal.aborted, progressReporter(ctx, name));
+    const origin = originOf(caller, sessionOf(ctx, caller), request.params._meta);
+    const reply = await invokeForReply(name, input, session, () => ctx.mcpReq.signal.aborted, progressReporter(ctx, name), origin);
+    const { envelope, image } = reply;
     options.log(`${name} ${envelope.ok ? 'ok' : envelope.error.code} in ${elapsed()}`);
     return toolResult(envelope, image);
   } catch (error) {

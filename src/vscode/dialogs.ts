@@ -36,6 +36,8 @@ export interface Dialogs {
   confirm(message: string, action: string): Promise<boolean>;
   /** Picks one recorded operation; its id, or `undefined` when cancelled. */
   pickOperation(choices: readonly OperationChoice[]): Promise<string | undefined>;
+  /** Picks an agent session to undo (choices as OperationChoice, by session id); its id, or `undefined` when cancelled. */
+  pickSession(choices: readonly OperationChoice[]): Promise<string | undefined>;
   /** Picks the client to configure; its id, or `undefined` when cancelled. */
   pickConnection(choices: readonly ConnectionChoice[]): Promise<string | undefined>;
 }
@@ -82,6 +84,18 @@ export const defaultDialogs: Dialogs = {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
       { title: 'Agent FS: Change History', placeHolder: 'Pick a change to see its diff', matchOnDescription: true, matchOnDetail: true },
+    );
+    return picked?.id;
+  },
+  async pickSession(choices) {
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
+      {
+        title: 'Agent FS: Undo an Agent Session',
+        placeHolder: 'Pick the session whose changes to undo; its diff opens before you confirm',
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     return picked?.id;
   },

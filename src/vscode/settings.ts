@@ -160,5 +160,6 @@ export function readHistoryLimits(scope?: vscode.Uri): HistoryLimits {
   return {
     maxOperations: highest('history.maxOperations', DEFAULT_HISTORY_LIMITS.maxOperations),
     maxBytes: highest('history.maxBytes', DEFAULT_HISTORY_LIMITS.maxBytes),
+    maxAgeDays: highest('history.maxAgeDays', DEFAULT_HISTORY_LIMITS.maxAgeDays ?? 30),
   };
 }

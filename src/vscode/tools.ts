@@ -8,6 +8,8 @@ import type { Envelope, Reply } from '../core/envelope';
 import { CancelledError } from '../core/errors';
 import { invokeForReply, prepareOperation, refusalLine, type Session } from '../core/invoke';
 import { EDITOR_NAMING } from '../core/naming';
+import { contentHash } from '../core/files/hashing';
+import { newSessionId, type Origin } from '../core/history/origin';
 import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import { imagePart } from './images';
@@ -39,7 +41,12 @@ export class ToolHost {
         },
         invoke: async (options, token) => {
           const shownAsRefused = this.recall(operation, options.input);
-          const { envelope, image } = await this.invokeForReply(operation, options.input, token);
+          const { envelope, image } = await this.invokeForReply(
+            operation,
+            options.input,
+            token,
+            this.chatOrigin(options.toolInvocationToken),
+          );
           // The chat shows only what prepareInvocation said ("Writing a.txt"); a change refused during the call would
           // pass for one that happened, so the person is told here. A read changes nothing either way, and calls from
           // outside a chat answer their caller.
@@ -80,12 +87,38 @@ export class ToolHost {
     return prepareOperation(operation, input, this.session);
   }
 
-  /** A call exactly as a model's, minus VS Code's confirmation UI; throws vscode.CancellationError on cancel. */
+  /**
+   * A call exactly as a model's, minus VS Code's confirmation UI; throws vscode.CancellationError on cancel. Its
+   * changes are recorded as the person's (the commands call this), in this window's session.
+   */
   async invoke(operation: string, input: unknown, token?: vscode.CancellationToken): Promise<Envelope> {
-    return (await this.invokeForReply(operation, input, token)).envelope;
+    return (await this.invokeForReply(operation, input, token, this.windowOrigin('person'))).envelope;
   }
 
-  private async invokeForReply(operation: string, input: unknown, token?: vscode.CancellationToken): Promise<Reply> {
+  /** This window's own session: the person's commands, and tools another extension invokes outside any chat. */
+  private readonly windowSession = newSessionId('editor');
+
+  private windowOrigin(agent: string): Origin {
+    return { host: 'editor', agent, agent_version: vscode.version, session: this.windowSession };
+  }
+
+  /**
+   * Who invoked a tool. All a published extension learns of the chat is the opaque toolInvocationToken (which
+   * participant or agent asked is proposed API); VS Code hands the same token content to every call of one chat
+   * session (it names the session), so a digest of it tells the sessions apart. No token: invoked outside a chat.
+   */
+  private chatOrigin(token: vscode.ChatParticipantToolToken | undefined): Origin {
+    if (token === undefined) return this.windowOrigin('another extension');
+    const digest = contentHash(new TextEncoder().encode(JSON.stringify(token) ?? '')).replace(/^sha256:/, '');
+    return { host: 'editor', agent: 'VS Code chat', agent_version: vscode.version, session: `chat-${digest.slice(0, 12)}` };
+  }
+
+  private async invokeForReply(
+    operation: string,
+    input: unknown,
+    token: vscode.CancellationToken | undefined,
+    origin: Origin,
+  ): Promise<Reply> {
     const startedAt = performance.now();
     if (token?.isCancellationRequested) throw new vscode.CancellationError();
     try {
@@ -95,7 +128,7 @@ export class ToolHost {
       try {
         const written: WrittenFile[] = [];
         const session = watch === undefined ? this.session : watchWrites(this.session, (file) => written.push(file));
-        const reply = await invokeForReply(operation, input, session, () => token?.isCancellationRequested ?? false);
+        const reply = await invokeForReply(operation, input, session, () => token?.isCancellationRequested ?? false, undefined, origin);
         const { envelope } = reply;
         this.log.record(operation, startedAt, envelope);
         this.onDidInvoke(operation, envelope);

@@ -61,6 +61,7 @@ import {
   randomToken,
   StoreIndex,
 } from './journal';
+import type { Origin } from './origin';
 import type { PathState } from './state';
 
 /** An operation the store has made room for: what `commit` finishes or `cancel` gives up. */
@@ -71,6 +72,13 @@ export interface Reservation {
   readonly reserved: number;
   /** The blobs the journal line names: before content stored for this operation (or already kept). */
   readonly blobs: Readonly<Record<string, number>>;
+}
+
+/** What pruning drops: `ids`, of which `cut` belong to `session`, the one being recorded. */
+interface PrunePlan {
+  readonly ids: readonly string[];
+  readonly cut: number;
+  readonly session?: string;
 }
 
 /** The store could not make room for an operation: nothing of it was kept, and the change must not be made. */
@@ -106,8 +114,12 @@ export interface OperationRecord {
   /** Whether everything an undo needs was recorded; `unavailable_reason` says why not. */
   readonly undo_available: boolean;
   readonly unavailable_reason?: string;
-  /** For an undo: the operation it undid. */
+  /** For an undo: the operation it undid (for a session's undo, the newest of them). */
   readonly undo_of?: string;
+  /** For the undo of a session: every operation it undid. */
+  readonly undo_of_all?: readonly string[];
+  /** Who made the change (origin.ts); absent in records written before it was kept. */
+  readonly origin?: Origin;
   /** Stored content this record refers to: sha-256 hex → size in bytes. */
   readonly blobs: Readonly<Record<string, number>>;
 }
@@ -119,6 +131,12 @@ const SWEEP_NOW = 256;
 const ORPHAN_MS = 60 * 60 * 1000;
 
 let idCounter = 0;
+
+/** When an operation was recorded, from its id (newId: the time in base 36 comes first); NaN for another form. */
+function timeOfId(id: string): number {
+  const dash = id.indexOf('-');
+  return dash < 0 ? Number.NaN : parseInt(id.slice(0, dash), 36);
+}
 
 function hexOf(hash: string): string {
   return hash.replace(/^sha256:/, '');
@@ -154,9 +172,13 @@ export class HistoryStore {
     private readonly readLimits: () => HistoryLimits = () => DEFAULT_HISTORY_LIMITS,
   ) {}
 
-  limits(): HistoryLimits {
+  limits(): Required<HistoryLimits> {
     const limits = this.readLimits();
-    return { maxOperations: Math.max(1, Math.floor(limits.maxOperations)), maxBytes: Math.max(0, Math.floor(limits.maxBytes)) };
+    return {
+      maxOperations: Math.max(1, Math.floor(limits.maxOperations)),
+      maxBytes: Math.max(0, Math.floor(limits.maxBytes)),
+      maxAgeDays: Math.max(0, limits.maxAgeDays ?? DEFAULT_HISTORY_LIMITS.maxAgeDays ?? 30),
+    };
   }
 
   /**
@@ -309,7 +331,9 @@ export class HistoryStore {
     const extension = Object.keys(added).length > 0 ? extendLine(record.id, added) : '';
     if (extension !== '') index.extend(record.id, added);
     try {
-      await this.drop(index, this.oldestBeyondLimits(index, record.id), extension);
+      const plan = await this.beyondLimits(index, record.id);
+      await this.drop(index, plan.ids, extension);
+      await this.noteCut(plan).catch(() => undefined);
     } catch {
       // Nothing of it is in the journal: the after content stays unreferenced (compaction removes it, the record still
       // undoes) and the next commit prunes. The index read anew says so.
@@ -338,33 +362,69 @@ export class HistoryStore {
     await this.commit(reservation, record, contents);
   }
 
-  /** Drops the oldest records beyond the limits and the blobs only they referred to. */
+  /**
+   * Drops what is beyond the limits, a whole session at a time, oldest first, with the blobs only its records referred
+   * to: over maxOperations or maxBytes, the session of the oldest record goes (every record of it, newer ones too);
+   * a session whose last change is older than maxAgeDays goes too. The newest record (`keep`) is never dropped: when
+   * the session to drop is its own, that session loses only its oldest records and is noted as cut (`cutSessions`),
+   * so it is never cut without saying so. Records without a session (written before sessions were kept) go alone.
+   */
   async prune(keep?: string): Promise<void> {
     const index = await this.current();
-    await this.drop(index, this.oldestBeyondLimits(index, keep));
+    const plan = await this.beyondLimits(index, keep);
+    await this.drop(index, plan.ids);
+    await this.noteCut(plan).catch(() => undefined);
   }
 
-  /** The oldest records to drop for the index to be within the limits, never `keep`. Changes nothing. */
-  private oldestBeyondLimits(index: StoreIndex<OperationRecord>, keep: string | undefined): string[] {
-    const { maxOperations, maxBytes } = this.limits();
+  /**
+   * What to drop for the index to be within the limits (see `prune`), never `keep`; `cut`, how many of `keep`'s own
+   * session go. Changes nothing. Finding a session's records loads them (once per process: records never change).
+   */
+  private async beyondLimits(index: StoreIndex<OperationRecord>, keep: string | undefined): Promise<PrunePlan> {
+    const { maxOperations, maxBytes, maxAgeDays } = this.limits();
+    const cutoff = Date.now() - maxAgeDays * 24 * 60 * 60 * 1000;
     let count = index.ids.length;
     let bytes = index.bytes;
     // A blob is freed once every record referring to it is dropped.
     const remaining = new Map<string, number>();
-    const dropped: string[] = [];
-    for (const oldest of index.ids) {
-      if (!(count > maxOperations || (bytes > maxBytes && count > 1)) || oldest === keep) break;
-      for (const hex of Object.keys(index.entries.get(oldest)?.blobs ?? {})) {
+    const dropped = new Set<string>();
+    const take = (id: string): void => {
+      for (const hex of Object.keys(index.entries.get(id)?.blobs ?? {})) {
         const ref = index.refs.get(hex);
         if (!ref) continue;
         const left = (remaining.get(hex) ?? ref.count) - 1;
         remaining.set(hex, left);
         if (left === 0) bytes -= ref.size;
       }
-      dropped.push(oldest);
+      dropped.add(id);
       count--;
+    };
+    const over = (): boolean => count > maxOperations || (bytes > maxBytes && count > 1);
+    const aged = (id: string | undefined): boolean => id !== undefined && id !== keep && timeOfId(id) < cutoff;
+    const sessionOf = async (id: string): Promise<string | undefined> => (await this.load(index, id))?.origin?.session;
+    const keepSession = keep === undefined ? undefined : await sessionOf(keep);
+    let cut = 0;
+    for (const oldest of index.ids) {
+      if (dropped.has(oldest)) continue;
+      if (oldest === keep || !(over() || aged(oldest))) break;
+      const byAge = !over();
+      const session = await sessionOf(oldest);
+      if (session !== undefined && session === keepSession) {
+        // The session being recorded: it is not old, and over the limits it can only be cut.
+        if (byAge) break;
+        take(oldest);
+        cut++;
+        continue;
+      }
+      const members: string[] = [];
+      for (const id of index.ids)
+        if (!dropped.has(id) && (id === oldest || (session !== undefined && id !== keep && (await sessionOf(id)) === session)))
+          members.push(id);
+      // By age, a session goes only once its last change is old.
+      if (byAge && !aged(members[members.length - 1])) break;
+      for (const id of members) take(id);
     }
-    return dropped;
+    return { ids: index.ids.filter((id) => dropped.has(id)), cut, ...(keepSession === undefined ? {} : { session: keepSession }) };
   }
 
   /**
@@ -385,6 +445,33 @@ export class HistoryStore {
     // cannot take a blob stored anew meanwhile.
     for (const hex of freed) await this.discard(`${this.blobsDirectory}/${hex}`);
     if (index.lines > 2 * index.ids.length + 256) await this.compact(index);
+  }
+
+  /** Sessions pruning cut (their oldest changes gone, later ones kept): session → how many changes went. */
+  async cutSessions(): Promise<Record<string, number>> {
+    try {
+      const parsed = JSON.parse(decoder.decode(await this.fs.readFile(this.cutPath))) as unknown;
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
+      return Object.fromEntries(Object.entries(parsed).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
+    } catch {
+      return {};
+    }
+  }
+
+  /** What the history holds now, for workspace_info. */
+  async report(): Promise<{ operations: number; bytes: number; sessionsCut: number }> {
+    const index = await this.current();
+    return { operations: index.ids.length, bytes: index.bytes, sessionsCut: Object.keys(await this.cutSessions()).length };
+  }
+
+  /** Notes a session pruning cut short (a plan's `cut`), for history_list and workspace_info to say so. */
+  private async noteCut(plan: PrunePlan): Promise<void> {
+    if (plan.cut === 0 || plan.session === undefined) return;
+    const cut = await this.cutSessions();
+    cut[plan.session] = (cut[plan.session] ?? 0) + plan.cut;
+    // Only sessions still in the history are worth saying so about; a few hundred at most.
+    const kept = Object.entries(cut).slice(-256);
+    await replaceFile(this.fs, this.cutPath, encoder.encode(JSON.stringify(Object.fromEntries(kept))));
   }
 
   /**
@@ -477,6 +564,10 @@ export class HistoryStore {
 
   private get trashDirectory(): string {
     return `${this.directory}/trash`;
+  }
+
+  private get cutPath(): string {
+    return `${this.directory}/sessions-cut.json`;
   }
 
   private get journalPath(): string {

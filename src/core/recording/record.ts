@@ -177,7 +177,10 @@ async function commitRecord(recording: Recording, data: unknown, taken: Before):
     }
     const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
     const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
-    record = buildRecord(reservation.id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data));
+    record = {
+      ...buildRecord(reservation.id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data)),
+      ...provenance(context, data),
+    };
     await history.commit(reservation, record, contents);
   } catch (error) {
     if (error instanceof ToolError) throw error;
@@ -324,6 +327,10 @@ async function summarise(
 }
 
 async function undoneSummary(history: HistoryStore, data: unknown): Promise<string | undefined> {
+  // The undo of a session says which session: its result's summary.
+  const ofSession =
+    typeof data === 'object' && data !== null && 'undone_operation_ids' in data ? (data as { summary?: unknown }).summary : undefined;
+  if (typeof ofSession === 'string') return ofSession;
   const id = undoneOperationOf(data);
   return id === undefined ? undefined : ((await history.get(id))?.summary ?? id);
 }
@@ -338,6 +345,13 @@ function summariseInput(tool: Tool, input: Readonly<Record<string, unknown>>): R
     else summary[name] = '[object]';
   }
   return summary;
+}
+
+/** Who made the change, and for the undo of a session, every operation it undid. */
+function provenance(context: ToolContext, data: unknown): Pick<OperationRecord, 'origin' | 'undo_of_all'> {
+  const all = typeof data === 'object' && data !== null ? (data as { undone_operation_ids?: unknown }).undone_operation_ids : undefined;
+  const ids = Array.isArray(all) ? all.filter((each): each is string => typeof each === 'string') : [];
+  return { ...(context.origin ? { origin: context.origin } : {}), ...(ids.length > 0 ? { undo_of_all: ids } : {}) };
 }
 
 function undoneOperationOf(data: unknown): string | undefined {

@@ -13,7 +13,8 @@ export function undoneBy(records: readonly OperationRecord[]): Map<string, strin
   const undos = new Map<string, string[]>();
   const oldestFirst = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const record of oldestFirst)
-    if (record.undo_of !== undefined) undos.set(record.undo_of, [...(undos.get(record.undo_of) ?? []), record.id]);
+    for (const undid of new Set([...(record.undo_of === undefined ? [] : [record.undo_of]), ...(record.undo_of_all ?? [])]))
+      undos.set(undid, [...(undos.get(undid) ?? []), record.id]);
   const result = new Map<string, string>();
   const memo = new Map<string, boolean>();
   const isUndone = (id: string, depth: number): boolean => {

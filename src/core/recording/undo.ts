@@ -20,7 +20,7 @@ import { describeState, type DirectoryState, type FileState, fileHashes, sameSta
 import type { HistoryStore, OperationRecord, PathRecord } from '../history/store';
 import { confinedPathsOf, undoneBy } from './records';
 
-const CONFLICT_WORDS: Readonly<Record<ChangeKind, string>> = {
+export const CONFLICT_WORDS: Readonly<Record<ChangeKind, string>> = {
   added: 'created since',
   deleted: 'deleted since',
   modified: 'changed since',
@@ -34,12 +34,31 @@ export interface RestoredPath {
   readonly state: string;
 }
 
+/** An undo checked and read back, ready to write: what `undoRecord` does in two halves, for a session's undo. */
+export interface PreparedUndo {
+  readonly record: OperationRecord;
+  apply(): Promise<RestoredPath[]>;
+}
+
 /**
  * Undoes one recorded operation: refused whole unless it can be undone (not already undone, its content kept), every
  * path is still as it left it, the person's rules allow writing each, and every byte to write back reads right; then
  * each path is put back in the plan's order.
  */
 export async function undoRecord(record: OperationRecord, context: ToolContext, store: HistoryStore): Promise<RestoredPath[]> {
+  return (await prepareUndo(record, context, store)).apply();
+}
+
+/**
+ * Everything `undoRecord` checks and reads before it writes. `checkAsLeft` false leaves out the check that the paths
+ * are as the operation left them: a session's undo proves that for all its operations at once (sessionUndo.ts).
+ */
+export async function prepareUndo(
+  record: OperationRecord,
+  context: ToolContext,
+  store: HistoryStore,
+  checkAsLeft = true,
+): Promise<PreparedUndo> {
   const steps = await undoSteps(record, store);
   const confined = await confinedPathsOf(record, context);
   const at = (path: PathRecord): ConfinedPath => {
@@ -47,14 +66,14 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
     if (!found) throw new Error(`${path.display} is not a path of operation ${record.id}`);
     return found;
   };
-  await requireAsLeft(record, at, context);
+  if (checkAsLeft) await requireAsLeft(record, at, context);
   // The person's rules still hold for every path the undo writes: protected paths, unsaved editors.
   for (const path of record.paths) {
     await assertMayWrite(context, at(path));
     if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
   }
   const contents = await contentsToRestore(record, steps, store);
-  return putBack(record, steps, at, contents, context);
+  return { record, apply: () => putBack(record, steps, at, contents, context) };
 }
 
 /** The steps that undo `record`, or HISTORY_UNAVAILABLE / UNDO_CONFLICT when it cannot be undone at all. */

@@ -78,6 +78,11 @@ export const OPERATION_FIELDS = {
   undone: BOOLEAN,
   undone_by: optional(STRING),
   undo_of: optional(STRING),
+  host: optional(described('Where the change was made: editor, mcp or runner.', STRING)),
+  agent: optional(described("The agent as its client names itself (MCP clientInfo), or the editor's chat: a claim, not proof.", STRING)),
+  session: optional(described('One per MCP connection, editor chat session, or runner --session value.', STRING)),
+  label: optional(described('A label the caller gave: a filter, not authority.', STRING)),
+  session_cut: optional(described("How many of the session's oldest changes the history's limits pruned.", INTEGER)),
 } as const;
 
 /** What an undo answers (undo_operation, undo_last). */
@@ -86,6 +91,8 @@ export const UNDO_FIELDS = {
   undone_operation: STRING,
   summary: STRING,
   restored: arrayOf(object({ path: STRING, action: STRING, state: STRING })),
+  undone_operation_ids: optional(described('Every operation a session undo undid, newest first.', arrayOf(STRING))),
+  session: optional(STRING),
 } as const;
 
 /**

@@ -1,27 +1,30 @@
 import { arrayOf, INTEGER, object } from '../contract/results';
 import { OPERATION_FIELDS, PAGE } from './fields';
 import { toolRef } from '../naming';
+import { agentText, matchesAgent, type Origin } from '../history/origin';
 import type { OperationRecord } from '../history/store';
 import { requireHistory, undoneBy } from '../recording/records';
 import { isWithin } from '../paths';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { pathParameter } from './parameters';
+import { OFFSET, pathParameter } from './parameters';
 
 const HISTORY_LIST_CAP = 200;
 
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Only changes touching this path.'),
+    path: pathParameter('Only changes to this path.'),
     limit: { type: 'integer', minimum: 1, default: 50, description: `At most ${HISTORY_LIST_CAP}.` },
-    offset: { type: 'integer', minimum: 0, description: 'Skip this many of the newest: a previous next_offset.' },
+    offset: OFFSET,
+    agent: { type: 'string', description: 'Only this agent or label.' },
+    session: { type: 'string', description: 'Only this session.' },
   },
   additionalProperties: false,
 } as const satisfies InputSchema;
 
 /** How history_list and the editor's views describe one record. */
-export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>) {
+export function describeRecord(record: OperationRecord, undone: ReadonlyMap<string, string>, cut: Readonly<Record<string, number>> = {}) {
   const undoneByOperation = undone.get(record.id);
   return {
     operation_id: record.id,
@@ -34,6 +37,19 @@ export function describeRecord(record: OperationRecord, undone: ReadonlyMap<stri
     undone: undoneByOperation !== undefined,
     ...(undoneByOperation === undefined ? {} : { undone_by: undoneByOperation }),
     ...(record.undo_of === undefined ? {} : { undo_of: record.undo_of }),
+    ...originFields(record.origin),
+    ...(record.origin && cut[record.origin.session] !== undefined ? { session_cut: cut[record.origin.session] } : {}),
+  };
+}
+
+/** Who made a change, as history_list shows it; nothing for a record written before origins were kept. */
+function originFields(origin: Origin | undefined) {
+  if (!origin) return {};
+  return {
+    host: origin.host,
+    agent: agentText(origin),
+    session: origin.session,
+    ...(origin.label === undefined ? {} : { label: origin.label }),
   };
 }
 
@@ -41,7 +57,7 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription: `The changes Agent FS made here, newest first, with operation_id, summary, paths and undo_available. See one with ${toolRef('history_get')}.`,
+  modelDescription: `Recorded changes, newest first: operation_id, summary, paths, agent, session, undo_available. One in full: ${toolRef('history_get')}.`,
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',
@@ -65,13 +81,17 @@ export const historyList = defineTool({
     const records = await store.list();
     let matching = records;
     const wanted = paths.path;
+    const { agent, session } = input;
+    if (agent !== undefined) matching = matching.filter((record) => matchesAgent(record.origin, agent));
+    if (session !== undefined) matching = matching.filter((record) => record.origin?.session === session);
     if (wanted !== undefined) {
       // Touching: the operation changed the path, something inside it, or a directory containing it.
-      matching = records.filter((record) =>
+      matching = matching.filter((record) =>
         record.paths.some((path) => isWithin(wanted.absolute, path.absolute) || isWithin(path.absolute, wanted.absolute)),
       );
     }
     const undone = undoneBy(records);
+    const cut = await store.cutSessions();
     const offset = input.offset ?? 0;
     const shown = matching.slice(offset, offset + input.limit);
     const end = offset + shown.length;
@@ -80,7 +100,7 @@ export const historyList = defineTool({
       total: matching.length,
       truncated: end < matching.length,
       ...(end < matching.length ? { next_offset: end } : {}),
-      operations: shown.map((record) => describeRecord(record, undone)),
+      operations: shown.map((record) => describeRecord(record, undone, cut)),
     };
   },
 });

@@ -14,21 +14,21 @@ export function pathParameter<const Description extends string>(description: Des
 /** Its form is checked by the tools (checkHashFormat in editing.ts), which keeps this definition short. */
 export const EXPECTED_HASH = {
   type: 'string',
-  description: 'Only if content_hash is still this.',
+  description: 'If content_hash is still this.',
 } as const;
 
-export const DRY_RUN = { type: 'boolean', default: false, description: 'Only show the diff.' } as const;
+export const DRY_RUN = { type: 'boolean', default: false, description: 'Just the diff.' } as const;
 
 /**
  * A VS Code encoding name (encoding/names.ts), checked by the tools (requestedEncoding in encoding/fileText.ts): an
  * enum of the fifty names would cost every definition that takes one about 600 bytes.
  */
-export const ENCODING = { type: 'string', description: 'e.g. windows1252 (default: detected).' } as const;
+export const ENCODING = { type: 'string', description: 'e.g. latin1 (default: detected).' } as const;
 
 export const INCLUDE_IGNORED = {
   type: 'boolean',
   default: false,
-  description: 'Include ignored paths.',
+  description: 'Also ignored paths.',
 } as const;
 
 export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
@@ -36,4 +36,4 @@ export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'I
 /** An id of the history (history/journal.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
 export const OPERATION_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' } as const;
 
-export const OFFSET = { type: 'integer', minimum: 0, description: 'A previous next_offset.' } as const;
+export const OFFSET = { type: 'integer', minimum: 0, description: 'From next_offset.' } as const;

@@ -5,13 +5,16 @@ import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
 import { confinedPathsOf, lastUndoable, requireHistory } from '../recording/records';
 import { undoRecord } from '../recording/undo';
+import { describeSessionUndo, requireSessionTargets, sessionSummary, sessionTargets, undoSession } from '../recording/sessionUndo';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
 import { describeUndo } from './undoOperation';
 
 const inputSchema = {
   type: 'object',
-  properties: {},
+  properties: {
+    session: { type: 'string', description: 'A session id.' },
+  },
   additionalProperties: false,
 } as const satisfies InputSchema;
 
@@ -34,11 +37,17 @@ export async function undoLastTarget(store: HistoryStore): Promise<{ target: Ope
   );
 }
 
+/** What a session's undo cannot reach: its oldest changes, when the history's limits cut them. */
+async function cutNote(store: HistoryStore, session: string): Promise<string> {
+  const cut = (await store.cutSessions())[session];
+  return cut === undefined ? '' : `; its ${cut} oldest were pruned by the history's limits and stay as they are`;
+}
+
 export const undoLast = defineTool({
   name: 'undo_last',
   title: 'Undo Last Change',
   userDescription: 'Undo the most recent change Agent FS tools made.',
-  modelDescription: `Undo the latest change not yet undone; again for the one before. Rules as ${toolRef('undo_operation')}.`,
+  modelDescription: `Undo the latest change not yet undone (again: the one before), or with session all that session's changes. Rules as ${toolRef('undo_operation')}.`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',
@@ -62,16 +71,34 @@ export const undoLast = defineTool({
     'PATH_OUTSIDE_BASE',
     'SYMLINK_OUTSIDE_BASE',
   ],
-  async prepare(_input, context) {
-    return describeUndo((await undoLastTarget(requireHistory(context))).target);
-  },
-  async affects(_input, context) {
-    if (!context.history) return [];
-    const { target } = lastUndoable(await context.history.list());
-    return target ? confinedPathsOf(target, context) : [];
-  },
-  async run(_input, context) {
+  async prepare(input, context) {
     const store = requireHistory(context);
+    if (input.session !== undefined) return describeSessionUndo(input.session, await requireSessionTargets(store, input.session));
+    return describeUndo((await undoLastTarget(store)).target);
+  },
+  async affects(input, context) {
+    if (!context.history) return [];
+    const records = await context.history.list();
+    const targets = input.session === undefined ? [lastUndoable(records).target] : sessionTargets(records, input.session);
+    const paths = [];
+    for (const target of targets) if (target) paths.push(...(await confinedPathsOf(target, context)));
+    return paths;
+  },
+  async run(input, context) {
+    const store = requireHistory(context);
+    if (input.session !== undefined) {
+      const { undone, restored } = await undoSession(input.session, context, store);
+      const newest = undone[0];
+      return {
+        undone_operation_id: newest?.id ?? '',
+        undone_operation: newest?.operation ?? '',
+        summary: `${sessionSummary(input.session, undone)}${await cutNote(store, input.session)}`,
+        restored: [...restored],
+        history_skipped: [],
+        undone_operation_ids: undone.map((record) => record.id),
+        session: input.session,
+      };
+    }
     const { target, skipped } = await undoLastTarget(store);
     const restored = await undoRecord(target, context, store);
     return {

@@ -1,5 +1,6 @@
 import { ROOT } from './fields';
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, NUMBER, object, oneOf, optional, STRING } from '../contract/results';
+import type { HistoryStore } from '../history/store';
 import { EXTENSION_VERSION } from '../catalog/manifest';
 import type { PathIndex } from '../ports/pathIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
@@ -31,6 +32,21 @@ function pathIndexInfo(index: PathIndex | undefined) {
     estimated_bytes: report.bytes,
     walks_answered: report.answered,
     freshness: report.freshness ?? null,
+  };
+}
+
+/** The history's size and limits (HistoryStore.report); null where the session keeps none. */
+async function historyInfo(history: HistoryStore | undefined) {
+  if (!history) return null;
+  const limits = history.limits();
+  const report = await history.report().catch(() => ({ operations: 0, bytes: 0, sessionsCut: 0 }));
+  return {
+    operations: report.operations,
+    bytes: report.bytes,
+    max_operations: limits.maxOperations,
+    max_bytes: limits.maxBytes,
+    max_age_days: limits.maxAgeDays,
+    sessions_cut: report.sessionsCut,
   };
 }
 
@@ -92,16 +108,31 @@ export const workspaceInfo = defineTool({
         }),
       ),
     ),
+    history: optional(
+      described(
+        'What the change history keeps; whole sessions are pruned, oldest first, and sessions_cut counts those cut short.',
+        nullable(
+          object({
+            operations: INTEGER,
+            bytes: INTEGER,
+            max_operations: INTEGER,
+            max_bytes: INTEGER,
+            max_age_days: NUMBER,
+            sessions_cut: INTEGER,
+          }),
+        ),
+      ),
+    ),
     extension_version: STRING,
   }),
   errors: [],
   prepare() {
     return Promise.resolve({ invocationMessage: 'Describing the workspace' });
   },
-  run(_input, context) {
+  async run(_input, context) {
     const { policy, host } = context;
     const roots = context.paths.roots.map((root) => ({ name: root.name, path: root.path }));
-    return Promise.resolve({
+    return {
       base_directory: roots[0]?.path ?? null,
       base_directory_as_given: host?.baseDirectoryAsGiven ?? null,
       roots,
@@ -134,7 +165,8 @@ export const workspaceInfo = defineTool({
       read_images: host !== undefined && host.imageRefusal === undefined,
       problems_after_edits: host?.problemsAfterEdits ?? false,
       path_index: pathIndexInfo(context.index),
+      history: await historyInfo(context.history),
       extension_version: EXTENSION_VERSION,
-    });
+    };
   },
 });

@@ -10,10 +10,11 @@ import { fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
 import { undoneBy } from '../../core/recording/records';
 import { undoLastTarget } from '../../core/tools/undoLast';
+import { requireSessionTargets, sessionFiles, sessionSummary, sessionTargets } from '../../core/recording/sessionUndo';
 import type { Dialogs, OperationChoice } from '../dialogs';
 import type { ToolHost } from '../tools';
-import { openDiff, relativeTime } from './documents';
-import { type ActivityNode, type ActivityView, SHOWN_OPERATIONS, statusOf } from './view';
+import { openDiff, openSessionDiff, relativeTime } from './documents';
+import { type ActivityNode, type ActivityView, groupBySession, SHOWN_OPERATIONS, sessionLabel, statusOf } from './view';
 
 export interface HistoryCommandDependencies {
   readonly store: HistoryStore;
@@ -25,7 +26,7 @@ export interface HistoryCommandDependencies {
 /** An operation given as a view node, or as an id (from tests, keybindings or other extensions). */
 async function recordOf(store: HistoryStore, target: unknown): Promise<OperationRecord | undefined> {
   if (typeof target === 'string') return store.get(target);
-  if (typeof target === 'object' && target !== null && 'record' in target) return (target as ActivityNode).record;
+  if (typeof target === 'object' && target !== null && 'record' in target) return (target as { record: OperationRecord }).record;
   return undefined;
 }
 
@@ -89,6 +90,7 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
       }
       return confirmAndUndo(deps, target, 'undo_last');
     }),
+    vscode.commands.registerCommand('agentFs.undoSession', (target: unknown) => undoSessionCommand(deps, target)),
     vscode.commands.registerCommand('agentFs.history.undo', async (target: unknown): Promise<Envelope | undefined> => {
       const record = await recordOf(store, target);
       return record ? confirmAndUndo(deps, record, 'undo_operation') : undefined;
@@ -118,4 +120,66 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
       return true;
     }),
   ];
+}
+
+/** A session given as a view node or an id; otherwise the person picks one. */
+async function pickSession(deps: HistoryCommandDependencies, target: unknown): Promise<string | undefined> {
+  if (typeof target === 'string') return target;
+  if (typeof target === 'object' && target !== null && (target as ActivityNode).kind === 'session')
+    return (target as Extract<ActivityNode, { kind: 'session' }>).session.id;
+  const groups = groupBySession(await deps.store.list()).filter((group) => group.undoable);
+  if (groups.length === 0) {
+    deps.dialogs().info('No agent session has changes waiting to be undone.');
+    return undefined;
+  }
+  const choices: OperationChoice[] = groups.map((group) => {
+    const targets = sessionTargets(group.records, group.id);
+    const files = sessionFiles(targets);
+    return {
+      id: group.id,
+      label: sessionLabel(group),
+      description: [
+        group.origin?.label,
+        group.id,
+        `${targets.length} ${targets.length === 1 ? 'change' : 'changes'}`,
+        relativeTime(group.records[0]?.time ?? ''),
+      ]
+        .filter((part) => part !== undefined && part !== '')
+        .join(' · '),
+      detail: files.length > 8 ? `${files.slice(0, 8).join(', ')} and ${files.length - 8} more` : files.join(', '),
+    };
+  });
+  return deps.dialogs().pickSession(choices);
+}
+
+/**
+ * "Undo an Agent Session…": the session picked, its changes shown as one diff (each file from before the session to
+ * as the session left it), the person's confirmation, then undo_last with that session through the ToolHost, so the
+ * undo is checked, all or nothing, and recorded as one change like a model's.
+ */
+async function undoSessionCommand(deps: HistoryCommandDependencies, target: unknown): Promise<Envelope | undefined> {
+  const session = await pickSession(deps, target);
+  if (session === undefined) return undefined;
+  let targets: OperationRecord[];
+  try {
+    targets = await requireSessionTargets(deps.store, session);
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    deps.dialogs().info(error.message);
+    return undefined;
+  }
+  await openSessionDiff(session, targets);
+  const files = sessionFiles(targets);
+  const confirmed = await deps
+    .dialogs()
+    .confirm(
+      `Undo ${sessionSummary(session, targets)}? ${files.join(', ')} will be put back as they were before the session. Nothing is changed if another agent or anyone else changed any of them since.`,
+      'Undo Session',
+    );
+  if (!confirmed) return undefined;
+  const envelope = await deps.tools.invoke('undo_last', { session });
+  if (envelope.ok) deps.dialogs().info(describeRestored(envelope));
+  else deps.dialogs().error(`Agent FS could not undo ${sessionSummary(session, targets)}: ${envelope.error.message}`);
+  deps.view.refresh();
+  return envelope;
 }

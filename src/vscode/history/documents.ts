@@ -76,3 +76,27 @@ export async function openDiff(record: OperationRecord, only?: FileChange): Prom
   }
   return resources.flatMap(([, left, right]) => [left, right]);
 }
+
+/**
+ * Opens what undoing a session would take back, as one multi-file diff: each file from before the session's first
+ * change of it (its oldest operation's before side) to as the session left it (its newest operation's after side).
+ * `targets` are newest first. Returns the documents shown.
+ */
+export async function openSessionDiff(session: string, targets: readonly OperationRecord[]): Promise<vscode.Uri[]> {
+  const sides = new Map<string, { before: vscode.Uri; after: vscode.Uri }>();
+  for (const record of targets)
+    for (const change of fileChanges(record)) {
+      const after = sides.get(change.path)?.after ?? historyUri(record, change, 'after');
+      sides.set(change.path, { before: historyUri(record, change, 'before'), after });
+    }
+  const resources = [...sides.values()].map(({ before, after }) => [after, before, after] as const);
+  if (resources.length === 0) return [];
+  try {
+    await vscode.commands.executeCommand('vscode.changes', `Undo session ${session}: what goes back`, resources);
+  } catch {
+    // No multi-file diff editor in this VS Code: show the first file.
+    const [first] = resources;
+    if (first) await vscode.commands.executeCommand('vscode.diff', first[1], first[2], `Undo session ${session}`);
+  }
+  return resources.flatMap(([, before, after]) => [before, after]);
+}

@@ -1,11 +1,14 @@
 /**
- * The "Agent FS Activity" view in the Explorer: the recorded operations, newest first, each with its changed files,
- * refreshed whenever a record appears in or leaves the store, whoever wrote it.
+ * The "Agent FS Activity" view in the Explorer: the recorded operations grouped by agent and session (newest session
+ * first), each session with its operations (newest first) and each operation with its changed files, refreshed
+ * whenever a record appears in or leaves the store, whoever wrote it.
  */
 import * as vscode from 'vscode';
 import { type FileChange, fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
+import { agentText, type Origin } from '../../core/history/origin';
 import { undoneBy } from '../../core/recording/records';
+import { sessionTargets } from '../../core/recording/sessionUndo';
 import { basename, dirname } from '../../core/paths';
 import { findTool } from '../../core/tools';
 import { watchFolder } from '../fileSystem';
@@ -16,8 +19,42 @@ export const ACTIVITY_VIEW = 'agentFs.activity';
 export const SHOWN_OPERATIONS = 200;
 
 export type ActivityNode =
+  | { readonly kind: 'session'; readonly session: SessionGroup }
   | { readonly kind: 'operation'; readonly record: OperationRecord; readonly undoneBy?: string }
   | { readonly kind: 'change'; readonly record: OperationRecord; readonly change: FileChange };
+
+/** The records of one session (or, for records written before sessions were kept, of none), newest first. */
+export interface SessionGroup {
+  /** The session id; '' for records without one. */
+  readonly id: string;
+  readonly origin?: Origin;
+  readonly records: readonly OperationRecord[];
+  /** Whether "Undo an Agent Session…" can take it: changes in force, every one undoable. */
+  readonly undoable: boolean;
+}
+
+/** Records (newest first) grouped by session, the session with the newest change first. */
+export function groupBySession(records: readonly OperationRecord[]): SessionGroup[] {
+  const groups = new Map<string, OperationRecord[]>();
+  for (const record of records) {
+    const id = record.origin?.session ?? '';
+    groups.set(id, [...(groups.get(id) ?? []), record]);
+  }
+  return [...groups].map(([id, members]) => {
+    const targets = id === '' ? [] : sessionTargets(records, id);
+    return {
+      id,
+      ...(members[0]?.origin ? { origin: members[0].origin } : {}),
+      records: members,
+      undoable: targets.length > 0 && targets.every((record) => record.undo_available),
+    };
+  });
+}
+
+/** "claude-code 2.1.0", or what records without an origin are shown as. */
+export function sessionLabel(group: SessionGroup): string {
+  return group.id === '' ? 'Earlier changes (no agent recorded)' : agentText(group.origin);
+}
 
 /** A one-line status for people: "undone" or "cannot be undone" (an undo says so in its summary). */
 export function statusOf(record: OperationRecord, undoneByOperation: string | undefined): string {
@@ -39,14 +76,18 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode> {
     if (node?.kind === 'change') return [];
     if (node?.kind === 'operation') return fileChanges(node.record).map((change) => ({ kind: 'change', record: node.record, change }));
     const records = await this.store.list();
-    const undone = undoneBy(records);
-    return records.slice(0, SHOWN_OPERATIONS).map((record) => {
-      const by = undone.get(record.id);
-      return by === undefined ? { kind: 'operation', record } : { kind: 'operation', record, undoneBy: by };
-    });
+    if (node?.kind === 'session') {
+      const undone = undoneBy(records);
+      return node.session.records.map((record) => {
+        const by = undone.get(record.id);
+        return by === undefined ? { kind: 'operation', record } : { kind: 'operation', record, undoneBy: by };
+      });
+    }
+    return groupBySession(records.slice(0, SHOWN_OPERATIONS)).map((session) => ({ kind: 'session', session }));
   }
 
   getTreeItem(node: ActivityNode): vscode.TreeItem {
+    if (node.kind === 'session') return sessionItem(node.session);
     if (node.kind === 'change') {
       const item = new vscode.TreeItem(basename(node.change.path), vscode.TreeItemCollapsibleState.None);
       const folder = dirname(`/${node.change.path}`).slice(1);
@@ -84,6 +125,32 @@ export class ActivityView implements vscode.TreeDataProvider<ActivityNode> {
     return item;
   }
 }
+
+function sessionItem(group: SessionGroup): vscode.TreeItem {
+  const item = new vscode.TreeItem(sessionLabel(group), vscode.TreeItemCollapsibleState.Expanded);
+  item.id = `session:${group.id}`;
+  const newest = group.records[0];
+  const count = `${group.records.length} ${group.records.length === 1 ? 'change' : 'changes'}`;
+  item.description = [group.origin?.label, group.id === '' ? '' : group.id, count, newest ? relativeTime(newest.time) : '']
+    .filter((part) => part !== undefined && part !== '')
+    .join(' · ');
+  item.iconPath = new vscode.ThemeIcon(group.origin?.host === 'editor' ? 'vscode' : group.origin ? 'hubot' : 'history');
+  item.contextValue = group.undoable ? 'agentFs.session.undoable' : 'agentFs.session';
+  const tooltip = new vscode.MarkdownString(undefined, true);
+  if (group.origin) {
+    tooltip.appendMarkdown(`**${agentText(group.origin)}** (as its client names itself), ${HOSTS[group.origin.host]}\n\n`);
+    tooltip.appendMarkdown(`Session \`${group.id}\`${group.origin.label === undefined ? '' : `, labelled \`${group.origin.label}\``}\n\n`);
+  }
+  tooltip.appendMarkdown(`${count}; the newest ${newest ? new Date(newest.time).toLocaleString() : ''}.`);
+  item.tooltip = tooltip;
+  return item;
+}
+
+const HOSTS: Readonly<Record<Origin['host'], string>> = {
+  editor: 'in this editor',
+  mcp: 'through the MCP server',
+  runner: 'through the runner',
+};
 
 /** Refreshes coalesce: one burst of records (a patch, a series of calls) redraws the view once. */
 const REFRESH_DELAY_MS = 200;

@@ -54,6 +54,8 @@ export interface ServeOptions {
   readonly elicit?: (request: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
   /** The client's roots; when absent the client declares no roots capability. */
   readonly roots?: () => Root[];
+  /** The client's name and version (its clientInfo); default agentfs-test 1.0.0. */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
   /** The command to start instead of `node dist/mcp.js` (the Connect command's snippets). */
   readonly command?: { readonly command: string; readonly args: readonly string[] };
 }
@@ -100,7 +102,7 @@ export async function serve(args: readonly string[], options: ServeOptions = {})
   const capabilities: ClientCapabilities = {};
   if (options.elicit) capabilities.elicitation = { form: {} };
   if (options.roots) capabilities.roots = { listChanged: true };
-  const client = new Client({ name: 'agentfs-test', version: '1.0.0' }, { capabilities });
+  const client = new Client(options.clientInfo ?? { name: 'agentfs-test', version: '1.0.0' }, { capabilities });
   const elicitations: ElicitRequest['params'][] = [];
   const { elicit, roots } = options;
   if (elicit) {

@@ -251,10 +251,11 @@ describe('MCP server: tools and flags', function () {
   });
 });
 
-/** Ids and times differ between two runs; everything else must not. */
+/** Ids and times differ between two runs, and who made each change (host, agent, session); everything else must not. */
 function normalise(envelopes: readonly Envelope[]): unknown[] {
   const ids = new Map<string, string>();
   const text = JSON.stringify(envelopes)
+    .replace(/"host":"(mcp|runner)","agent":"[^"]*","session":"[^"]*"/g, '"host":"<host>","agent":"<agent>","session":"<session>"')
     .replace(/\b[0-9a-z]{9}-[0-9a-z]{4}-[0-9a-z]{4}\b/g, (id) => {
       if (!ids.has(id)) ids.set(id, `<id ${ids.size + 1}>`);
       return ids.get(id) ?? id;

@@ -1,0 +1,240 @@
+/**
+ * Undoing a whole session (history/origin.ts) in one step: every path the session changed goes back to its state
+ * before the session, or nothing changes.
+ *
+ * It is the undo of each of the session's operations still in force, newest first, with every check made before the
+ * first write: each one's content is read back, the person's rules hold for each path, and each path is proved to be
+ * as the session left it. That last proof runs over a virtual disk — the disk as it is now, with the states the newer
+ * operations' undos will have written laid over it — so an operation whose path a later one of the same session
+ * changed again is checked against what the undo of the later one will leave, not against the disk. A difference is
+ * a change someone else made: named with the later recorded operation (its agent and session) that touched the path,
+ * or as a change outside Agent FS (the person, another program) when none did.
+ */
+import { toolRef } from '../naming';
+import { ToolError } from '../errors';
+import { dirname, isWithin, relativeTo } from '../paths';
+import type { ToolContext } from '../context';
+import { fileChanges } from '../history/changes';
+import { agentText } from '../history/origin';
+import { type PathState, sameState, StateReader, type TreeEntry } from '../history/state';
+import type { HistoryStore, OperationRecord } from '../history/store';
+import type { Preparation } from '../tool';
+import { confinedPathsOf, undoneBy } from './records';
+import { CONFLICT_WORDS, prepareUndo, type RestoredPath } from './undo';
+
+/** What undoing a session did: the operations undone (newest first) and each path's final restoration. */
+export interface SessionUndo {
+  readonly undone: readonly OperationRecord[];
+  readonly restored: readonly RestoredPath[];
+}
+
+/**
+ * The operations an undo of `session` undoes, newest first (`records` newest first, as the store lists them): every
+ * one of the session's still in force, less the session's own undos of its own changes (the two cancel out).
+ */
+export function sessionTargets(records: readonly OperationRecord[], session: string): OperationRecord[] {
+  const undone = undoneBy(records);
+  const sessionOf = new Map(records.map((record) => [record.id, record.origin?.session]));
+  return records.filter((record) => {
+    if (record.origin?.session !== session || undone.has(record.id)) return false;
+    const targets = [...(record.undo_of === undefined ? [] : [record.undo_of]), ...(record.undo_of_all ?? [])];
+    return targets.length === 0 || !targets.every((id) => sessionOf.get(id) === session);
+  });
+}
+
+/** The session's operations to undo, or the refusal: none left (OPERATION_NOT_FOUND), or one not undoable. */
+export async function requireSessionTargets(store: HistoryStore, session: string): Promise<OperationRecord[]> {
+  const targets = sessionTargets(await store.list(), session);
+  if (targets.length === 0)
+    throw new ToolError(
+      'OPERATION_NOT_FOUND',
+      `No change of session "${session}" is waiting to be undone. ${toolRef('history_list')} shows each change's session.`,
+      { session },
+    );
+  const blocked = targets.filter((record) => !record.undo_available);
+  if (blocked.length > 0)
+    throw new ToolError(
+      'HISTORY_UNAVAILABLE',
+      `Session "${session}" cannot be undone: ${blocked.map((record) => `${record.id} (${record.summary}): ${record.unavailable_reason ?? 'not recorded'}`).join('; ')}. Nothing was changed.`,
+      { session, operation_ids: blocked.map((record) => record.id) },
+    );
+  return targets;
+}
+
+/** "session mcp-1a2b3c of claude-code 2.1.0 (300 changes)". */
+export function sessionSummary(session: string, targets: readonly OperationRecord[]): string {
+  return `session ${session} of ${agentText(targets[0]?.origin)} (${targets.length} ${targets.length === 1 ? 'change' : 'changes'})`;
+}
+
+/** The paths a session's operations changed, as the files each names (one entry per path, in path order). */
+export function sessionFiles(targets: readonly OperationRecord[]): string[] {
+  return [...new Set(targets.flatMap((record) => fileChanges(record).map((change) => change.path)))].sort();
+}
+
+/** The confirmation of a session's undo: which agent, how many changes, which files. */
+export function describeSessionUndo(session: string, targets: readonly OperationRecord[]): Preparation {
+  const files = sessionFiles(targets);
+  const shown = files.slice(0, 20).map((file) => `- \`${file}\``);
+  if (files.length > shown.length) shown.push(`- and ${files.length - shown.length} more`);
+  return {
+    invocationMessage: `Undoing ${sessionSummary(session, targets)}`,
+    confirmation: {
+      title: `Undo ${sessionSummary(session, targets)}?`,
+      message: `Every file it changed goes back to how it was before the session:\n\n${shown.join('\n')}\n\nNothing is changed if another agent or anyone else changed any of them since. The undo is recorded as one change, so it can be undone in turn.`,
+    },
+  };
+}
+
+/** Undoes every operation of `session` still in force, all or nothing (see the header). */
+export async function undoSession(session: string, context: ToolContext, store: HistoryStore): Promise<SessionUndo> {
+  const targets = await requireSessionTargets(store, session);
+  await requireSessionAsLeft(session, targets, await store.list(), context);
+  const prepared = [];
+  for (const record of targets) prepared.push(await prepareUndo(record, context, store, false));
+  // Each path once, as the oldest operation's undo leaves it.
+  const restored = new Map<string, RestoredPath>();
+  for (const undo of prepared) for (const each of await undo.apply()) restored.set(each.path, each);
+  return { undone: targets, restored: [...restored.values()] };
+}
+
+interface Conflict {
+  readonly path: string;
+  readonly change: string;
+  readonly by?: { readonly operation_id: string; readonly agent: string; readonly session: string | null };
+}
+
+/** UNDO_CONFLICT unless every path of every target is as the session left it (see the header). */
+async function requireSessionAsLeft(
+  session: string,
+  targets: readonly OperationRecord[],
+  records: readonly OperationRecord[],
+  context: ToolContext,
+): Promise<void> {
+  const disk = new VirtualDisk(new StateReader(context.workspace.fs, context, Number.POSITIVE_INFINITY, false));
+  const undoing = new Set(targets.map((record) => record.id));
+  const conflicts = new Map<string, Conflict>();
+  for (const record of targets) {
+    const confined = await confinedPathsOf(record, context);
+    for (const [index, path] of record.paths.entries()) {
+      const absolute = confined[index]?.absolute ?? path.absolute;
+      const display = confined[index]?.display ?? path.display;
+      const now = await disk.state(absolute);
+      if (!sameState(now, path.after)) {
+        const later = records.find(
+          (other) =>
+            other.id > record.id &&
+            !undoing.has(other.id) &&
+            other.paths.some((each) => isWithin(each.absolute, absolute) || isWithin(absolute, each.absolute)),
+        );
+        const differences = fileChanges({ paths: [{ absolute, display, before: path.after, after: now }] });
+        const named =
+          differences.length > 0
+            ? differences.map((each) => ({ path: each.path, words: CONFLICT_WORDS[each.change] }))
+            : [{ path: display, words: 'changed since' }];
+        for (const each of named)
+          if (!conflicts.has(each.path))
+            conflicts.set(
+              each.path,
+              later
+                ? {
+                    path: each.path,
+                    change: `${each.words} by ${agentText(later.origin)}${later.origin ? `, session ${later.origin.session}` : ''}, operation ${later.id}`,
+                    by: { operation_id: later.id, agent: agentText(later.origin), session: later.origin?.session ?? null },
+                  }
+                : { path: each.path, change: `${each.words} outside Agent FS, by the person or another program` },
+            );
+      }
+      disk.set(absolute, path.before);
+    }
+  }
+  if (conflicts.size === 0) return;
+  const list = [...conflicts.values()];
+  throw new ToolError(
+    'UNDO_CONFLICT',
+    `Cannot undo session ${session}: ${list.map((each) => `${each.path} (${each.change})`).join('; ')}. Nothing was changed. Undo those changes first, or change the files back by hand.`,
+    { session, paths: list.map((each) => each.path), conflicts: list },
+  );
+}
+
+/**
+ * The disk as it will be once some undos have run: states set per path, laid over what the disk holds. A state set
+ * at a path replaces everything below it; one set inside a path set before is grafted into that one, so the paths
+ * set never nest.
+ */
+class VirtualDisk {
+  private readonly set_ = new Map<string, PathState>();
+  private readonly read_ = new Map<string, PathState>();
+
+  constructor(private readonly reader: StateReader) {}
+
+  async state(path: string): Promise<PathState> {
+    const above = this.setAbove(path);
+    if (above) return above[0] === path ? above[1] : subState(above[1], relativeTo(above[0], path));
+    let state = this.read_.get(path);
+    if (!state) {
+      state = await this.reader.read(path);
+      this.read_.set(path, state);
+    }
+    for (const [inner, innerState] of [...this.set_].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (inner !== path && isWithin(path, inner)) state = graft(state, relativeTo(path, inner), innerState);
+    return state;
+  }
+
+  set(path: string, state: PathState): void {
+    const above = this.setAbove(path);
+    if (above && above[0] !== path) {
+      this.set_.set(above[0], graft(above[1], relativeTo(above[0], path), state));
+      return;
+    }
+    for (const inner of [...this.set_.keys()]) if (isWithin(path, inner)) this.set_.delete(inner);
+    this.set_.set(path, state);
+  }
+
+  /** The path set at `path` or above it, if any. */
+  private setAbove(path: string): [string, PathState] | undefined {
+    for (let at = path; ; at = dirname(at)) {
+      const found = this.set_.get(at);
+      if (found) return [at, found];
+      if (dirname(at) === at) return undefined;
+    }
+  }
+}
+
+/** The state of `relative` inside a directory state. */
+function subState(state: PathState, relative: string): PathState {
+  if (state.type !== 'directory') return { type: 'missing' };
+  const entry = state.entries.find((each) => each.path === relative);
+  if (!entry) return { type: 'missing' };
+  const mode = entry.mode === undefined ? {} : { mode: entry.mode };
+  if (entry.type === 'file')
+    return { type: 'file', size: entry.size ?? 0, ...(entry.hash === undefined ? {} : { hash: entry.hash }), ...mode };
+  if (entry.type !== 'directory') return { type: entry.type };
+  const prefix = `${relative}/`;
+  const entries = state.entries
+    .filter((each) => each.path.startsWith(prefix))
+    .map((each) => ({ ...each, path: each.path.slice(prefix.length) }));
+  return { type: 'directory', ...mode, entries };
+}
+
+/** A directory state with `state` put at `relative` inside it (and the directories that leads through). */
+function graft(base: PathState, relative: string, state: PathState): PathState {
+  const directory = base.type === 'directory' ? base : { type: 'directory' as const, entries: [] };
+  const prefix = `${relative}/`;
+  const entries: TreeEntry[] = directory.entries.filter((each) => each.path !== relative && !each.path.startsWith(prefix));
+  if (state.type !== 'missing') {
+    const parts = relative.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const parent = parts.slice(0, depth).join('/');
+      if (!entries.some((each) => each.path === parent)) entries.push({ path: parent, type: 'directory' });
+    }
+    const mode = 'mode' in state && state.mode !== undefined ? { mode: state.mode } : {};
+    if (state.type === 'file')
+      entries.push({ path: relative, type: 'file', size: state.size, ...(state.hash === undefined ? {} : { hash: state.hash }), ...mode });
+    else if (state.type === 'directory') {
+      entries.push({ path: relative, type: 'directory', ...mode });
+      for (const each of state.entries) entries.push({ ...each, path: `${prefix}${each.path}` });
+    } else entries.push({ path: relative, type: state.type });
+  }
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { ...directory, entries };
+}
