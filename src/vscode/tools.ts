@@ -95,11 +95,11 @@ export class ToolHost {
     return (await this.invokeForReply(operation, input, token, this.windowOrigin('person'))).envelope;
   }
 
-  /** This window's own session: the person's commands, and tools another extension invokes outside any chat. */
-  private readonly windowSession = newSessionId('editor');
+  /** This window's own sessions: the person's commands, and the tools other extensions invoke outside any chat. */
+  private readonly windowSessions = { person: newSessionId('editor'), 'another extension': newSessionId('editor') };
 
-  private windowOrigin(agent: string): Origin {
-    return { host: 'editor', agent, agent_version: vscode.version, session: this.windowSession };
+  private windowOrigin(agent: 'person' | 'another extension'): Origin {
+    return { host: 'editor', agent, session: this.windowSessions[agent] };
   }
 
   /**

@@ -144,7 +144,10 @@ describe('the installed .vsix', () => {
     const s = scratch('installed-activity', { 'a.txt': 'before\n' });
     const written = expectOk(await callTool('write_file', { file_name: s.rel('a.txt'), content: 'after\n' }));
     await vscode.commands.executeCommand('agentFs.activity.focus');
-    const [top] = await (await api()).activity.getChildren();
+    const { activity } = await api();
+    const [session] = await activity.getChildren();
+    assert.ok(session?.kind === 'session', 'the view groups changes by session');
+    const [top] = await activity.getChildren(session);
     assert.ok(top?.kind === 'operation', 'the view lists the operation');
     assert.equal(top.record.id, written.data.operation_id);
   });

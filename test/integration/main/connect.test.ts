@@ -118,7 +118,10 @@ describe("Connect Another Agent: the MCP server on this window's base directory 
       const written = expectOk(result.structuredContent as Envelope);
       assert.equal(readText(s.abs('from-agent.txt')), 'written by another agent\n');
       await refreshed;
-      const [top] = await agentfs.activity.getChildren();
+      const [session] = await agentfs.activity.getChildren();
+      assert.ok(session?.kind === 'session', 'the view lists sessions');
+      assert.equal(session.session.origin?.agent, 'another-agent', "the newest session is the other agent's, by its client name");
+      const [top] = await agentfs.activity.getChildren(session);
       assert.ok(top?.kind === 'operation', 'the view lists the operation');
       assert.equal(top.record.id, written.data.operation_id, "the other agent's change is the newest in the view");
 

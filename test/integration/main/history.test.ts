@@ -31,9 +31,13 @@ async function injectDialogs(confirm: boolean, pick?: (choices: readonly Operati
   return shown;
 }
 
+/** The newest operation: the first of the newest session's, the view grouping operations by session. */
 async function topOperation(): Promise<Extract<ActivityNode, { kind: 'operation' }>> {
-  const [first] = await (await api()).activity.getChildren();
-  assert.ok(first?.kind === 'operation', 'the view lists operations');
+  const { activity } = await api();
+  const [session] = await activity.getChildren();
+  assert.ok(session?.kind === 'session', 'the view lists sessions');
+  const [first] = await activity.getChildren(session);
+  assert.ok(first?.kind === 'operation', 'a session lists its operations');
   return first;
 }
 
@@ -88,7 +92,11 @@ describe('history: the Activity view, Show Change History and Undo Last Change',
 
     const undo = await topOperation();
     assert.equal(undo.record.undo_of, node.record.id);
-    const [, undone] = await (await api()).activity.getChildren();
+    // The undo is the person's (a command), the write another extension's: each in its own session's group.
+    const { activity } = await api();
+    const undone = (await Promise.all((await activity.getChildren()).map((group) => activity.getChildren(group))))
+      .flat()
+      .find((each) => each.kind === 'operation' && each.record.id === node.record.id);
     assert.equal(undone?.kind === 'operation' ? undone.undoneBy : undefined, undo.record.id);
     assert.equal(
       (await api()).activity.getTreeItem(undone as ActivityNode).contextValue,
