@@ -52,6 +52,8 @@ export interface CommandDependencies {
   readonly log: CallLog;
   readonly results: ResultDocuments;
   readonly dialogs: () => Dialogs;
+  /** Says that the next call of this tool with this input is the person's (Run Tool…), for the history. */
+  readonly byPerson?: (operation: string) => void;
 }
 
 export function registerCommands(deps: CommandDependencies): vscode.Disposable[] {
@@ -134,6 +136,7 @@ async function runTool(deps: CommandDependencies, operationArgument?: string, in
   }
   let result: vscode.LanguageModelToolResult;
   try {
+    deps.byPerson?.(definition.name);
     result = await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
   } catch (error) {
     // Cancel on the tool's confirmation is the person's answer, not a failure worth a second dialog.

@@ -41,12 +41,11 @@ export class ToolHost {
         },
         invoke: async (options, token) => {
           const shownAsRefused = this.recall(operation, options.input);
-          const { envelope, image } = await this.invokeForReply(
-            operation,
-            options.input,
-            token,
-            this.chatOrigin(options.toolInvocationToken),
-          );
+          const origin =
+            options.toolInvocationToken === undefined && this.byPerson(operation)
+              ? this.windowOrigin('person')
+              : this.chatOrigin(options.toolInvocationToken);
+          const { envelope, image } = await this.invokeForReply(operation, options.input, token, origin);
           // The chat shows only what prepareInvocation said ("Writing a.txt"); a change refused during the call would
           // pass for one that happened, so the person is told here. A read changes nothing either way, and calls from
           // outside a chat answer their caller.
@@ -74,6 +73,26 @@ export class ToolHost {
       if (this.prepared.size <= PENDING_LIMIT) break;
       this.prepared.delete(key);
     }
+  }
+
+  /**
+   * Calls the person is about to make through vscode.lm.invokeTool (Run Tool…), by operation: recorded as the
+   * person's. By operation alone, since VS Code may hand the tool an input it completed (defaults filled in).
+   */
+  private readonly personCalls = new Map<string, number>();
+
+  /** The next invocation of `operation` outside a chat is the person's own (Run Tool…). */
+  expectPerson(operation: string): void {
+    this.personCalls.set(operation, Math.min(PENDING_LIMIT, (this.personCalls.get(operation) ?? 0) + 1));
+  }
+
+  /** Whether an invocation outside a chat is one the person started; it counts once. */
+  private byPerson(operation: string): boolean {
+    const waiting = this.personCalls.get(operation) ?? 0;
+    if (waiting === 0) return false;
+    if (waiting === 1) this.personCalls.delete(operation);
+    else this.personCalls.set(operation, waiting - 1);
+    return true;
   }
 
   private recall(operation: string, input: unknown): boolean {

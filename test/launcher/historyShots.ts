@@ -1,11 +1,17 @@
 /**
- * Takes the README's picture of the history: a model-like sequence of changes made through "Agent FS: Run Tool…"
+ * Takes the README's pictures of the history: a model-like sequence of changes made through "Agent FS: Run Tool…"
  * in the real UI (outside test mode), then the "Agent FS Activity" view beside the diff of one recorded change.
+ * With --agents, two MCP clients with different names (the SDK's client over stdio, each starting the server on the
+ * window's history folder, as "Connect Another Agent…" does) change the workspace between the person's changes, and
+ * the picture is the view grouped by agent and session.
  *
  *   node out/test/launcher/historyShots.js [--host 1.139] [--out media/screenshots/history.png] [--keep]
+ *   node out/test/launcher/historyShots.js --agents     (media/screenshots/history-by-agent.png)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Page } from 'playwright-core';
 import { createDemoWorkspace } from './demo';
 import { hostById, REPO_ROOT } from './hosts';
@@ -25,15 +31,20 @@ async function runToolToResult(page: Page, toolName: string, input: object, conf
 
 async function main(argv: readonly string[]): Promise<number> {
   let host = hostById('1.139');
-  let out = path.join(REPO_ROOT, 'media', 'screenshots', 'history.png');
+  let out: string | undefined;
   let keep = false;
+  let agents = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
-    if (arg === '--host') host = hostById(argv[++index] ?? '');
-    else if (arg === '--out') out = path.resolve(argv[++index] ?? out);
+    if (arg === '--agents') agents = true;
+    else if (arg === '--host') host = hostById(argv[++index] ?? '');
+    else if (arg === '--out') out = path.resolve(argv[++index] ?? '.');
     else if (arg === '--keep') keep = true;
     else throw new Error(`Unknown argument "${arg}"`);
   }
+  const picture = out ?? path.join(REPO_ROOT, 'media', 'screenshots', agents ? 'history-by-agent.png' : 'history.png');
+  let launchDir = '';
+  let demo = '';
   cleanUpOnSignals();
   await withLaunch(
     {
@@ -42,17 +53,22 @@ async function main(argv: readonly string[]): Promise<number> {
       trust: false,
       timeoutMs: 300_000,
       keep,
-      prepare: (dir) => ({ target: { folder: createDemoWorkspace(path.join(dir, 'demo')) } }),
+      prepare: (dir) => {
+        launchDir = dir;
+        demo = createDemoWorkspace(path.join(dir, 'demo'));
+        return { target: { folder: demo } };
+      },
       editor: { extensionDevelopmentPath: REPO_ROOT },
       open: { viewport: { width: 1400, height: 820 } },
     },
     async ({ editor }) => {
       const { page } = editor;
       try {
-        await takeShot(page, out);
+        if (agents) await takeAgentsShot(page, picture, launchDir, demo);
+        else await takeShot(page, picture);
       } catch (error) {
         // A picture of where it stopped says more than a selector that timed out.
-        await page.screenshot({ path: `${out}.failed.png` }).catch(() => undefined);
+        await page.screenshot({ path: `${picture}.failed.png` }).catch(() => undefined);
         throw error;
       }
     },
@@ -113,6 +129,96 @@ async function takeShot(page: Page, out: string): Promise<void> {
   await delay(1_500);
   // Hovering shows the inline Open Diff and Undo actions of the row.
   await row.hover();
+  await delay(500);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  await page.screenshot({ path: out });
+  process.stdout.write(`screenshot saved to ${path.relative(process.cwd(), out)}\n`);
+}
+
+/** The editor's history folder under the launch's folder, once the editor has recorded something there. */
+function historyFolder(launchDir: string): string | undefined {
+  const visit = (dir: string, depth: number): string | undefined => {
+    if (depth > 8) return undefined;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const full = path.join(dir, entry.name);
+      if (entry.name === 'history' && fs.existsSync(path.join(full, 'operations'))) return full;
+      const found = visit(full, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return visit(launchDir, 0);
+}
+
+/** An MCP client with this name, over stdio to the built server on the demo folder and the editor's history. */
+async function agent(name: string, version: string, demo: string, state: string): Promise<Client> {
+  const client = new Client({ name, version });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(REPO_ROOT, 'dist', 'mcp.js'), '--root', demo, '--state', state],
+    }),
+  );
+  return client;
+}
+
+async function change(client: Client, name: string, args: Record<string, unknown>): Promise<void> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} was refused: ${JSON.stringify(result.structuredContent)}`);
+}
+
+async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
+  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- review what each agent did\n' });
+  let state: string | undefined;
+  for (let tries = 0; tries < 100 && !(state = historyFolder(launchDir)); tries++) await delay(100);
+  if (!state) throw new Error(`no history folder under ${launchDir}`);
+  const claude = await agent('claude-code', '2.1.0', demo, state);
+  const codex = await agent('codex', '0.9.1', demo, state);
+  try {
+    await change(claude, 'edit_file', {
+      path: 'src/hello.ts',
+      old_string: 'return `Hello, ${name}!`;',
+      new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;",
+    });
+    await change(codex, 'write_file', { file_name: 'docs/usage.md', content: '# Usage\n\nCall hello() with a name.\n' });
+    await change(claude, 'write_file', {
+      file_name: 'src/hello.test.ts',
+      content: "import { hello } from './hello';\n\nconsole.assert(hello(' ') === 'Hello, world!');\n",
+    });
+    await change(codex, 'move_file', { source_path: 'drafts/letter.txt', destination_path: 'archive/letter.txt' });
+    await change(claude, 'delete_file', { file_name: 'notes/ideas.txt' });
+  } finally {
+    await claude.close();
+    await codex.close();
+  }
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  const auxiliary = page.locator('.part.auxiliarybar');
+  if (await auxiliary.isVisible()) {
+    await page.keyboard.press('Control+Alt+KeyB');
+    await delay(500);
+  }
+  await page.locator('.explorer-viewlet .pane-header', { hasText: 'demo' }).first().click();
+  const sash = page.locator('.part.sidebar').first();
+  const box = await sash.boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + 200, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.locator('.statusbar-item', { hasText: 'Agent FS:' }).first().click();
+  const view = page.locator('.pane', { hasText: 'Agent FS Activity' }).last();
+  await view.locator('.monaco-list-row', { hasText: 'codex 0.9.1' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  const row = view.locator('.monaco-list-row', { hasText: 'edit_file src/hello.ts' }).first();
+  await row.click();
+  await page.locator('.editor-group-container.active .monaco-diff-editor').first().waitFor({ timeout: STEP_TIMEOUT });
+  await delay(1_500);
+  // Hovering a session shows its inline Undo (the command "Undo an Agent Session…").
+  await view.locator('.monaco-list-row', { hasText: 'claude-code 2.1.0' }).first().hover();
   await delay(500);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });
