@@ -254,7 +254,7 @@ function describeCaller(caller: Caller): string {
 }
 
 /** The `_meta` key of a tools/call under which a caller may label its changes (a filter, never authority). */
-export const LABEL_META_KEY = 'agent-fs/label';
+const LABEL_META_KEY = 'agent-fs/label';
 
 /** Who a call's changes are recorded as made by (history/origin.ts): the client as it names itself. */
 function originOf(caller: Caller, session: string, meta: Readonly<Record<string, unknown>> | undefined): Origin {

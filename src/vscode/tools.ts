@@ -126,7 +126,7 @@ export class ToolHost {
    * participant or agent asked is proposed API); VS Code hands the same token content to every call of one chat
    * session (it names the session), so a digest of it tells the sessions apart. No token: invoked outside a chat.
    */
-  private chatOrigin(token: vscode.ChatParticipantToolToken | undefined): Origin {
+  private chatOrigin(token: unknown): Origin {
     if (token === undefined) return this.windowOrigin('another extension');
     const digest = contentHash(new TextEncoder().encode(JSON.stringify(token) ?? '')).replace(/^sha256:/, '');
     return { host: 'editor', agent: 'VS Code chat', agent_version: vscode.version, session: `chat-${digest.slice(0, 12)}` };

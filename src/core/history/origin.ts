@@ -36,7 +36,6 @@ export function newSessionId(host: OriginHost): string {
 export function clientText(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   // Control characters (and the line breaks among them) cannot reach a log line or a list.
-  // eslint-disable-next-line no-control-regex
   const text = value.replace(/[\u0000-\u001f\u007f]/g, ' ').trim();
   return text === '' ? undefined : text.slice(0, TEXT_MAX);
 }

@@ -7,6 +7,7 @@
  *   <directory>/journal                           "+<id> <hex>:<size> …" when an operation is reserved, "*<id> …" for
  *                                                 content added after it, "-<id>" when pruned or given up
  *   <directory>/trash/                            what pruning dropped, deleted in the background
+ *   <directory>/sessions-cut.json                 sessions pruning had to cut short: session → operations dropped
  *
  * Why it bypasses the PathResolver: the directory is chosen by the host (the editor's `storageUri`, the runner's
  * `--state` or its per-user default), never by a tool's input, and lies outside every workspace root on purpose

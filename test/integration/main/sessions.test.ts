@@ -124,7 +124,10 @@ describe('agent sessions: changes grouped by agent and session, and "Undo an Age
     // The Activity view: one group per agent and session, the newest first, each with its operations.
     const { activity } = await api();
     const groups = await activity.getChildren();
-    const labels = groups.map((node) => (node.kind === 'session' ? String(activity.getTreeItem(node).label) : ''));
+    const labels = groups.map((node) => {
+      const label = activity.getTreeItem(node).label;
+      return node.kind !== 'session' ? '' : typeof label === 'string' ? label : (label?.label ?? '');
+    });
     assert.deepEqual(labels.slice(0, 3).sort(), ['another extension', 'claude-code 2.1.0', 'codex 0.9.1']);
     const groupOfA = groups.find((node) => node.kind === 'session' && node.session.id === session);
     assert.ok(groupOfA?.kind === 'session');

@@ -112,6 +112,20 @@ describe('MCP server: changes attributed to agents and sessions, a session undon
       if (k === 100 || k === 200) expectOk(runner({ file_name: `r/run${k}.txt`, content: `runner ${k}\n` }, 'task-42'));
     }
 
+    // A label given in the call's _meta: recorded, found by the agent filter, and changing nothing else.
+    const labelled = await b.client.callTool({
+      name: 'write_file',
+      arguments: { file_name: 'b/labelled.txt', content: 'l' },
+      _meta: { 'agent-fs/label': 'ticket-9' },
+    });
+    expectOk(labelled.structuredContent as Envelope);
+    ofB++;
+    const byLabel = await listAll(a, { agent: 'ticket-9' });
+    assert.deepEqual(
+      byLabel.map((entry) => [entry.agent, entry.label]),
+      [['codex 0.9.1', 'ticket-9']],
+    );
+
     const listed = await listAll(b);
     assert.equal(listed.length, A_OPERATIONS + ofB + 2);
     for (const entry of listed) assert.ok(entry.host && entry.agent && entry.session, `${entry.operation_id} names its origin`);
@@ -128,9 +142,9 @@ describe('MCP server: changes attributed to agents and sessions, a session undon
     assert.ok(onlyA.every((entry) => entry.agent === 'claude-code 2.1.0' && entry.host === 'mcp'));
     const onlyB = await listAll(a, { agent: 'codex' });
     assert.equal(onlyB.length, ofB);
-    const labelled = await listAll(a, { agent: 'task-42' });
+    const byRunnerLabel = await listAll(a, { agent: 'task-42' });
     assert.deepEqual(
-      labelled.map((entry) => [entry.host, entry.session, entry.label]),
+      byRunnerLabel.map((entry) => [entry.host, entry.session, entry.label]),
       [
         ['runner', 'runner:build', 'task-42'],
         ['runner', 'runner:build', 'task-42'],
