@@ -128,7 +128,14 @@ export class ToolHost {
    */
   private chatOrigin(token: unknown): Origin {
     if (token === undefined) return this.windowOrigin('another extension');
-    const digest = contentHash(new TextEncoder().encode(JSON.stringify(token) ?? '')).replace(/^sha256:/, '');
+    let text: string;
+    try {
+      text = JSON.stringify(token) ?? '';
+    } catch {
+      // A token that cannot be written out tells no session apart: the window's.
+      return this.windowOrigin('another extension');
+    }
+    const digest = contentHash(new TextEncoder().encode(text)).replace(/^sha256:/, '');
     return { host: 'editor', agent: 'VS Code chat', agent_version: vscode.version, session: `chat-${digest.slice(0, 12)}` };
   }
 

@@ -21,7 +21,7 @@ import { contentSize, type StoredContent } from '../history/content';
 import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRecord, type Reservation } from '../history/store';
 
 /** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
-const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match']);
+const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match', 'session']);
 
 interface HistoryFields {
   readonly operation_id: string | null;

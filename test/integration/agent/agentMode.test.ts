@@ -136,7 +136,7 @@ describe('Copilot agent mode with a scripted model', function () {
         },
         steps: [
           // The window's path index is built by the agent's turn, so the replay finds it further on.
-          { tool: 'agentfs_workspace_info', input: () => ({}), replayOmits: ['path_index'] },
+          { tool: 'agentfs_workspace_info', input: () => ({}), replayOmits: ['path_index', 'history'] },
           { tool: 'agentfs_list_directory', input: () => ({ path: F }) },
           { tool: 'agentfs_directory_tree', input: () => ({ path: F }) },
           { tool: 'agentfs_list_files', input: () => ({ path: F }) },

@@ -130,7 +130,9 @@ export function normalise(envelopes: readonly (Envelope | undefined)[]): unknown
         if (!ids.has(id)) ids.set(id, `<op${ids.size + 1}>`);
         return ids.get(id) ?? id;
       })
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      // Who made a change differs between a chat's turn and its replay (another agent and session, or none).
+      .replace(/,"host":"(editor|mcp|runner)","agent":"[^"]*","session":"[^"]*"(,"label":"[^"]*")?/g, '');
     return JSON.parse(text) as unknown;
   });
 }
