@@ -1,7 +1,8 @@
 /**
- * The history's commands: "Show Change History" (a quick pick, then the diff), "Undo Last Change", and the view's
- * Open Diff, Undo, Refresh and Clear. Undos go through the ToolHost, the same path a model's undo takes, so they are
- * validated, checked for conflicts and recorded alike.
+ * The history's commands: "Show Change History" (a quick pick, then the diff), "Undo Last Change", "Undo an Agent
+ * Session…" (a quick pick of sessions, the diff of what goes back, a question), and the view's Open Diff, Undo,
+ * Refresh and Clear. Undos go through the ToolHost, the same path a model's undo takes, so they are validated,
+ * checked for conflicts and recorded alike.
  */
 import * as vscode from 'vscode';
 import type { Envelope } from '../../core/envelope';

@@ -1,8 +1,9 @@
 /**
  * The person's side of the history: the "Agent FS Activity" view in the Explorer, the diff documents it opens
- * (served read-only from the history store under their own scheme), and the commands "Show Change History" and
- * "Undo Last Change". Undos go through the ToolHost, the same path a model's undo takes, so they are validated,
- * checked for conflicts and recorded alike. The status bar item that opens the view is statusBar.ts's.
+ * (served read-only from the history store under their own scheme), and the commands "Show Change History",
+ * "Undo Last Change" and "Undo an Agent Session…". Undos go through the ToolHost, the same path a model's undo
+ * takes, so they are validated, checked for conflicts and recorded alike. The status bar item that opens the view is
+ * statusBar.ts's.
  *
  * The view is view.ts's, the diff documents documents.ts's, the commands commands.ts's; this file makes the store and
  * registers them.
