@@ -49,6 +49,11 @@ describe('MCP server: 1,000 random calls', function () {
         '.env': 'KEY=1\n',
       };
       for (const [relative, content] of Object.entries(files)) {
+        // A random call may have left a file (or a link) where a parent directory goes, too.
+        const parents: string[] = [];
+        for (let dir = path.dirname(path.join(root, relative)); dir !== root; dir = path.dirname(dir)) parents.unshift(dir);
+        for (const dir of parents)
+          if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === false) fs.rmSync(dir, { force: true });
         fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
         // A random call may have left a directory (or a link) where the file goes.
         fs.rmSync(path.join(root, relative), { recursive: true, force: true });
