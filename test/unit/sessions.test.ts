@@ -151,6 +151,24 @@ describe('history sessions: undo a session, old records, retention', function ()
     ]);
   });
 
+  it("names each record's session in its journal line, so another process prunes whole sessions from the journal", async function () {
+    open({ maxOperations: 4 });
+    for (let index = 0; index < 2; index++)
+      expectOk(await run(origin('alpha', 'mcp:one two'), 'write_file', { file_name: `a${index}.txt`, content: 'a' }));
+    expectOk(await run(origin('beta', 'mcp-b'), 'write_file', { file_name: 'b0.txt', content: 'b' }));
+    expectOk(await run(origin('alpha', 'mcp:one two'), 'write_file', { file_name: 'a2.txt', content: 'a' }));
+    const journal = fs.readFileSync(path.join(state, 'journal'), 'utf8');
+    assert.equal(journal.split('\n').filter((line) => line.startsWith('+') && line.endsWith(' @mcp%3Aone%20two')).length, 3);
+    // A new session over the same folder knows no record yet: the one past the limit drops all of mcp:one two.
+    open({ maxOperations: 4 });
+    expectOk(await run(origin('gamma', 'mcp-c'), 'write_file', { file_name: 'c0.txt', content: 'c' }));
+    assert.deepEqual(
+      (await list()).map((entry) => entry.session),
+      ['mcp-c', 'mcp-b'],
+    );
+    assert.deepEqual(fs.readdirSync(base).sort(), ['a0.txt', 'a1.txt', 'a2.txt', 'b0.txt', 'c0.txt', 'keep', 'lib']);
+  });
+
   it('prunes sessions whose last change is older than maxAgeDays, and keeps a session still in use', async function () {
     const store = session.history;
     assert.ok(store);

@@ -1,6 +1,7 @@
 /**
  * The history store's journal (store.ts): its format, one line per change to the store, and the index a reader builds
- * from it. Lines: "+<id> <hex>:<size> …" when an operation is reserved (with the blobs it holds), "*<id> <hex>:<size> …"
+ * from it. Lines: "+<id> <hex>:<size> … [@<session>]" when an operation is reserved (with the blobs it holds and the
+ * session it belongs to), "*<id> <hex>:<size> …"
  * for content added after it, "-<id>" when pruned or given up; the first line names the journal's generation, so a
  * journal rewritten by another process is told from the one read before. A line counts only once its newline is
  * there, and a line naming an id or a blob of the wrong form is skipped, so no string from a model names a path.
@@ -27,15 +28,19 @@ export function journalHeader(generation: string): string {
 export const HEADER_BYTES = journalHeader(randomToken(GENERATION_LENGTH)).length;
 const encoder = new TextEncoder();
 
-function journalLine(mark: '+' | '*', id: string, blobs: Readonly<Record<string, number>>): string {
+function journalLine(mark: '+' | '*', id: string, blobs: Readonly<Record<string, number>>, session?: string): string {
   return `${mark}${id}${Object.entries(blobs)
     .map(([hex, size]) => ` ${hex}:${size}`)
-    .join('')}\n`;
+    .join('')}${session === undefined ? '' : ` @${encodeURIComponent(session)}`}\n`;
 }
 
-/** The line of an operation reserved with these blobs. */
-export function addLine(id: string, blobs: Readonly<Record<string, number>>): string {
-  return journalLine('+', id, blobs);
+/**
+ * The line of an operation reserved with these blobs, by `session` when it has one: pruning keeps sessions whole and
+ * so must know every record's session, which the line tells without reading the record. The session goes last as
+ * `@<percent-encoded>`, a word older readers skip (it is no blob's `hex:size`).
+ */
+export function addLine(id: string, blobs: Readonly<Record<string, number>>, session?: string): string {
+  return journalLine('+', id, blobs, session);
 }
 
 /** The line of blobs added to an operation after it was reserved. */
@@ -45,6 +50,8 @@ export function extendLine(id: string, blobs: Readonly<Record<string, number>>):
 
 interface IndexEntry<R> {
   readonly blobs: Readonly<Record<string, number>>;
+  /** The session its journal line names; undefined when the line names none (written before lines did). */
+  readonly session?: string;
   /** Loaded on first use. */
   record?: R;
 }
@@ -68,9 +75,10 @@ export class StoreIndex<R> {
     public stamp: number,
   ) {}
 
-  insert(id: string, blobs: Readonly<Record<string, number>>, record?: R): void {
+  insert(id: string, blobs: Readonly<Record<string, number>>, known: { readonly session?: string; readonly record?: R } = {}): void {
     if (this.entries.has(id)) return;
-    this.entries.set(id, { blobs, ...(record ? { record } : {}) });
+    const { session, record } = known;
+    this.entries.set(id, { blobs, ...(session === undefined ? {} : { session }), ...(record ? { record } : {}) });
     let index = this.ids.length;
     while (index > 0 && (this.ids[index - 1] ?? '') > id) index--;
     this.ids.splice(index, 0, id);
@@ -131,14 +139,28 @@ export class StoreIndex<R> {
       const id = head.slice(1);
       if (!OPERATION_ID_PATTERN.test(id)) continue;
       const blobs: Record<string, number> = {};
+      let session: string | undefined;
       for (const part of parts) {
+        if (part.startsWith('@')) {
+          session = decodedSession(part.slice(1));
+          continue;
+        }
         const [hex = '', size = ''] = part.split(':');
         if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
       }
-      if (head.startsWith('+')) this.insert(id, blobs);
+      if (head.startsWith('+')) this.insert(id, blobs, session === undefined ? {} : { session });
       else if (head.startsWith('*')) this.extend(id, blobs);
       else if (head.startsWith('-')) this.remove(id);
     }
     return encoder.encode(text.slice(0, consumed)).length;
+  }
+}
+
+/** A line's session word back to the session; undefined (read the record instead) when it is not one this wrote. */
+function decodedSession(word: string): string | undefined {
+  try {
+    return decodeURIComponent(word);
+  } catch {
+    return undefined;
   }
 }

@@ -4,8 +4,8 @@
  *
  *   <directory>/operations/<operation id>.json   renamed into place once complete; never changed
  *   <directory>/blobs/<sha-256 hex>               file bytes, renamed into place once complete
- *   <directory>/journal                           "+<id> <hex>:<size> …" when an operation is reserved, "*<id> …" for
- *                                                 content added after it, "-<id>" when pruned or given up
+ *   <directory>/journal                           "+<id> <hex>:<size> … @<session>" when an operation is reserved,
+ *                                                 "*<id> …" for content added after it, "-<id>" when pruned or given up
  *   <directory>/trash/                            what pruning dropped, deleted in the background
  *   <directory>/sessions-cut.json                 sessions pruning had to cut short: session → operations dropped
  *
@@ -260,7 +260,7 @@ export class HistoryStore {
    * an undo needs) that the store does not hold yet, writes the reservation for a record of about `recordBytes`, and
    * appends the operation's journal line. Throws HistoryWriteError, having kept nothing, when any of it fails.
    */
-  async reserve(id: string, contents: ReadonlyMap<string, StoredContent>, recordBytes: number): Promise<Reservation> {
+  async reserve(id: string, contents: ReadonlyMap<string, StoredContent>, recordBytes: number, session?: string): Promise<Reservation> {
     const index = await this.current();
     const written: string[] = [];
     const blobs: Record<string, number> = {};
@@ -277,8 +277,8 @@ export class HistoryStore {
         written.push(hex);
       }
       await this.write(staging, reservationText(reserved));
-      await this.appendJournal(index, addLine(id, blobs));
-      index.insert(id, blobs);
+      await this.appendJournal(index, addLine(id, blobs, session));
+      index.insert(id, blobs, session === undefined ? {} : { session });
       return { id, staging, reserved, blobs };
     } catch (error) {
       await removeQuietly(this.fs, staging);
@@ -359,7 +359,7 @@ export class HistoryStore {
   /** Reserves and commits at once: for a record whose change is already made. */
   async add(record: OperationRecord, contents: ReadonlyMap<string, StoredContent>): Promise<void> {
     const needed = new Map([...contents].filter(([hash]) => record.blobs[hexOf(hash)] !== undefined));
-    const reservation = await this.reserve(record.id, needed, JSON.stringify(record).length);
+    const reservation = await this.reserve(record.id, needed, JSON.stringify(record).length, record.origin?.session);
     await this.commit(reservation, record, contents);
   }
 
@@ -402,7 +402,9 @@ export class HistoryStore {
     };
     const over = (): boolean => count > maxOperations || (bytes > maxBytes && count > 1);
     const aged = (id: string | undefined): boolean => id !== undefined && id !== keep && timeOfId(id) < cutoff;
-    const sessionOf = async (id: string): Promise<string | undefined> => (await this.load(index, id))?.origin?.session;
+    // The journal line names the session; only records from before it did are read for it.
+    const sessionOf = async (id: string): Promise<string | undefined> =>
+      index.entries.get(id)?.session ?? (await this.load(index, id))?.origin?.session;
     const keepSession = keep === undefined ? undefined : await sessionOf(keep);
     let cut = 0;
     for (const oldest of index.ids) {
@@ -624,7 +626,7 @@ export class HistoryStore {
       const id = RECORD_FILE.exec(name)?.[1];
       if (id === undefined || !OPERATION_ID_PATTERN.test(id)) continue;
       const record = this.index?.entries.get(id)?.record ?? (await this.readRecord(id));
-      if (record) index.insert(id, record.blobs, record);
+      if (record) index.insert(id, record.blobs, { record, ...(record.origin ? { session: record.origin.session } : {}) });
     }
     return index;
   }
@@ -659,7 +661,12 @@ export class HistoryStore {
 
   /** Writes a journal listing `index`'s records (plus `extra` lines) under its generation. */
   private async rewriteJournal(index: StoreIndex<OperationRecord>, extra = ''): Promise<void> {
-    const lines = index.ids.map((id) => addLine(id, index.entries.get(id)?.blobs ?? {})).join('');
+    const lines = index.ids
+      .map((id) => {
+        const entry = index.entries.get(id);
+        return addLine(id, entry?.blobs ?? {}, entry?.session);
+      })
+      .join('');
     const bytes = encoder.encode(journalHeader(index.generation) + lines + extra);
     await this.replaceJournal(bytes);
     index.lines = index.ids.length;
@@ -686,7 +693,7 @@ export class HistoryStore {
     const fresh = new StoreIndex<OperationRecord>(randomToken(GENERATION_LENGTH), 0, Number.NaN);
     for (const id of index.ids) {
       const entry = index.entries.get(id);
-      if (entry) fresh.insert(id, entry.blobs, entry.record);
+      if (entry) fresh.insert(id, entry.blobs, entry);
     }
     await this.rewriteJournal(fresh);
     this.index = fresh;

@@ -122,7 +122,12 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes }: 
   }
   // Everything the record needs that a full disk could refuse is written before the call changes anything.
   try {
-    const reservation = await history.reserve(history.newId(), reader.contents, JSON.stringify({ input, targets, before: states }).length);
+    const reservation = await history.reserve(
+      history.newId(),
+      reader.contents,
+      JSON.stringify({ input, targets, before: states }).length,
+      context.origin?.session,
+    );
     return { states, reader, reservation };
   } catch (error) {
     if (!(error instanceof HistoryWriteError)) throw error;
