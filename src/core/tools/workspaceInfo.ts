@@ -1,7 +1,8 @@
 import { ROOT } from './fields';
-import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, STRING } from '../contract/results';
+import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
 import { EXTENSION_VERSION } from '../catalog/manifest';
 import type { PathIndex } from '../ports/pathIndex';
+import type { ContentIndex } from '../ports/contentIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
@@ -31,6 +32,20 @@ function pathIndexInfo(index: PathIndex | undefined) {
     estimated_bytes: report.bytes,
     walks_answered: report.answered,
     freshness: report.freshness ?? null,
+  };
+}
+
+/** The warm content index, as pathIndexInfo gives the path index; null where search_content reads every file. */
+function contentIndexInfo(index: ContentIndex | undefined) {
+  if (!index) return null;
+  const report = index.report();
+  return {
+    state: report.state,
+    reason: report.reason ?? null,
+    files: report.files,
+    text_bytes: report.textBytes,
+    estimated_bytes: report.bytes,
+    searches_narrowed: report.answered,
   };
 }
 
@@ -92,6 +107,21 @@ export const workspaceInfo = defineTool({
         }),
       ),
     ),
+    content_index: optional(
+      described(
+        "The host's index of file text, which search_content narrows its reads by; null where it reads every file.",
+        nullable(
+          object({
+            state: oneOf('ready', 'building', 'off'),
+            reason: nullable(STRING),
+            files: INTEGER,
+            text_bytes: INTEGER,
+            estimated_bytes: INTEGER,
+            searches_narrowed: INTEGER,
+          }),
+        ),
+      ),
+    ),
     extension_version: STRING,
   }),
   errors: [],
@@ -134,6 +164,7 @@ export const workspaceInfo = defineTool({
       read_images: host !== undefined && host.imageRefusal === undefined,
       problems_after_edits: host?.problemsAfterEdits ?? false,
       path_index: pathIndexInfo(context.index),
+      content_index: contentIndexInfo(context.contentIndex),
       extension_version: EXTENSION_VERSION,
     });
   },
