@@ -48,6 +48,8 @@ const DIRECTORY_BYTES = 160;
 type Kind = TextKind | 'binary' | 'unindexed';
 
 interface FileRecord {
+  /** Its absolute path (the path index's string). */
+  readonly path: string;
   /** Its id in the postings (text and legacy files), else -1. */
   id: number;
   kind: Kind;
@@ -63,7 +65,8 @@ interface DirectoryRecord {
   readonly path: string;
   /** The path index's watch token when its files were read. */
   since: object | undefined;
-  readonly files: Map<string, FileRecord>;
+  /** Its files' records (an array: a map per directory cost more than the records). */
+  files: FileRecord[];
   /** The search that last checked the token, and what it found. */
   checkedBy: number;
   trusted: boolean;
@@ -185,13 +188,12 @@ export class NodeContentIndex implements ContentIndex {
   }
 
   private onChange(directory: string, name: string | null): void {
-    const record = this.directories.get(directory);
     if (name !== null) {
-      const file = record?.files.get(name);
+      const file = this.byPath.get(childPath(directory, name));
       if (file) file.stale = true;
       // A second link to a file (made here, or this one's other name changing): the file's other names are stale too,
       // and heard of nowhere else. Found by inode at the next search.
-      const stat = lstat(directory === '/' ? `/${name}` : `${directory}/${name}`);
+      const stat = lstat(childPath(directory, name));
       if (stat?.isFile() && stat.nlink > 1) this.linked.add(stat.ino);
     }
     this.queue.add(directory);
@@ -255,32 +257,37 @@ export class NodeContentIndex implements ContentIndex {
       return true;
     }
     if (!record) {
-      record = { path, since: held.since, files: new Map(), checkedBy: 0, trusted: false };
+      record = { path, since: held.since, files: [], checkedBy: 0, trusted: false };
       this.directories.set(path, record);
     } else if (record.since !== held.since) {
       record.since = held.since;
-      for (const file of record.files.values()) file.stale = true;
+      for (const file of record.files) file.stale = true;
     }
     const names = new Set<string>();
     for (const entry of held.entries) {
       if (entry.kind !== 'file' || entry.isSymlink) continue;
-      names.add(entry.name);
-      const file = record.files.get(entry.name);
+      names.add(entry.absolute);
+      const file = this.byPath.get(entry.absolute);
       if (!file || file.stale) this.read(record, entry, file);
     }
-    for (const [name, file] of record.files) if (!names.has(name)) this.drop(record, name, file);
+    if (record.files.some((file) => !names.has(file.path))) {
+      record.files = record.files.filter((file) => {
+        if (names.has(file.path)) return true;
+        this.drop(file);
+        return false;
+      });
+    }
     return true;
   }
 
   private forget(record: DirectoryRecord): void {
-    for (const [name, file] of record.files) this.drop(record, name, file);
+    for (const file of record.files) this.drop(file);
     this.directories.delete(record.path);
   }
 
-  private drop(record: DirectoryRecord, name: string, file: FileRecord): void {
+  private drop(file: FileRecord): void {
     this.retire(file);
-    record.files.delete(name);
-    this.byPath.delete(`${record.path === '/' ? '' : record.path}/${name}`);
+    this.byPath.delete(file.path);
     this.files--;
   }
 
@@ -295,9 +302,9 @@ export class NodeContentIndex implements ContentIndex {
 
   /** Reads one file into the index (a new record, or `old` again). */
   private read(directory: DirectoryRecord, entry: IndexedEntry, old: FileRecord | undefined): void {
-    const file: FileRecord = old ?? { id: -1, kind: 'unindexed', length: 0, ino: -1, stale: false, directory };
+    const file: FileRecord = old ?? { path: entry.absolute, id: -1, kind: 'unindexed', length: 0, ino: -1, stale: false, directory };
     if (!old) {
-      directory.files.set(entry.name, file);
+      directory.files.push(file);
       this.byPath.set(entry.absolute, file);
       this.files++;
     }
@@ -382,6 +389,10 @@ export class NodeContentIndex implements ContentIndex {
       this.queue.clear();
     }
   }
+}
+
+function childPath(directory: string, name: string): string {
+  return directory === '/' ? `/${name}` : `${directory}/${name}`;
 }
 
 function lstat(path: string): fs.Stats | undefined {
