@@ -35,7 +35,7 @@ several --root: a multi-root workspace). A client's roots narrow DIR over stdio;
   --no-guess-encoding  do not guess the encoding of files without a BOM
   --no-index         keep no index of the roots' paths in memory: every listing and search walks the disk
                      (the index answers the same, faster, once built after the first call; Linux only)
-  --no-content-index keep no index of the files' text: search_content reads every file it reaches (the index
+  --no-content-index keep no index of the files' text: content searches read every file they reach (the index
                      answers the same, reading only the files that may match)
   --no-ignore-files  show what ignore files hide: read no .gitignore, .git/info/exclude or global excludes
   --no-ignore-global read no global excludes file (core.excludesFile, ~/.config/git/ignore)

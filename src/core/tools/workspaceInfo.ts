@@ -35,7 +35,7 @@ function pathIndexInfo(index: PathIndex | undefined) {
   };
 }
 
-/** The warm content index, as pathIndexInfo gives the path index; null where search_content reads every file. */
+/** The warm content index, as pathIndexInfo gives the path index; null where a content search reads every file. */
 function contentIndexInfo(index: ContentIndex | undefined) {
   if (!index) return null;
   const report = index.report();
@@ -109,7 +109,7 @@ export const workspaceInfo = defineTool({
     ),
     content_index: optional(
       described(
-        "The host's index of file text, which search_content narrows its reads by; null where it reads every file.",
+        "The host's index of file text, which narrows the files a content search reads; null where it reads them all.",
         nullable(
           object({
             state: oneOf('ready', 'building', 'off'),
