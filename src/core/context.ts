@@ -7,6 +7,7 @@ import type { GitEnvironment } from './ports/git';
 import type { HostNaming } from './naming';
 import type { NotebookEditors } from './ports/notebooks';
 import type { PathIndex } from './ports/pathIndex';
+import type { ContentIndex } from './ports/contentIndex';
 import type { PathResolver, Workspace } from './confinement';
 import type { ContentSearcher } from './ports/searcher';
 import type { Policy } from './settings';
@@ -53,6 +54,8 @@ export interface ToolContext extends CallSignals {
   readonly contentSearcher?: ContentSearcher;
   /** The host's warm path index, where it keeps one (pathIndex.ts): the listing and search walks read it first. */
   readonly index?: PathIndex;
+  /** The host's warm content index (contentIndex.ts): search_content reads only the files it cannot rule out. */
+  readonly contentIndex?: ContentIndex;
   /** Where the tools run, for workspace_info. */
   readonly host?: HostInfo;
   /** The operation history, where the session keeps one (history/store.ts); the history tools read and undo it. */

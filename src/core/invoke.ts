@@ -12,6 +12,7 @@ import type { Origin } from './history/origin';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
 import type { PathIndex } from './ports/pathIndex';
+import type { ContentIndex } from './ports/contentIndex';
 import { PathResolver, type Workspace } from './confinement';
 import type { ContentSearcher } from './ports/searcher';
 import type { Policy } from './settings';
@@ -35,6 +36,8 @@ export interface Session {
   readonly contentSearcher?: ContentSearcher;
   /** The warm path index of a long-lived host (the editor, the MCP server); absent: every listing walks the disk. */
   readonly index?: PathIndex;
+  /** The warm content index of such a host; absent: search_content reads every file it reaches. */
+  readonly contentIndex?: ContentIndex;
   /** What workspace_info reports about the host. */
   readonly host?: HostInfo;
   /** Where mutating calls are recorded for history and undo; absent: nothing is recorded. */
@@ -179,6 +182,7 @@ async function createContext(
     ...(session.notebooks ? { notebooks: session.notebooks } : {}),
     contentSearcher: session.contentSearcher,
     ...(session.index ? { index: session.index } : {}),
+    ...(session.contentIndex ? { contentIndex: session.contentIndex } : {}),
     host: session.host,
     history: session.history,
     ...(origin ? { origin } : {}),

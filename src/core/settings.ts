@@ -162,6 +162,8 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.exclude': DEFAULT_POLICY.exclude,
   // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-index, the runner always walks.
   'agentFs.pathIndex.enabled': true,
+  // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-content-index.
+  'agentFs.contentIndex.enabled': true,
   // Read by the editor alone (src/vscode/problems.ts): the runner and the MCP server have no language services.
   'agentFs.problemsAfterEdits': 'open',
 };

@@ -53,7 +53,8 @@ Options:
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
                          in it (default utf-8; VS Code's names: windows1252, shiftjis, gbk, …)
   --no-guess-encoding    do not guess the encoding of files without a BOM
-  --no-index             accepted as the MCP server takes it; the runner, one process per call, always walks
+  --no-index, --no-content-index  accepted as the MCP server takes them; the runner, one process per call, walks
+                         and reads every call
   --no-ignore-files      show what ignore files hide: read no .gitignore, .git/info/exclude or global excludes
   --no-ignore-global     read no global excludes file (core.excludesFile, ~/.config/git/ignore)
   --no-ignore-parent     read no .gitignore above a root (they count up to the repository's top)

@@ -2,7 +2,8 @@
  * The MCP server (dist/mcp.js, bin agent-fs-mcp; started by src/node/bin/agent-fs-mcp.ts), over stdio or Streamable
  * HTTP. Interface (client configurations depend on it):
  *
- *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
+ *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
+ *                    [--confirm elicit|never|require]
  *                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
  *
  * Over stdio, stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON,
@@ -18,10 +19,11 @@ import { type HttpAddress, needsAllowRemote, parseHttpAddress } from './httpAddr
 import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } from './mcpServer';
 import { toPosixPath } from './nativePaths';
 import { NodePathIndex } from './pathIndex';
+import { NodeContentIndex } from './contentIndex';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
-const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--confirm elicit|never|require]
-                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
+const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
+                    [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
 Serves the Agent FS tools to an MCP client over stdio (or HTTP), confined to DIR (default: the current directory;
 several --root: a multi-root workspace). A client's roots narrow DIR over stdio; they never widen it.
   --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
@@ -35,6 +37,8 @@ several --root: a multi-root workspace). A client's roots narrow DIR over stdio;
   --no-guess-encoding  do not guess the encoding of files without a BOM
   --no-index         keep no index of the roots' paths in memory: every listing and search walks the disk
                      (the index answers the same, faster, once built after the first call; Linux only)
+  --no-content-index keep no index of the files' text: content searches read every file they reach (the index
+                     answers the same, reading only the files that may match)
   --no-ignore-files  show what ignore files hide: read no .gitignore, .git/info/exclude or global excludes
   --no-ignore-global read no global excludes file (core.excludesFile, ~/.config/git/ignore)
   --no-ignore-parent read no .gitignore above a root (they count up to the repository's top)
@@ -139,6 +143,11 @@ function serveOnStdio(service: McpService, serving: string, done: () => void): v
   });
 }
 
+function closeIndexes(index: NodePathIndex | undefined, contentIndex: NodeContentIndex | undefined): void {
+  contentIndex?.close();
+  index?.close();
+}
+
 function main(argv: readonly string[]): number | undefined {
   let confirm: ConfirmMode = 'elicit';
   let http: HttpAddress | undefined;
@@ -201,6 +210,7 @@ function main(argv: readonly string[]): number | undefined {
     ? new NodePathIndex(state.directory === undefined ? {} : { saveTo: nodePath.join(state.directory, 'path-index') })
     : undefined;
   if (index && state.directory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
+  const contentIndex = index && options.contentIndex ? new NodeContentIndex(index) : undefined;
   const service = createMcpService({
     roots: {
       directories,
@@ -213,10 +223,12 @@ function main(argv: readonly string[]): number | undefined {
     confirm,
     log,
     ...(index ? { index } : {}),
+    ...(contentIndex ? { contentIndex } : {}),
   });
-  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}`;
-  if (http !== undefined && token !== undefined) listenOnHttp(service, http, token, allowRemote, serving, () => index?.close());
-  else serveOnStdio(service, serving, () => index?.close());
+  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
+  if (http !== undefined && token !== undefined)
+    listenOnHttp(service, http, token, allowRemote, serving, () => closeIndexes(index, contentIndex));
+  else serveOnStdio(service, serving, () => closeIndexes(index, contentIndex));
   return undefined;
 }
 

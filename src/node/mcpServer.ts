@@ -57,6 +57,7 @@ import { type HostNaming, mcpNaming, renderText } from '../core/naming';
 import { envelopeSchema } from '../core/contract/results';
 import type { Policy } from '../core/settings';
 import type { PathIndex } from '../core/ports/pathIndex';
+import type { ContentIndex } from '../core/ports/contentIndex';
 import type { Progress } from '../core/signals';
 import type { Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
@@ -84,6 +85,8 @@ export interface McpServerOptions {
   readonly historyLimits?: { readonly maxBytes?: number };
   /** The path index every session of this server shares (pathIndex.ts); absent (--no-index): every listing walks. */
   readonly index?: PathIndex;
+  /** The content index every session shares (contentIndex.ts); absent: search_content reads every file. */
+  readonly contentIndex?: ContentIndex;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -308,6 +311,7 @@ function sessionPool(options: McpServerOptions): SessionPool {
       ...(options.encodings ? { encodings: options.encodings } : {}),
       ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
       ...(options.index ? { index: options.index } : {}),
+      ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
     });
   };
   return new SessionPool({ sessionFor, log: options.log }, options.roots);

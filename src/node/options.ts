@@ -9,6 +9,7 @@
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --no-index            keep no path index: every listing walks the disk (the MCP server; the runner always walks)
+ *   --no-content-index    keep no content index: search_content reads every file it reaches (the MCP server)
  *   --no-ignore-files     read no ignore file (.gitignore, info/exclude, global excludes); --no-ignore-global: not the
  *                         user's global excludes file; --no-ignore-parent: no .gitignore above a root
  *   --help (-h), --version (-v)
@@ -36,6 +37,8 @@ export interface HostOptions {
   guessEncoding: boolean;
   /** False with --no-index: a long-lived host keeps no path index (pathIndex.ts). */
   index: boolean;
+  /** False with --no-content-index (or --no-index, which it stands on): no content index (contentIndex.ts). */
+  contentIndex: boolean;
   /** Which ignore sources the finding tools read (core/ignore/sources.ts): all, less what --no-ignore-* turn off. */
   ignoreFiles: IgnoreFileSettings;
   help: boolean;
@@ -64,6 +67,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     encoding: undefined,
     guessEncoding: true,
     index: true,
+    contentIndex: true,
     ignoreFiles: ALL_IGNORE_FILES,
     help: false,
     version: false,
@@ -85,9 +89,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       const encoding = encodingNamed(name);
       if (encoding === undefined) return `--encoding needs an encoding VS Code knows (for example ${someEncodingNames()}), not "${name}"`;
       options.encoding = encoding;
-    } else if (flag === '--no-guess-encoding' || flag === '--no-index') {
+    } else if (flag === '--no-guess-encoding' || flag === '--no-index' || flag === '--no-content-index') {
       if (inline !== undefined) return `${flag} takes no value`;
       if (flag === '--no-index') options.index = false;
+      else if (flag === '--no-content-index') options.contentIndex = false;
       else options.guessEncoding = false;
     } else if (flag === '--no-ignore-files' || flag === '--no-ignore-global' || flag === '--no-ignore-parent') {
       if (inline !== undefined) return `${flag} takes no value`;

@@ -177,7 +177,20 @@ interface DirNode {
   subtree: object | undefined;
   /** Read by this process, or loaded from a saved index and since proven by its status (stats.proven counts them). */
   proven: boolean;
+  /**
+   * The same object for as long as the directory has been watched without a gap (ChangeListener): kept when a read
+   * sets up its new watch while the old one still hears, new whenever that cannot be shown; undefined unwatched.
+   */
+  since: object | undefined;
+  /** An event about the directory itself, or events lost, since its watch was set up: the next read starts a new `since`. */
+  broken: boolean;
 }
+
+/**
+ * Hears every event of every watched directory (a content index: src/node/contentIndex.ts): `name` is the entry
+ * changed (content or attributes too), null for the directory as a whole and whenever its `since` changed.
+ */
+export type ChangeListener = (directory: string, name: string | null) => void;
 
 /** Counters the tests and the bench read: where listings came from. */
 export interface PathIndexStats {
@@ -309,6 +322,7 @@ export class NodePathIndex implements PathIndex {
   private readonly localDevices = new Map<number, boolean>();
   /** The call the last drain was made for (its signals object, one per call). */
   private drainedFor: CallSignals | undefined;
+  private listener: ChangeListener | undefined;
 
   constructor(options: NodePathIndexOptions = {}) {
     this.freshness = options.freshness ?? 'events';
@@ -389,6 +403,47 @@ export class NodePathIndex implements PathIndex {
   preload(rootPath: string): void {
     this.rootFor(rootPath);
     this.schedule();
+  }
+
+  /** Tells `listener` of every event from now on (one listener: the content index). */
+  listen(listener: ChangeListener): void {
+    this.listener = listener;
+  }
+
+  /**
+   * The token of `directory`'s unbroken watch (DirNode.since): the same object while every change to its entries
+   * since the token was made has reached the listener; undefined when there is none (not held, unwatched, a change
+   * not yet taken in).
+   */
+  watchedSince(directory: string): object | undefined {
+    for (const root of this.roots.values()) {
+      const node = root.nodes.get(directory);
+      if (node) return node.dirty || node.broken || root.state !== 'ready' ? undefined : node.since;
+    }
+    return undefined;
+  }
+
+  /**
+   * The held listing of `directory` and its watch token (undefined: not watched); `settled` false while a change
+   * waits to be read (the listing and the token may be about to change).
+   */
+  heldListing(directory: string): { entries: readonly IndexedEntry[]; since: object | undefined; settled: boolean } | undefined {
+    for (const root of this.roots.values()) {
+      const node = root.nodes.get(directory);
+      if (node) return { entries: node.entries, since: node.since, settled: !node.dirty && !node.broken };
+    }
+    return undefined;
+  }
+
+  /** The directories held now, in every root. */
+  *heldDirectories(): IterableIterator<string> {
+    for (const root of this.roots.values()) yield* root.nodes.keys();
+  }
+
+  /** Whether the index answers for `rootPath` now. */
+  isReady(rootPath: string): boolean {
+    for (const root of this.roots.values()) if (root.state === 'ready' && isWithin(root.path, rootPath)) return true;
+    return false;
   }
 
   /** Starts indexing `rootPath` (if it is not yet) and resolves once it answers, or is off. */
@@ -550,6 +605,8 @@ export class NodePathIndex implements PathIndex {
         watch: undefined,
         subtree: undefined,
         proven: false,
+        since: undefined,
+        broken: false,
       });
     }
     root.paths = paths;
@@ -609,7 +666,10 @@ export class NodePathIndex implements PathIndex {
   private drop(root: RootIndex): void {
     if (root.saveTimer) clearTimeout(root.saveTimer);
     root.saveTimer = undefined;
-    for (const node of root.nodes.values()) this.unwatch(node);
+    for (const node of root.nodes.values()) {
+      this.unwatch(node);
+      this.listener?.(node.path, null);
+    }
     root.nodes.clear();
     root.queue.clear();
     root.paths = 0;
@@ -634,8 +694,14 @@ export class NodePathIndex implements PathIndex {
   /** Events may have been lost: nothing held can be trusted until it is read again. */
   private overflowed(): void {
     this.stats.overflows++;
-    for (const root of this.roots.values()) for (const node of root.nodes.values()) this.markDirty(root, node);
+    for (const root of this.roots.values()) for (const node of root.nodes.values()) this.breakWatch(root, node);
     this.burst = 0;
+  }
+
+  /** Events about `node` may have been lost: dirty, and its watch token renewed at its next read. */
+  private breakWatch(root: RootIndex, node: DirNode): void {
+    node.broken = true;
+    this.markDirty(root, node);
   }
 
   private markDirty(root: RootIndex, node: DirNode): void {
@@ -703,7 +769,7 @@ export class NodePathIndex implements PathIndex {
     const mounts = this.mountsBelow(root.path);
     if (mounts !== root.mounts) {
       root.mounts = mounts;
-      for (const node of root.nodes.values()) this.markDirty(root, node);
+      for (const node of root.nodes.values()) this.breakWatch(root, node);
     }
     return true;
   }
@@ -763,6 +829,10 @@ export class NodePathIndex implements PathIndex {
     const watch = this.openWatch(root, node.path);
     if (this.isCurrent(node)) {
       node.watch = watch;
+      // A watch begins here: what was learnt of its files before it (the content index's) is not vouched for.
+      node.since = watch ? {} : undefined;
+      node.broken = false;
+      this.listener?.(node.path, null);
       return;
     }
     this.closeWatch(watch);
@@ -828,15 +898,22 @@ export class NodePathIndex implements PathIndex {
       watch: own,
       subtree: undefined,
       proven: true,
+      since: own ? {} : undefined,
+      broken: false,
     };
   }
 
   private onEvent(root: RootIndex, path: string, watch: DirectoryWatch | undefined, type: string, name: string | null): void {
     this.countEvent();
+    const node = root.nodes.get(path);
+    // The directory itself moved, went or changed (its own name; an entry of the same name counts as it): the watch
+    // may now hear another directory, or none.
+    const self = name === null || name === basename(path);
+    if (node && self) node.broken = true;
+    this.listener?.(path, self ? null : name);
     // A file written to or touched: its directory's listing is the same. The directory's own attributes do count
     // (permissions decide whether it can be listed at all).
-    if (type === 'change' && name !== null && name !== basename(path)) return;
-    const node = root.nodes.get(path);
+    if (type === 'change' && !self) return;
     if (node && node.watch === watch) {
       this.markDirty(root, node);
       this.schedule();
@@ -849,7 +926,9 @@ export class NodePathIndex implements PathIndex {
     if (node && node.watch === watch) {
       // Verified from now on, and read again first: whatever the watch missed before it failed shows then.
       node.watch = undefined;
-      this.markDirty(root, node);
+      node.since = undefined;
+      this.breakWatch(root, node);
+      this.listener?.(path, null);
       this.schedule();
     }
   }
@@ -886,8 +965,12 @@ export class NodePathIndex implements PathIndex {
     const before = new Set(node.entries.filter(isDirectoryEntry).map((entry) => entry.name));
     root.paths += fresh.entries.length - node.entries.length;
     const oldWatch = node.watch;
-    Object.assign(node, fresh);
+    // The new watch was set up while the old one still heard this same directory: no change fell between them.
+    const unbroken = oldWatch !== undefined && fresh.watch !== undefined && !node.broken && node.since !== undefined;
+    const since = unbroken ? node.since : fresh.since;
+    Object.assign(node, fresh, { since });
     if (oldWatch !== node.watch) this.closeWatch(oldWatch);
+    if (!unbroken) this.listener?.(node.path, null);
     // Subdirectories that went: dropped; ones that came: added in the background (the walk reads them meanwhile).
     const after = new Set<string>();
     for (const entry of node.entries) {
@@ -908,6 +991,7 @@ export class NodePathIndex implements PathIndex {
     root.nodes.delete(path);
     root.paths -= node.entries.length;
     this.unwatch(node);
+    this.listener?.(path, null);
     for (const entry of node.entries) if (isDirectoryEntry(entry)) this.remove(root, entry.absolute);
   }
 
@@ -958,6 +1042,7 @@ export class NodePathIndex implements PathIndex {
     const fresh = this.read(root, path);
     if (!fresh) return;
     root.nodes.set(path, { path, ...fresh });
+    this.listener?.(path, null);
     this.invalidate(root, path);
     root.paths += fresh.entries.length;
     for (const entry of fresh.entries) if (isDirectoryEntry(entry) && !root.nodes.has(entry.absolute)) root.queue.add(entry.absolute);

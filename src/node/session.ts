@@ -11,6 +11,7 @@ import { DEFAULT_HISTORY_LIMITS, type HistoryLimits } from '../core/settings';
 import type { Session } from '../core/invoke';
 import { isWithin } from '../core/paths';
 import type { PathIndex } from '../core/ports/pathIndex';
+import type { ContentIndex } from '../core/ports/contentIndex';
 import { type HostNaming, RUNNER_NAMING } from '../core/naming';
 import type { Root, Workspace } from '../core/confinement';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../core/settings';
@@ -53,6 +54,8 @@ export interface NodeSessionOptions {
    * host. Absent: every call walks the disk, as the runner (one process per call) always does.
    */
   readonly index?: PathIndex;
+  /** The content index search_content narrows its reads by (contentIndex.ts), shared like `index`. */
+  readonly contentIndex?: ContentIndex;
   /** Where git's per-user config and excludes file are (gitEnvironment.ts); default: as this process's environment says. */
   readonly git?: GitEnvironment;
 }
@@ -103,6 +106,7 @@ export function createNodeSession(
     ...(history ? { history } : {}),
     ...(ripgrep ? { contentSearcher: new RipgrepSearcher(ripgrep) } : {}),
     ...(options.index ? { index: options.index } : {}),
+    ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
     encodings: options.encodings ?? RUNNER_ENCODINGS,
     git: options.git ?? gitEnvironment(),
     host: {

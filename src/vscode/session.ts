@@ -16,6 +16,8 @@ import type { PathIndex } from '../core/ports/pathIndex';
 import { gitEnvironment } from '../node/gitEnvironment';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
 import { editorIndexOptions, NodePathIndex } from '../node/pathIndex';
+import { NodeContentIndex } from '../node/contentIndex';
+import type { ContentIndex } from '../core/ports/contentIndex';
 import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
 import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
@@ -40,9 +42,13 @@ let editorIndexFolder: string | undefined;
 export function savePathIndexIn(folder: string | undefined): void {
   editorIndexFolder = folder;
 }
+/** The window's content index over the path index (src/node/contentIndex.ts), made on first use. */
+let editorContentIndex: NodeContentIndex | undefined;
 
-/** Forgets the window's path index (the extension deactivating). */
+/** Forgets the window's path and content indexes (the extension deactivating). */
 export function closePathIndex(): void {
+  editorContentIndex?.close();
+  editorContentIndex = undefined;
   editorIndex?.close();
   editorIndex = undefined;
 }
@@ -114,6 +120,17 @@ export class EditorSession implements Session {
       ...(editorIndexFolder === undefined ? {} : { saveTo: editorIndexFolder }),
     });
     return editorIndex;
+  }
+
+  /**
+   * The content index search_content narrows its reads by, over the path index (it hears of changes through its
+   * watches), unless agentFs.contentIndex.enabled is off; absent wherever the path index is.
+   */
+  get contentIndex(): ContentIndex | undefined {
+    if (!this.index || !editorIndex || vscode.workspace.getConfiguration('agentFs').get<boolean>('contentIndex.enabled') === false)
+      return undefined;
+    editorContentIndex ??= new NodeContentIndex(editorIndex);
+    return editorContentIndex;
   }
 
   /**

@@ -91,7 +91,13 @@ export async function searchByScan(
   accept: (match: LineMatch) => Promise<Accepted | undefined>,
   need: number,
   counted: (stats: ScanStats) => void,
-  options: { query: CompiledQuery; contextLines: number; includeIgnored: boolean; documents: boolean },
+  options: {
+    query: CompiledQuery;
+    contextLines: number;
+    includeIgnored: boolean;
+    documents: boolean;
+    mayMatch?: ((absolute: string) => boolean) | undefined;
+  },
 ): Promise<StartResult> {
   // Within one start the display paths share a prefix: they sort as the absolute paths do, a sidecar as its .pdf.
   const sortKey = (absolute: string): string | Promise<string> =>
@@ -107,6 +113,7 @@ export async function searchByScan(
       includeIgnored: options.includeIgnored,
       maxMatchesPerFile: need,
       sortKey,
+      ...(options.mayMatch ? { mayMatch: options.mayMatch } : {}),
     },
     async (match) => {
       const item = await accept(match);

@@ -63,6 +63,11 @@ export interface ScanRequest {
    * for the few that need a look at the disk.
    */
   readonly sortKey: (absolute: string) => string | Promise<string>;
+  /**
+   * False for a file known to hold no match (a content index's answer, ports/contentIndex.ts): it is walked and counted
+   * like any other, only not read.
+   */
+  readonly mayMatch?: (absolute: string) => boolean;
 }
 
 export interface ScanStats {
@@ -176,6 +181,7 @@ async function filesInOrder(context: ToolContext, request: ScanRequest): Promise
   // Grouped by directory, so that only each directory's own names are sorted (FileTree), not 100,000 long paths.
   const tree = new FileTree();
   const found: VisibleEntry[] = [];
+  const mayMatch = request.mayMatch ?? (() => true);
   const rules = await walkVisible(
     context,
     request.start,
@@ -183,7 +189,8 @@ async function filesInOrder(context: ToolContext, request: ScanRequest): Promise
     (entry) => {
       if (entry.kind === 'directory' && !entry.isSymlink) tree.addDirectory(entry.parent, entry.name);
       // Links are not followed, as ripgrep does not follow them either.
-      else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute)) found.push(entry);
+      else if (entry.kind === 'file' && !entry.isSymlink && request.acceptsFile(entry.absolute) && mayMatch(entry.absolute))
+        found.push(entry);
     },
   );
   const standIns = await addByKey(tree, found, request);

@@ -3,6 +3,7 @@ import { arrayOf, BOOLEAN, described, INTEGER, nullable, NUMBER, object, oneOf, 
 import type { HistoryStore } from '../history/store';
 import { EXTENSION_VERSION } from '../catalog/manifest';
 import type { PathIndex } from '../ports/pathIndex';
+import type { ContentIndex } from '../ports/contentIndex';
 import { UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../read/limits';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
@@ -47,6 +48,20 @@ async function historyInfo(history: HistoryStore | undefined) {
     max_bytes: limits.maxBytes,
     max_age_days: limits.maxAgeDays,
     sessions_cut: report.sessionsCut,
+  };
+}
+
+/** The warm content index, as pathIndexInfo gives the path index; null where a content search reads every file. */
+function contentIndexInfo(index: ContentIndex | undefined) {
+  if (!index) return null;
+  const report = index.report();
+  return {
+    state: report.state,
+    reason: report.reason ?? null,
+    files: report.files,
+    text_bytes: report.textBytes,
+    estimated_bytes: report.bytes,
+    searches_narrowed: report.answered,
   };
 }
 
@@ -123,6 +138,21 @@ export const workspaceInfo = defineTool({
         ),
       ),
     ),
+    content_index: optional(
+      described(
+        "The host's index of file text, which narrows the files a content search reads; null where it reads them all.",
+        nullable(
+          object({
+            state: oneOf('ready', 'building', 'off'),
+            reason: nullable(STRING),
+            files: INTEGER,
+            text_bytes: INTEGER,
+            estimated_bytes: INTEGER,
+            searches_narrowed: INTEGER,
+          }),
+        ),
+      ),
+    ),
     extension_version: STRING,
   }),
   errors: [],
@@ -166,6 +196,7 @@ export const workspaceInfo = defineTool({
       problems_after_edits: host?.problemsAfterEdits ?? false,
       path_index: pathIndexInfo(context.index),
       history: await historyInfo(context.history),
+      content_index: contentIndexInfo(context.contentIndex),
       extension_version: EXTENSION_VERSION,
     };
   },

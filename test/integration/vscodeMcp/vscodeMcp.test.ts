@@ -440,16 +440,25 @@ describe("VS Code's own MCP client, through Copilot agent mode", function () {
     fs.cpSync(pristine, root, { recursive: true, preserveTimestamps: true });
     const replayed = await replay(results);
     // The server runs on the `node` of PATH, the replay in the extension host's Node: only their versions differ.
-    // The server keeps a path index, which the replay (a session of its own, for one turn) does not, and its history
-    // holds what the turn did so far, the replay's what the replay did.
+    // The server keeps path and content indexes, which the replay (a session of its own, for one turn) does not, and
+    // its history holds what the turn did so far, the replay's what the replay did.
     const sameHost = (list: readonly (Envelope | undefined)[]): (Envelope | undefined)[] =>
       list.map((envelope) =>
         envelope?.ok && envelope.operation === 'workspace_info'
           ? {
               ...envelope,
-              data: { ...(envelope.data as Record<string, unknown>), host_version: '<node>', path_index: '<host>', history: '<host>' },
+              data: {
+                ...(envelope.data as Record<string, unknown>),
+                host_version: '<node>',
+                path_index: '<host>',
+                content_index: '<host>',
+                history: '<host>',
+              },
             }
-          : envelope,
+          : // The server's content index may have its scan read the candidates where the replay runs ripgrep.
+            envelope?.ok && envelope.operation === 'search_content'
+            ? { ...envelope, data: { ...(envelope.data as Record<string, unknown>), engine: '<engine>' } }
+            : envelope,
       );
     const expected = normalise(sameHost(replayed));
     const actual = normalise(sameHost(envelopes));

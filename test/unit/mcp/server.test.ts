@@ -438,18 +438,30 @@ describe('MCP server: the same envelopes as the runner', function () {
     }
     assertTree(snapshot(base), runnerDisk, 'the disk after the MCP calls is the disk after the runner calls');
 
-    // workspace_info names its host and its path index (the server keeps one, the runner walks every call): the
-    // fields that must differ.
-    type HostFields = { host?: unknown; path_index?: { state?: unknown } | null };
+    // workspace_info names its host and its path and content indexes (the server keeps them, the runner walks and
+    // reads every call): the fields that must differ.
+    type HostFields = { host?: unknown; path_index?: { state?: unknown } | null; content_index?: { state?: unknown } | null };
     const hostOf = (envelope: Envelope | undefined): HostFields => (envelope?.ok ? (envelope.data as HostFields) : {});
     assert.equal(hostOf(byRunner[0]).host, 'runner');
     assert.equal(hostOf(byServer[0]).host, 'mcp');
     assert.equal(hostOf(byRunner[0]).path_index, null);
     assert.ok(hostOf(byServer[0]).path_index?.state !== undefined, 'the server reports its path index');
+    assert.equal(hostOf(byRunner[0]).content_index, null);
+    assert.ok(hostOf(byServer[0]).content_index?.state !== undefined, 'the server reports its content index');
     for (const envelope of [byRunner[0], byServer[0]]) {
       if (!envelope?.ok) continue;
       delete (envelope.data as HostFields).host;
       delete (envelope.data as HostFields).path_index;
+      delete (envelope.data as HostFields).content_index;
+    }
+    // search_content names the engine that read the files: the server's content index has its scan read only the
+    // candidates where the runner runs ripgrep over every file; the matches, pages and counts must still agree.
+    for (const envelope of [...byRunner, ...byServer]) {
+      if (envelope.ok && envelope.operation === 'search_content') {
+        const data = envelope.data as { engine?: unknown };
+        assert.ok(data.engine === 'ripgrep' || data.engine === 'scan', String(data.engine));
+        delete data.engine;
+      }
     }
 
     const [runner, server] = [normalise(byRunner), normalise(byServer)];
