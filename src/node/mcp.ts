@@ -148,6 +148,23 @@ function closeIndexes(index: NodePathIndex | undefined, contentIndex: NodeConten
   index?.close();
 }
 
+/**
+ * One path index for every set of roots the client may switch between (watches die with the process), and the content
+ * index over it. With a state folder the path index is saved there and the next server starts from it (savedIndex.ts),
+ * reading it while it starts up.
+ */
+function startIndexes(
+  options: { readonly index: boolean; readonly contentIndex: boolean },
+  directories: readonly string[],
+  stateDirectory: string | undefined,
+): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined } {
+  const index = options.index
+    ? new NodePathIndex(stateDirectory === undefined ? {} : { saveTo: nodePath.join(stateDirectory, 'path-index') })
+    : undefined;
+  if (index && stateDirectory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
+  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index) : undefined };
+}
+
 function main(argv: readonly string[]): number | undefined {
   let confirm: ConfirmMode = 'elicit';
   let http: HttpAddress | undefined;
@@ -204,13 +221,7 @@ function main(argv: readonly string[]): number | undefined {
     return 2;
   }
 
-  // One index for every set of roots the client may switch between; watches die with the process. With a state
-  // folder it is saved there and the next server starts from it (savedIndex.ts), reading it while it starts up.
-  const index = options.index
-    ? new NodePathIndex(state.directory === undefined ? {} : { saveTo: nodePath.join(state.directory, 'path-index') })
-    : undefined;
-  if (index && state.directory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
-  const contentIndex = index && options.contentIndex ? new NodeContentIndex(index) : undefined;
+  const { index, contentIndex } = startIndexes(options, directories, state.directory);
   const service = createMcpService({
     roots: {
       directories,
