@@ -102,8 +102,8 @@ export function baseTree(chooser: Chooser, files = 240): Record<string, string> 
   return tree;
 }
 
-/** Every path below `root` (relative, '/'-separated), with its kind; links are not followed. */
-function inventory(root: string): { files: string[]; directories: string[]; links: string[] } {
+/** Every path below `root` (relative, '/'-separated), with its kind; links are not followed, the root's .git is left out. */
+export function inventory(root: string): { files: string[]; directories: string[]; links: string[] } {
   const found = { files: [] as string[], directories: [] as string[], links: [] as string[] };
   const visit = (relative: string): void => {
     let entries: fs.Dirent[];

@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Chooser } from '../../shared/churn';
+import { type Chooser, inventory } from '../../shared/churn';
 
 /** The index's size cap in these tests: small, so files cross it both ways. */
 export const TEST_CAP = 3000;
@@ -60,27 +60,6 @@ function encoded(chooser: Chooser, content: string): { bytes: Buffer; how: strin
   return { bytes: Buffer.concat([Buffer.from(content), big.subarray(0, TEST_CAP + chooser.int(TEST_CAP))]), how: 'over the cap' };
 }
 
-function files(root: string): { files: string[]; directories: string[] } {
-  const found = { files: [] as string[], directories: [] as string[] };
-  const visit = (relative: string): void => {
-    let entries: fs.Dirent[] = [];
-    try {
-      entries = fs.readdirSync(path.join(root, relative), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        found.directories.push(child);
-        visit(child);
-      } else if (entry.isFile()) found.files.push(child);
-    }
-  };
-  visit('');
-  return found;
-}
-
 function put(root: string, relative: string, bytes: Uint8Array): void {
   fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
   fs.writeFileSync(path.join(root, relative), bytes);
@@ -106,7 +85,7 @@ export function contentChange(
   chooser: Chooser,
   viaAgentFs: (operation: string, input: object) => Promise<unknown>,
 ): ContentChange {
-  const { files: existing, directories } = files(root);
+  const { files: existing, directories } = inventory(root);
   const someFile = (): string | undefined => (existing.length > 0 ? chooser.pick(existing) : undefined);
   const newPath = (): string => {
     const directory = chooser.chance(0.7) && directories.length > 0 ? chooser.pick(directories) : chooser.pick(DIRECTORIES);

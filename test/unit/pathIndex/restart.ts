@@ -6,31 +6,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Chooser, randomChange } from '../../shared/churn';
+import { type Chooser, inventory, randomChange } from '../../shared/churn';
 import { savedIndexFile } from '../../../src/node/savedIndex';
-
-/** Every directory and file below `root` (relative), .git left out. */
-function listAll(root: string): { directories: string[]; files: string[] } {
-  const found = { directories: [] as string[], files: [] as string[] };
-  const visit = (relative: string): void => {
-    let entries: fs.Dirent[] = [];
-    try {
-      entries = fs.readdirSync(path.join(root, relative), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
-      if (child === '.git') continue;
-      if (entry.isDirectory()) {
-        found.directories.push(child);
-        visit(child);
-      } else if (entry.isFile()) found.files.push(child);
-    }
-  };
-  visit('');
-  return found;
-}
 
 /** Sets the times of `full` back to `stat`'s (its change time moves on regardless: no process can set that). */
 function setTimesBack(full: string, stat: fs.Stats): void {
@@ -39,7 +16,7 @@ function setTimesBack(full: string, stat: fs.Stats): void {
 
 /** One change of those the header lists; its description. */
 function trickyChange(root: string, saveTo: string, chooser: Chooser): string {
-  const { directories, files } = listAll(root);
+  const { directories, files } = inventory(root);
   const kind = chooser.int(5);
   if (kind === 0 && directories.length > 0) {
     const directory = path.join(root, chooser.pick(directories));
