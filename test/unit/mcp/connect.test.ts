@@ -20,7 +20,7 @@ import {
 import type { Envelope } from '../../../src/core/envelope';
 import { stateToken } from '../../../src/node/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
-import { buildOnce, RUNNER, serve, SERVER } from './serve';
+import { buildOnce, RUNNER, serve, SERVER, stopChild } from './serve';
 
 /** Splits a POSIX shell line of plain and single-quoted words (what shellWord writes). */
 function shellWords(line: string): string[] {
@@ -190,9 +190,7 @@ describe('MCP server: the Connect Another Agent snippets', function () {
         }
       }
     } finally {
-      // Stopped and gone before the folder is removed: a stopping server still writes its saved path index there.
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      if (child.exitCode === null && child.signalCode === null && child.kill()) await exited;
+      await stopChild(child);
     }
   });
 });

@@ -3,39 +3,27 @@
  * answer as over stdio, and a call whose client gives up is cancelled between steps, leaving nothing behind.
  */
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectOk, removeTree } from '../helpers';
+import { type HttpServed, serveHttp } from '../../shared/mcpHttp';
 import { buildOnce, SERVER, tempLayout } from './serve';
 
 const CALLS = 400;
 
-interface HttpServed {
-  readonly child: ChildProcess;
-  readonly url: string;
+interface Served extends HttpServed {
   readonly token: string;
-  log(): string;
 }
 
-async function serveHttp(args: readonly string[], state: string, env: Readonly<Record<string, string>> = {}): Promise<HttpServed> {
-  const child = spawn(process.execPath, [SERVER, ...args, '--state', state, '--http', '127.0.0.1:0'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...env },
-  });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString('utf8');
-  });
-  for (let tries = 0; tries < 400 && !/listening on (\S+);/.test(log); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-  const url = /listening on (\S+);/.exec(log)?.[1];
-  assert.ok(url, `the server says where it listens:\n${log}`);
-  return { child, url, token: fs.readFileSync(path.join(state, 'mcp-http-token'), 'utf8').trim(), log: () => log };
+/** The shared HTTP server start plus the bearer token it wrote into its state folder. */
+async function serve(args: readonly string[], state: string, env: Readonly<Record<string, string>> = {}): Promise<Served> {
+  const served = await serveHttp(SERVER, [...args, '--state', state, '--http', '127.0.0.1:0'], { env });
+  return { ...served, token: fs.readFileSync(path.join(state, 'mcp-http-token'), 'utf8').trim() };
 }
 
-async function connect(served: HttpServed, era: 'modern' | 'legacy'): Promise<Client> {
+async function connect(served: Served, era: 'modern' | 'legacy'): Promise<Client> {
   const client = new Client(
     { name: `load-${era}`, version: '1.0.0' },
     { versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' } },
@@ -54,20 +42,20 @@ async function call(client: Client, name: string, args: Record<string, unknown>,
 describe('MCP server over HTTP: load and clients that go away', function () {
   this.timeout(300_000);
   let layout: ReturnType<typeof tempLayout>;
-  let served: HttpServed | undefined;
+  let served: Served | undefined;
   before(buildOnce);
   beforeEach(() => {
     layout = tempLayout('agentfs-http-load-');
   });
-  afterEach(() => {
-    served?.child.kill();
+  afterEach(async () => {
+    await served?.stop();
     served = undefined;
     removeTree(layout.tmp);
   });
 
   it(`${CALLS} calls at once from both revisions: every write lands, every read answers its file`, async function () {
     for (let index = 0; index < CALLS / 2; index++) fs.writeFileSync(path.join(layout.base, `in-${index}.txt`), `file ${index}\n`);
-    served = await serveHttp(['--root', layout.base], layout.state);
+    served = await serve(['--root', layout.base], layout.state);
     const modern = await connect(served, 'modern');
     const legacy = await connect(served, 'legacy');
     try {
@@ -105,7 +93,7 @@ describe('MCP server over HTTP: load and clients that go away', function () {
       }
       const noTools = path.join(layout.tmp, 'no-tools');
       fs.mkdirSync(noTools);
-      served = await serveHttp(['--root', layout.base], layout.state, { PATH: noTools });
+      served = await serve(['--root', layout.base], layout.state, { PATH: noTools });
       const client = await connect(served, era);
       try {
         const controller = new AbortController();

@@ -11,7 +11,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcon
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectError, expectOk, removeTree } from '../helpers';
-import { buildOnce, SERVER, serve, tempLayout } from './serve';
+import { buildOnce, SERVER, serve, stopChild, tempLayout } from './serve';
 
 interface ModernServed {
   readonly client: ModernClient;
@@ -225,7 +225,7 @@ describe('MCP server: both protocol revisions', function () {
       expectOk(done.structuredContent, 'delete_file');
       assert.equal(fs.existsSync(path.join(layout.base, 'a.txt')), false);
     } finally {
-      child.kill();
+      await stopChild(child);
     }
   });
 
@@ -277,7 +277,7 @@ describe('MCP server: both protocol revisions', function () {
       assert.match(log, /client agentfs-http-modern 1\.0\.0 \(2026-07-28\)/);
       assert.match(log, /client agentfs-http-legacy 1\.0\.0 \(2025-11-25\)/);
     } finally {
-      child.kill();
+      await stopChild(child);
     }
   });
 });

@@ -3,7 +3,7 @@
  * over real stdio, as MCP clients run it. No part of the protocol is mocked.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,6 +32,16 @@ export function tempLayout(prefix: string): { tmp: string; base: string; state: 
   const base = path.join(tmp, 'base');
   fs.mkdirSync(base);
   return { tmp, base, state: path.join(tmp, 'state') };
+}
+
+/**
+ * Stops a server started with spawn and waits until it has exited. A stopping server still writes into its state
+ * folder (the saved path index, deferred history deletions), so a test removes that folder only after this.
+ */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  if (child.kill()) await exited;
 }
 
 let built = false;

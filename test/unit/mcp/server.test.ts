@@ -15,7 +15,7 @@ import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/cor
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
 import { checkEnvelope } from '../../shared/results';
-import { buildOnce, REPO, RUNNER, serve, SERVER, tempLayout } from './serve';
+import { buildOnce, REPO, RUNNER, serve, SERVER, stopChild, tempLayout } from './serve';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
 const MANIFEST_TOOLS = languageModelTools();
@@ -211,7 +211,7 @@ describe('MCP server: tools and flags', function () {
       for (const line of lines)
         assert.equal((line as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${JSON.stringify(line)}`);
     } finally {
-      child.kill();
+      await stopChild(child);
     }
   });
 
