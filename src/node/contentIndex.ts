@@ -28,6 +28,7 @@ import { bomEncoding } from '../core/encoding/codec';
 import type { ContentIndex, ContentIndexReport, GramPlan } from '../core/ports/contentIndex';
 import type { IndexedEntry } from '../core/ports/pathIndex';
 import { ALL, GramCollector, Postings, type TextKind } from './contentGrams';
+import type { Foreground } from './foreground';
 import type { NodePathIndex } from './pathIndex';
 
 /** Larger files are not indexed (every search that reaches them reads them). */
@@ -74,6 +75,8 @@ interface DirectoryRecord {
 
 export interface NodeContentIndexOptions {
   readonly maxFileBytes?: number;
+  /** The host's calls in flight: reading waits while any runs (foreground.ts). */
+  readonly foreground?: Foreground;
 }
 
 export class NodeContentIndex implements ContentIndex {
@@ -98,6 +101,7 @@ export class NodeContentIndex implements ContentIndex {
   private files = 0;
   private built = false;
   private scheduled = false;
+  private readonly foreground: Foreground | undefined;
   private closed = false;
   private offReason: string | undefined;
 
@@ -106,6 +110,7 @@ export class NodeContentIndex implements ContentIndex {
     options: NodeContentIndexOptions = {},
   ) {
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+    this.foreground = options.foreground;
     this.buffer = Buffer.allocUnsafe(this.maxFileBytes + 1);
     if (paths.freshness !== 'events') this.offReason = 'the path index verifies directories rather than watching them';
     else {
@@ -203,10 +208,14 @@ export class NodeContentIndex implements ContentIndex {
   private schedule(): void {
     if (this.scheduled || this.closed || this.offReason !== undefined) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.work();
-    });
+    setImmediate(() => this.resume());
+  }
+
+  /** Runs a slice, or waits (still scheduled) until no call is in flight. */
+  private resume(): void {
+    if (this.foreground?.busy) return this.foreground.whenIdle(() => setImmediate(() => this.resume()));
+    this.scheduled = false;
+    this.work();
   }
 
   /** One slice: directories brought up to date, in the order their changes came. */
@@ -226,7 +235,7 @@ export class NodeContentIndex implements ContentIndex {
     }
     if (this.queue.size === 0) {
       this.collector = undefined;
-      if (!this.built && this.paths.report().state === 'ready') this.finishBuild();
+      if (!this.built && this.paths.anyReady()) this.finishBuild();
       // The path index's first walk is still under way: its listings come as events; look again in a while.
       else if (!this.built) setTimeout(() => this.schedule(), 50).unref();
     }

@@ -20,6 +20,7 @@ import { CONFIRM_MODES, type ConfirmMode, createMcpService, type McpService } fr
 import { toPosixPath } from './nativePaths';
 import { NodePathIndex } from './pathIndex';
 import { NodeContentIndex } from './contentIndex';
+import { Foreground } from './foreground';
 import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
@@ -157,12 +158,13 @@ function startIndexes(
   options: { readonly index: boolean; readonly contentIndex: boolean },
   directories: readonly string[],
   stateDirectory: string | undefined,
+  foreground: Foreground,
 ): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined } {
   const index = options.index
-    ? new NodePathIndex(stateDirectory === undefined ? {} : { saveTo: nodePath.join(stateDirectory, 'path-index') })
+    ? new NodePathIndex({ foreground, ...(stateDirectory === undefined ? {} : { saveTo: nodePath.join(stateDirectory, 'path-index') }) })
     : undefined;
   if (index && stateDirectory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
-  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index) : undefined };
+  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined };
 }
 
 function main(argv: readonly string[]): number | undefined {
@@ -221,7 +223,9 @@ function main(argv: readonly string[]): number | undefined {
     return 2;
   }
 
-  const { index, contentIndex } = startIndexes(options, directories, state.directory);
+  // The service counts its calls here, and the indexes' background work waits while any runs.
+  const foreground = new Foreground();
+  const { index, contentIndex } = startIndexes(options, directories, state.directory, foreground);
   const service = createMcpService({
     roots: {
       directories,
@@ -233,6 +237,7 @@ function main(argv: readonly string[]): number | undefined {
     historyLimits: flagHistoryLimits(options),
     confirm,
     log,
+    foreground,
     ...(index ? { index } : {}),
     ...(contentIndex ? { contentIndex } : {}),
   });

@@ -58,6 +58,7 @@ import { envelopeSchema } from '../core/contract/results';
 import type { Policy } from '../core/settings';
 import type { PathIndex } from '../core/ports/pathIndex';
 import type { ContentIndex } from '../core/ports/contentIndex';
+import { Foreground } from './foreground';
 import type { Progress } from '../core/signals';
 import type { Tool } from '../core/tool';
 import { TOOL_DEFINITIONS } from '../core/tools';
@@ -87,6 +88,8 @@ export interface McpServerOptions {
   readonly index?: PathIndex;
   /** The content index every session shares (contentIndex.ts); absent: search_content reads every file. */
   readonly contentIndex?: ContentIndex;
+  /** The calls in flight, shared with the indexes' background work (foreground.ts); default: the service's own. */
+  readonly foreground?: Foreground;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -336,9 +339,9 @@ interface Shared {
 export function createMcpService(options: McpServerOptions): McpService {
   const seen = new Set<string>();
   const clientSessions = new Map<string, string>();
-  // Calls in flight, so a stop can wait for a cancelled call to roll back before the process exits.
-  let running = 0;
-  const idle: (() => void)[] = [];
+  // Calls in flight, so a stop can wait for a cancelled call to roll back before the process exits, and the indexes'
+  // background work waits for them.
+  const foreground = options.foreground ?? new Foreground();
   const shared: Shared = {
     options,
     tools: new Map<string, Tool>(TOOL_DEFINITIONS.map((tool) => [tool.name, tool])),
@@ -361,19 +364,11 @@ export function createMcpService(options: McpServerOptions): McpService {
       if (session === undefined) clientSessions.set(key, (session = newSessionId('mcp')));
       return session;
     },
-    track: async (work) => {
-      running++;
-      try {
-        return await work();
-      } finally {
-        running--;
-        if (running === 0) for (const resolve of idle.splice(0)) resolve();
-      }
-    },
+    track: (work) => foreground.run(work),
   };
   return {
     server: ({ roots }) => buildServer(shared, roots),
-    settled: () => (running === 0 ? Promise.resolve() : new Promise<void>((resolve) => idle.push(resolve))),
+    settled: () => foreground.settled(),
   };
 }
 

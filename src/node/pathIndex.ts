@@ -56,6 +56,7 @@ import type { IndexedEntry, IndexSnapshot, PathIndex, PathIndexReport } from '..
 import { holdListing } from '../core/walk/memo';
 import type { CallSignals } from '../core/signals';
 import { linkTargetKind, readDirectorySync } from './nodeFileSystem';
+import type { Foreground } from './foreground';
 import { encodeSavedIndex, readSavedIndex, type SavedRoot, savedIndexFile, writeSavedIndex } from './savedIndex';
 
 /** How long after a directory's last change its times prove nothing (2 s covers FAT's and HFS+'s coarse clocks). */
@@ -157,6 +158,8 @@ export interface NodePathIndexOptions {
   readonly saveTo?: string;
   /** SAVE_DELAY_MS, lowered by tests. */
   readonly saveDelayMs?: number;
+  /** The host's calls in flight: a save waits while any runs (foreground.ts). */
+  readonly foreground?: Foreground;
 }
 
 interface DirNode {
@@ -312,6 +315,7 @@ export class NodePathIndex implements PathIndex {
   private readonly racyMs: number;
   private readonly saveTo: string | undefined;
   private readonly saveDelayMs: number;
+  private readonly foreground: Foreground | undefined;
   private readonly supported: string | undefined;
   /** Calls between their snapshot and the end of their walk: background work waits while there are any. */
   private walking = 0;
@@ -333,6 +337,7 @@ export class NodePathIndex implements PathIndex {
     this.racyMs = options.racyMs ?? RACY_MS;
     this.saveTo = options.saveTo;
     this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
+    this.foreground = options.foreground;
     this.supported = process.platform === 'linux' ? undefined : `the index runs on Linux only; on ${process.platform} every call walks`;
   }
 
@@ -457,6 +462,11 @@ export class NodePathIndex implements PathIndex {
   /** Saves every root that changed since its last save now (saveTo), as close does; for tests and hosts that stop. */
   saveNow(): void {
     for (const root of this.roots.values()) this.save(root);
+  }
+
+  /** report().state === 'ready', without report's pass over every entry (the content index asks between slices). */
+  anyReady(): boolean {
+    return this.supported === undefined && [...this.roots.values()].some((root) => root.state === 'ready');
   }
 
   report(): PathIndexReport {
@@ -644,13 +654,13 @@ export class NodePathIndex implements PathIndex {
     }
   }
 
-  /** A save of `root` SAVE_DELAY_MS from now, unless one is due already; put off while calls walk. */
+  /** A save of `root` SAVE_DELAY_MS from now, unless one is due already; put off while calls walk or run. */
   private saveLater(root: RootIndex): void {
     root.unsaved = true;
     if (this.saveTo === undefined || root.saveTimer || this.closed) return;
     root.saveTimer = setTimeout(() => {
       root.saveTimer = undefined;
-      if (this.walking > 0) this.saveLater(root);
+      if (this.walking > 0 || this.foreground?.busy) this.saveLater(root);
       else this.save(root);
     }, this.saveDelayMs);
     root.saveTimer.unref();

@@ -1,0 +1,37 @@
+/**
+ * The calls a host is running now. Background work of the host's indexes (the content index's reading, the path
+ * index's saves) waits while any call is in flight: it runs on the same event loop, so a slice of it started between
+ * two steps of a call lengthens that call, and a call that awaits often (every read, every stat) would wait for a
+ * slice at each step. Calls come with pauses between them (an agent thinks), which is when the background catches up.
+ * Nothing a call needs waits here: the path index's walks, which calls await, are not background work in this sense.
+ */
+export class Foreground {
+  private running = 0;
+  private readonly idle: (() => void)[] = [];
+
+  /** Runs `work` counted among the calls in flight. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    this.running++;
+    try {
+      return await work();
+    } finally {
+      this.running--;
+      if (this.running === 0) for (const resume of this.idle.splice(0)) resume();
+    }
+  }
+
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  /** Resolves once no call is in flight (at once when none is). */
+  settled(): Promise<void> {
+    return this.running === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  /** Calls `resume` once no call is in flight: now when none is, else after the last one ends. */
+  whenIdle(resume: () => void): void {
+    if (this.running === 0) resume();
+    else this.idle.push(resume);
+  }
+}
