@@ -98,16 +98,31 @@ const shared = {
   plugins: [pdfjsBeside, precompiledValidators],
 };
 
+/**
+ * The two bins, dist/cli.js and dist/mcp.js: a few lines each (src/node/bin/compileCache.ts) that run the one bundle of
+ * the runner and the server beside them from a V8 code cache. `outdir` is dist/ or the npm package's.
+ */
+export function binBuilds(outdir) {
+  return ['agent-fs', 'agent-fs-mcp'].map((name) => ({
+    ...shared,
+    plugins: [pdfjsBeside],
+    sourcemap: false,
+    entryPoints: [`src/node/bin/${name}.ts`],
+    outfile: `${outdir}/${name === 'agent-fs' ? 'cli' : 'mcp'}.js`,
+    banner: { js: '#!/usr/bin/env node' },
+  }));
+}
+
 const builds = [
   { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...shared, entryPoints: ['src/node/bin/agent-fs.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...shared, entryPoints: ['src/node/bin/agent-fs-mcp.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shared, entryPoints: ['src/node/bin/package.ts'], outfile: 'dist/agent-fs.js' },
+  ...binBuilds('dist'),
 ];
 
 /**
- * The npm package's one module: the runner and the server share almost all their code, so for the package they are
- * bundled once, minified, into `directory`/agent-fs.js (exporting runMcpServer and runRunner), with pdf.js's two
- * modules beside it where its import looks for them. Two bundles would ship that code twice.
+ * The npm package's dist/: the runner and the server share almost all their code, so they are bundled once, minified,
+ * into `directory`/agent-fs.js (exporting runMcpServer and runRunner) as in dist/, with the two bins and pdf.js's two
+ * modules beside it where their imports look for them. Two bundles would ship that code twice.
  */
 export async function buildPackageBundle(directory) {
   await esbuild.build({
@@ -117,6 +132,7 @@ export async function buildPackageBundle(directory) {
     entryPoints: ['src/node/bin/package.ts'],
     outfile: `${directory}/agent-fs.js`,
   });
+  for (const bin of binBuilds(directory)) await esbuild.build({ ...bin, minify: true });
   copyPdfjs(directory);
 }
 

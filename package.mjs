@@ -38,7 +38,7 @@ const server = JSON.parse(readFileSync('server.json', 'utf8'));
 
 /** The npm package's name (free on npm when chosen), its bins, and where each bin's shim sends it. */
 const NPM_NAME = 'agent-fs-mcp';
-const BINS = { 'agent-fs-mcp': { file: 'mcp.js', run: 'runMcpServer' }, 'agent-fs': { file: 'cli.js', run: 'runRunner' } };
+const BINS = { 'agent-fs-mcp': { file: 'mcp.js' }, 'agent-fs': { file: 'cli.js' } };
 const DOCUMENTS = ['README.md', 'LICENSE', 'CHANGELOG.md'];
 
 function npmManifest() {
@@ -67,11 +67,7 @@ function npmManifest() {
 async function stageNpm(staging) {
   rmSync(staging, { recursive: true, force: true });
   await buildPackageBundle(path.join(staging, 'dist'));
-  for (const { file, run } of Object.values(BINS)) {
-    const shim = path.join(staging, 'dist', file);
-    writeFileSync(shim, `#!/usr/bin/env node\n'use strict';\nrequire('./agent-fs.js').${run}(process.argv.slice(2));\n`);
-    chmodSync(shim, 0o755);
-  }
+  for (const { file } of Object.values(BINS)) chmodSync(path.join(staging, 'dist', file), 0o755);
   for (const document of DOCUMENTS) copyFileSync(document, path.join(staging, document));
   writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(npmManifest(), null, 2)}\n`);
 }

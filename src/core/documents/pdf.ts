@@ -15,6 +15,13 @@ const RENDERING_GLOBALS = ['navigator', 'DOMMatrix', 'ImageData', 'Path2D'] as c
 let loaded: Promise<PdfJs> | undefined;
 
 /**
+ * Where the bins of the runner and the server (src/node/bin/compileCache.ts) put their import of pdf.js's two modules:
+ * their bundle runs as a cached vm script, which has no import() of its own. Elsewhere (the editor) it is imported here.
+ */
+const IMPORT_PDFJS = Symbol.for('agent-fs.importPdfjs');
+type ImportPdfJs = () => Promise<readonly [PdfJs, unknown]>;
+
+/**
  * pdf.js, loaded once. Loading it in Node sets browser-like globals (a `navigator` that other code in the editor's
  * extension host would take for a browser's), warns when its canvas package is absent, as in the bundles, and makes
  * a DOMMatrix for canvas rendering, which Node lacks without that package. So for the load a bare identity matrix
@@ -35,10 +42,9 @@ function pdfjs(): Promise<PdfJs> {
     const warn = console.warn;
     console.warn = () => undefined;
     try {
-      const [library, worker] = await Promise.all([
-        import('pdfjs-dist/legacy/build/pdf.mjs'),
-        import('pdfjs-dist/legacy/build/pdf.worker.mjs'),
-      ]);
+      const importPdfjs = (globalThis as { [IMPORT_PDFJS]?: ImportPdfJs })[IMPORT_PDFJS];
+      const [library, worker] = await (importPdfjs?.() ??
+        Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]));
       // pdf.js's own hook for a worker loaded by the embedder: it then never imports one from a URL (none is bundled).
       host.pdfjsWorker = worker;
       return library;

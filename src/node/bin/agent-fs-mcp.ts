@@ -1,7 +1,7 @@
 /**
- * `agent-fs-mcp`: the entry of dist/mcp.js. Only this file runs anything on load, so the npm package can bundle the
- * server and the runner into one module and start either from a two-line bin.
+ * `agent-fs-mcp`: the entry of dist/mcp.js, a few lines that start the server of the shared bundle (agent-fs.js)
+ * through the compile cache (compileCache.ts).
  */
-import { runMcpServer } from '../mcp';
+import { loadBundle } from './compileCache';
 
-runMcpServer(process.argv.slice(2));
+loadBundle().runMcpServer(process.argv.slice(2));

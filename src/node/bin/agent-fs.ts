@@ -1,7 +1,7 @@
 /**
- * `agent-fs`: the entry of dist/cli.js. Only this file runs anything on load, so the npm package can bundle the
- * runner and the server into one module and start either from a two-line bin.
+ * `agent-fs`: the entry of dist/cli.js, a few lines that start the runner of the shared bundle (agent-fs.js) through
+ * the compile cache (compileCache.ts).
  */
-import { runRunner } from '../cli';
+import { loadBundle } from './compileCache';
 
-runRunner(process.argv.slice(2));
+loadBundle().runRunner(process.argv.slice(2));

@@ -1,6 +1,6 @@
 /**
- * The npm package's one module (dist/agent-fs.js, built by esbuild.mjs's buildPackageBundle): the server and the
- * runner, whose bins are two-line files that require it and call one of these.
+ * The one bundle of the server and the runner (dist/agent-fs.js, in the .vsix and the npm package alike), whose bins
+ * (dist/mcp.js, dist/cli.js) load it through the compile cache (compileCache.ts) and call one of these.
  */
 export { runMcpServer } from '../mcp';
 export { runRunner } from '../cli';
