@@ -38,6 +38,8 @@ const MAX_BYTES = 1024 * 1024 * 1024;
 /** The scan's binary test: a NUL byte in the first read of a file (core/search/scan.ts FIRST_READ_BYTES). */
 const BINARY_HEAD = 16 * 1024;
 const SLICE_MS = 8;
+/** How long the trigram collector is kept after its last slice (see `collector`). */
+const COLLECTOR_IDLE_MS = 5_000;
 /** Below this many files common trigrams are kept: they cost little memory there. */
 const MIN_FILES_TO_DROP = 10_000;
 /** With more directories than this waiting to be read again, a search is not narrowed (it would read most files). */
@@ -86,7 +88,13 @@ export class NodeContentIndex implements ContentIndex {
   /** Inodes of files that events showed to have more than one link, not yet looked for among the records. */
   private readonly linked = new Set<number>();
   private readonly postings = new Postings();
+  /**
+   * Its 8 MiB of stamps outlive a slice: an agent writes file after file, and making one per change cost more than
+   * reading the file. Let go once no change came for COLLECTOR_IDLE_MS.
+   */
   private collector: GramCollector | undefined;
+  private collectorUsed = 0;
+  private collectorTimer: NodeJS.Timeout | undefined;
   private readonly buffer: Buffer;
   private readonly maxFileBytes: number;
   /** Whether each id is live (its file's current text). */
@@ -233,8 +241,9 @@ export class NodeContentIndex implements ContentIndex {
         if (++waiting >= this.queue.size) break;
       }
     }
+    this.collectorUsed = performance.now();
     if (this.queue.size === 0) {
-      this.collector = undefined;
+      this.dropCollectorWhenIdle();
       if (!this.built && this.paths.anyReady()) this.finishBuild();
       // The path index's first walk is still under way: its listings come as events; look again in a while.
       else if (!this.built) setTimeout(() => this.schedule(), 50).unref();
@@ -243,6 +252,17 @@ export class NodeContentIndex implements ContentIndex {
       if (waiting > 0 && waiting >= this.queue.size) setTimeout(() => this.schedule(), 20);
       else this.schedule();
     }
+  }
+
+  private dropCollectorWhenIdle(): void {
+    if (this.collectorTimer !== undefined) return;
+    this.collectorTimer = setTimeout(() => {
+      this.collectorTimer = undefined;
+      if (this.collector === undefined) return;
+      if (this.queue.size === 0 && performance.now() - this.collectorUsed >= COLLECTOR_IDLE_MS) this.collector = undefined;
+      else this.dropCollectorWhenIdle();
+    }, COLLECTOR_IDLE_MS);
+    this.collectorTimer.unref();
   }
 
   private finishBuild(): void {
