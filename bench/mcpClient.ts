@@ -2,6 +2,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+/** The official MCP filesystem server's entry. */
+export const OFFICIAL_SERVER = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+
 /** The MCP filesystem server as a child over stdio, driven by the MCP SDK: its times include the JSON-RPC trip. */
 export class McpServer {
   private constructor(
@@ -10,7 +13,7 @@ export class McpServer {
   ) {}
 
   static start(allowed: readonly string[]): Promise<McpServer> {
-    return McpServer.spawn([require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), ...allowed]);
+    return McpServer.spawn([OFFICIAL_SERVER, ...allowed]);
   }
 
   /** Any stdio MCP server run by Node with `args`, behind the same client and transport (bench/mcp.ts: Agent FS's). */
