@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createDemoWorkspace } from './demo';
 import { hostById, REPO_ROOT } from './hosts';
 import { delay } from './launch';
@@ -76,9 +76,43 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-async function takeShot(page: Page, out: string): Promise<void> {
+async function workbenchReady(page: Page): Promise<void> {
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
+}
+
+/**
+ * Room for the picture: no editors, notifications or chat side bar, the folder tree collapsed, the side bar widened
+ * by `widen` pixels (dragging the sash between it and the editor) so the summaries fit; then the Activity view,
+ * opened from the status bar.
+ */
+async function openActivity(page: Page, widen: number): Promise<Locator> {
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  if (await page.locator('.part.auxiliarybar').isVisible()) {
+    await page.keyboard.press('Control+Alt+KeyB');
+    await delay(500);
+  }
+  await page.locator('.explorer-viewlet .pane-header', { hasText: 'demo' }).first().click();
+  const box = await page.locator('.part.sidebar').first().boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + widen, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.locator('.statusbar-item', { hasText: 'Agent FS:' }).first().click();
+  return page.locator('.pane', { hasText: 'Agent FS Activity' }).last();
+}
+
+async function saveShot(page: Page, out: string): Promise<void> {
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  await page.screenshot({ path: out });
+  process.stdout.write(`screenshot saved to ${path.relative(process.cwd(), out)}\n`);
+}
+
+async function takeShot(page: Page, out: string): Promise<void> {
+  await workbenchReady(page);
 
   await runToolToResult(page, 'agentfs_write_file', {
     file_name: 'notes/plan.md',
@@ -100,26 +134,7 @@ async function takeShot(page: Page, out: string): Promise<void> {
     old_string: 'return `Hello, ${name}!`;',
     new_string: "const greeting = name.trim() || 'world';\n  return `Hello, ${greeting}!`;",
   });
-  await runCommand(page, 'View: Close All Editors');
-  await runCommand(page, 'Notifications: Clear All Notifications');
-  // Room for the picture: no chat side bar, the folder tree collapsed, the Activity view opened from the status bar.
-  const auxiliary = page.locator('.part.auxiliarybar');
-  if (await auxiliary.isVisible()) {
-    await page.keyboard.press('Control+Alt+KeyB');
-    await delay(500);
-  }
-  await page.locator('.explorer-viewlet .pane-header', { hasText: 'demo' }).first().click();
-  // Widen the side bar so the operations' summaries fit: drag the sash between it and the editor.
-  const sash = page.locator('.part.sidebar').first();
-  const box = await sash.boundingBox();
-  if (box) {
-    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 140, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
-  }
-  await page.locator('.statusbar-item', { hasText: 'Agent FS:' }).first().click();
-  const view = page.locator('.pane', { hasText: 'Agent FS Activity' }).last();
+  const view = await openActivity(page, 140);
   const moved = view.locator('.monaco-list-row', { hasText: 'move_file' }).first();
   await moved.waitFor({ timeout: STEP_TIMEOUT });
   await moved.locator('.monaco-tl-twistie').click();
@@ -130,9 +145,7 @@ async function takeShot(page: Page, out: string): Promise<void> {
   // Hovering shows the inline Open Diff and Undo actions of the row.
   await row.hover();
   await delay(500);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  await page.screenshot({ path: out });
-  process.stdout.write(`screenshot saved to ${path.relative(process.cwd(), out)}\n`);
+  await saveShot(page, out);
 }
 
 /** The editor's history folder under the launch's folder, once the editor has recorded something there. */
@@ -169,8 +182,7 @@ async function change(client: Client, name: string, args: Record<string, unknown
 }
 
 async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
-  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 60_000 });
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 60_000 });
+  await workbenchReady(page);
   await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- review what each agent did\n' });
   let state: string | undefined;
   for (let tries = 0; tries < 100 && !(state = historyFolder(launchDir)); tries++) await delay(100);
@@ -194,24 +206,7 @@ async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: 
     await claude.close();
     await codex.close();
   }
-  await runCommand(page, 'View: Close All Editors');
-  await runCommand(page, 'Notifications: Clear All Notifications');
-  const auxiliary = page.locator('.part.auxiliarybar');
-  if (await auxiliary.isVisible()) {
-    await page.keyboard.press('Control+Alt+KeyB');
-    await delay(500);
-  }
-  await page.locator('.explorer-viewlet .pane-header', { hasText: 'demo' }).first().click();
-  const sash = page.locator('.part.sidebar').first();
-  const box = await sash.boundingBox();
-  if (box) {
-    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 200, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
-  }
-  await page.locator('.statusbar-item', { hasText: 'Agent FS:' }).first().click();
-  const view = page.locator('.pane', { hasText: 'Agent FS Activity' }).last();
+  const view = await openActivity(page, 200);
   await view.locator('.monaco-list-row', { hasText: 'codex 0.9.1' }).first().waitFor({ timeout: STEP_TIMEOUT });
   const row = view.locator('.monaco-list-row', { hasText: 'edit_file src/hello.ts' }).first();
   await row.click();
@@ -220,9 +215,7 @@ async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: 
   // Hovering a session shows its inline Undo (the command "Undo an Agent Session…").
   await view.locator('.monaco-list-row', { hasText: 'claude-code 2.1.0' }).first().hover();
   await delay(500);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  await page.screenshot({ path: out });
-  process.stdout.write(`screenshot saved to ${path.relative(process.cwd(), out)}\n`);
+  await saveShot(page, out);
 }
 
 main(process.argv.slice(2)).then(
