@@ -50,6 +50,7 @@ Options:
   --label TEXT           a label for the change, which the agent filter of ${names('history_list')} finds (never authority)
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800); a change that
                          replaces more is made but cannot be undone
+  --history-max-age-days N  sessions whose last change is older than N days go (default 30)
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
                          in it (default utf-8; VS Code's names: windows1252, shiftjis, gbk, …)
   --no-guess-encoding    do not guess the encoding of files without a BOM

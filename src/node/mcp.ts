@@ -33,6 +33,7 @@ several --root: a multi-root workspace). A client's roots narrow DIR over stdio;
                      $XDG_STATE_HOME/agent-fs or ~/.local/state/agent-fs
   --no-history       record nothing
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800)
+  --history-max-age-days N  sessions whose last change is older than N days go (default 30)
   --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
                      (default utf-8; VS Code's encoding names)
   --no-guess-encoding  do not guess the encoding of files without a BOM

@@ -6,6 +6,7 @@
  *   --max-read-bytes N    the most file bytes one read returns
  *   --state DIR           keep the history in DIR (never inside a root); --no-history: record nothing
  *   --history-max-bytes N the most bytes of old content the history keeps (default 50 MiB; the editor's agentFs.history.maxBytes)
+ *   --history-max-age-days N  sessions whose last change is older go (default 30; the editor's agentFs.history.maxAgeDays)
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --no-index            keep no path index: every listing walks the disk (the MCP server; the runner always walks)
@@ -31,6 +32,8 @@ export interface HostOptions {
   state: string | null | undefined;
   /** --history-max-bytes; undefined: the default (history/store.ts). */
   historyMaxBytes: number | undefined;
+  /** --history-max-age-days; undefined: the default (history/store.ts). */
+  historyMaxAgeDays: number | undefined;
   /** --encoding; undefined: UTF-8. */
   encoding: EncodingId | undefined;
   /** False with --no-guess-encoding. */
@@ -64,6 +67,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     maxReadBytes: undefined,
     state: undefined,
     historyMaxBytes: undefined,
+    historyMaxAgeDays: undefined,
     encoding: undefined,
     guessEncoding: true,
     index: true,
@@ -102,6 +106,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 0) return '--history-max-bytes needs a whole number of bytes';
       options.historyMaxBytes = bytes;
+    } else if (flag === '--history-max-age-days') {
+      const days = Number(value());
+      if (!Number.isInteger(days) || days < 0) return '--history-max-age-days needs a whole number of days';
+      options.historyMaxAgeDays = days;
     } else if (flag === '--max-read-bytes') {
       const bytes = Number(value());
       if (!Number.isInteger(bytes) || bytes < 1024) return '--max-read-bytes needs a whole number of bytes, at least 1024';
@@ -180,7 +188,13 @@ export function flagEncodings(options: Pick<HostOptions, 'encoding' | 'guessEnco
   );
 }
 
-/** The history's limits a host started with these flags keeps (--history-max-bytes), over the store's defaults. */
-export function flagHistoryLimits(options: Pick<HostOptions, 'historyMaxBytes'>): { maxBytes?: number } {
-  return options.historyMaxBytes === undefined ? {} : { maxBytes: options.historyMaxBytes };
+/** The history's limits a host started with these flags keeps (--history-max-bytes, --history-max-age-days), over the store's defaults. */
+export function flagHistoryLimits(options: Pick<HostOptions, 'historyMaxBytes' | 'historyMaxAgeDays'>): {
+  maxBytes?: number;
+  maxAgeDays?: number;
+} {
+  return {
+    ...(options.historyMaxBytes === undefined ? {} : { maxBytes: options.historyMaxBytes }),
+    ...(options.historyMaxAgeDays === undefined ? {} : { maxAgeDays: options.historyMaxAgeDays }),
+  };
 }

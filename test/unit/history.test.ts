@@ -523,4 +523,25 @@ describe('history through the runner: node dist/cli.js --state DIR', function ()
     assert.match(inside.stderr, /inside the root/);
     assert.equal(fs.readFileSync(path.join(f.base, 'notes.md'), 'utf8'), '# Notes\nfirst\n');
   });
+  it('--history-max-age-days drops the sessions older than it, whole, and keeps the change being recorded', () => {
+    const write = (name: string, ...flags: string[]): void => {
+      const result = runner('--state', f.state, ...flags, 'write_file', JSON.stringify({ file_name: name, content: `${name}\n` }));
+      assert.equal(result.code, 0, result.stderr);
+    };
+    write('a.md', '--session', 'a');
+    write('b.md', '--session', 'b');
+    const sessions = (flags: string[] = []): string[] =>
+      (expectOk(runner('--state', f.state, ...flags, 'history_list', '{}').envelope as Envelope).operations as { session: string }[]).map(
+        (entry) => entry.session,
+      );
+    assert.deepEqual(sessions(), ['runner:b', 'runner:a']);
+    write('c.md', '--session', 'c', '--history-max-age-days', '0');
+    assert.deepEqual(sessions(), ['runner:c']);
+    const info = expectOk(runner('--state', f.state, '--history-max-age-days', '7', 'workspace_info', '{}').envelope as Envelope);
+    assert.equal((info.history as { max_age_days: number }).max_age_days, 7);
+    for (const name of ['a.md', 'b.md', 'c.md']) assert.equal(fs.readFileSync(path.join(f.base, name), 'utf8'), `${name}\n`);
+    const bad = runner('--state', f.state, '--history-max-age-days', '-1', 'history_list', '{}');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--history-max-age-days needs a whole number of days/);
+  });
 });
