@@ -150,22 +150,33 @@ function closeIndexes(index: NodePathIndex | undefined, contentIndex: NodeConten
   index?.close();
 }
 
+/** How long after start a saved index is read when no client has listed the tools by then. */
+const PRELOAD_AFTER_MS = 1_000;
+
 /**
  * One path index for every set of roots the client may switch between (watches die with the process), and the content
- * index over it. With a state folder the path index is saved there and the next server starts from it (savedIndex.ts),
- * reading it while it starts up.
+ * index over it. With a state folder the path index is saved there and the next server starts from it (savedIndex.ts).
+ * Decoding the saved file holds the event loop (about 70 ms for 100,000 paths), so it is read once a client has its
+ * tool list, while the client reads it and its model thinks (`preload`, called then), or PRELOAD_AFTER_MS after start;
+ * a call that comes first reads it itself.
  */
 function startIndexes(
   options: { readonly index: boolean; readonly contentIndex: boolean },
   directories: readonly string[],
   stateDirectory: string | undefined,
   foreground: Foreground,
-): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined } {
+): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined; preload: () => void } {
   const index = options.index
     ? new NodePathIndex({ foreground, ...(stateDirectory === undefined ? {} : { saveTo: nodePath.join(stateDirectory, 'path-index') }) })
     : undefined;
-  if (index && stateDirectory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
-  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined };
+  let preloaded = index === undefined || stateDirectory === undefined;
+  const preload = (): void => {
+    if (preloaded) return;
+    preloaded = true;
+    for (const directory of directories) index?.preload(toPosixPath(directory));
+  };
+  setTimeout(preload, PRELOAD_AFTER_MS).unref();
+  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined, preload };
 }
 
 function main(argv: readonly string[]): number | undefined {
@@ -226,7 +237,7 @@ function main(argv: readonly string[]): number | undefined {
 
   // The service counts its calls here, and the indexes' background work waits while any runs.
   const foreground = new Foreground();
-  const { index, contentIndex } = startIndexes(options, directories, state.directory, foreground);
+  const { index, contentIndex, preload } = startIndexes(options, directories, state.directory, foreground);
   const service = createMcpService({
     roots: {
       directories,
@@ -239,6 +250,8 @@ function main(argv: readonly string[]): number | undefined {
     confirm,
     log,
     foreground,
+    // After the answer is written: the handler returns first, and the SDK writes it before the next turn.
+    onToolsListed: () => setImmediate(preload),
     ...(index ? { index } : {}),
     ...(contentIndex ? { contentIndex } : {}),
   });

@@ -90,6 +90,8 @@ export interface McpServerOptions {
   readonly contentIndex?: ContentIndex;
   /** The calls in flight, shared with the indexes' background work (foreground.ts); default: the service's own. */
   readonly foreground?: Foreground;
+  /** Called as each tools/list is answered (the server reads its saved path index then: mcp.ts). */
+  readonly onToolsListed?: () => void;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -404,7 +406,10 @@ function buildServer(shared: Shared, withRoots: boolean): Server {
       roots.invalidate();
     });
   }
-  server.setRequestHandler('tools/list', () => ({ tools: [...shared.listed] }));
+  server.setRequestHandler('tools/list', () => {
+    shared.options.onToolsListed?.();
+    return { tools: [...shared.listed] };
+  });
   // One session per connection (stdio) or 2025 HTTP session, which is what this server serves.
   const connection = newSessionId('mcp');
   const sessionOf = (ctx: ServerContext, caller: Caller): string =>

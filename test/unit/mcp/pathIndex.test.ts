@@ -121,6 +121,48 @@ describe('MCP server: the path index', function () {
     });
   }
 
+  it('a new server reads the saved index once the client has the tools, and sees what changed while none ran', async () => {
+    const { tmp, base, state } = tempLayout('agentfs-mcp-saved-');
+    writeTree(base, { 'src/app/user-controller.ts': 'a', 'docs/guide.md': 'b', 'lib/util.ts': 'c' });
+    try {
+      const first = await serve(['--root', base, '--state', state]);
+      try {
+        await first.call('find_file', { file_name: 'guide' });
+        await whenReady(first);
+      } finally {
+        await first.close();
+      }
+      assert.ok(
+        fs.readdirSync(path.join(state, 'path-index')).some((name) => name.endsWith('.index')),
+        'saved on close',
+      );
+      fs.writeFileSync(path.join(base, 'docs', 'offline-notes.md'), 'added while no server ran\n');
+      fs.rmSync(path.join(base, 'lib'), { recursive: true });
+      const next = await serve(['--root', base, '--state', state]);
+      try {
+        await next.client.listTools();
+        // Held as saved (a saved listing is a claim until a call proves it), so `lib` may still be counted here.
+        assert.equal((await whenReady(next)).freshness, 'events');
+        const policy = { ...flagPolicy(defaultOptions(), 'MCP server'), confirmDestructive: true };
+        const walking = createNodeSession(base, policy, { ripgrep: false, hostKind: 'mcp', naming: serverNaming('elicit') });
+        for (const [operation, input] of [
+          ['find_file', { file_name: 'offline notes' }],
+          ['search_files', { pattern: '**/*' }],
+          ['find_file', { file_name: 'util' }],
+        ] as const) {
+          const { envelope } = await next.call(operation, input);
+          assert.equal(JSON.stringify(envelope), JSON.stringify(await invokeOperation(operation, input, walking)), operation);
+        }
+        const found = (await next.call('find_file', { file_name: 'offline notes' })).envelope;
+        assert.ok(found.ok && JSON.stringify(found.data).includes('docs/offline-notes.md'), 'the file added offline is found');
+      } finally {
+        await next.close();
+      }
+    } finally {
+      removeTree(tmp);
+    }
+  });
+
   it('--no-index keeps none, and the runner walks every call: workspace_info says so', async () => {
     const { tmp, base } = tempLayout('agentfs-mcp-index-');
     writeTree(base, { 'src/a.ts': 'a', 'docs/b.md': 'b' });
