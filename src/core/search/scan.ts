@@ -4,7 +4,9 @@
  * defines the results the fast path must reproduce (test/unit/search/engines.test.ts).
  *
  * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
- * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is read as UTF-8. Files are read in
+ * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is decoded in the file's encoding, a
+ * stretch of lines at once, or where that stretch is not text as a whole, line by line, as ripgrep's lines are
+ * (encodedMatches.ts): a line that is not text in it is never matched or shown. Files are read in
  * chunks split at newlines (in UTF-16, at the code unit 0x000A), so a 1 GiB log costs one chunk of memory, not the
  * file, in either.
  *
@@ -94,11 +96,24 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
+/**
+ * A line as the scan sees it: its text, or undefined for a line that is not text in the file's encoding (it is
+ * counted, never matched, and a match with it among its context lines is dropped, as ripgrep's is: encodedMatches.ts).
+ */
+type ScannedLine = string | undefined;
+
+/** A match waiting for its after-context. */
+interface PendingMatch {
+  readonly match: Omit<LineMatch, 'before' | 'after'>;
+  readonly before: ScannedLine[];
+  readonly after: ScannedLine[];
+}
+
 /** Feeds lines of one file, keeps context, hands out matches in line order. */
 class LineScanner {
   private lineNumber = 0;
-  private readonly recent: string[] = [];
-  private readonly pending: { match: { -readonly [K in keyof LineMatch]: LineMatch[K] }; after: string[] }[] = [];
+  private readonly recent: ScannedLine[] = [];
+  private readonly pending: PendingMatch[] = [];
   private found = 0;
 
   constructor(
@@ -108,30 +123,26 @@ class LineScanner {
   ) {}
 
   /** False once no more lines are wanted (file limit reached and context complete, or the caller stopped). */
-  async feed(line: string): Promise<boolean> {
+  async feed(line: ScannedLine): Promise<boolean> {
     this.lineNumber++;
     const { contextLines } = this.request;
     for (const waiting of this.pending) waiting.after.push(line);
     while (this.pending.length > 0 && (this.pending[0]?.after.length ?? 0) >= contextLines) {
       const done = this.pending.shift();
-      if (done && !(await this.emit({ ...done.match, after: done.after }))) return false;
+      if (done && !(await this.pass(done))) return false;
     }
     if (this.found < this.request.maxMatchesPerFile) {
-      const hit = this.request.query.find(line);
-      if (hit) {
+      const hit = line === undefined ? undefined : this.request.query.find(line);
+      if (line !== undefined && hit) {
         this.found++;
-        const match = {
-          path: this.path,
-          line: this.lineNumber,
-          text: line,
-          start: hit.start,
-          end: hit.end,
+        const waiting = {
+          match: { path: this.path, line: this.lineNumber, text: line, start: hit.start, end: hit.end },
           before: [...this.recent],
           after: [],
         };
         if (contextLines === 0) {
-          if (!(await this.emit(match))) return false;
-        } else this.pending.push({ match, after: [] });
+          if (!(await this.pass(waiting))) return false;
+        } else this.pending.push(waiting);
       }
     } else if (this.pending.length === 0) return false;
     if (contextLines > 0) {
@@ -164,9 +175,19 @@ class LineScanner {
 
   /** At the end of the file: matches still waiting for after-context get what there is. */
   async finish(): Promise<boolean> {
-    for (const waiting of this.pending.splice(0)) if (!(await this.emit({ ...waiting.match, after: waiting.after }))) return false;
+    for (const waiting of this.pending.splice(0)) if (!(await this.pass(waiting))) return false;
     return true;
   }
+
+  /** Hands a match on with its context, or drops it (true: go on) when a line of its context is not text. */
+  private pass({ match, before, after }: PendingMatch): Promise<boolean> {
+    if (!isText(before) || !isText(after)) return YES;
+    return this.emit({ ...match, before, after });
+  }
+}
+
+function isText(lines: readonly ScannedLine[]): lines is string[] {
+  return !lines.includes(undefined);
 }
 
 /** Splits decoded text into lines without terminators (a final newline ends the last line, it starts none). */
@@ -364,9 +385,10 @@ class FileSearch {
     emit: (match: LineMatch) => Promise<boolean>,
   ): Promise<void> {
     const text = utf16 ? LOCAL_CODEC.decode(bytes.subarray(2), utf16) : await this.textOf(path, bytes, true, true);
-    if (text === undefined || !this.request.query.mayMatch(text)) return;
+    if (text !== undefined && !this.request.query.mayMatch(text)) return;
     const scanner = new LineScanner(path, this.request, emit);
-    for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+    const lines = text === undefined ? await this.linesOneByOne(path, bytes, true) : linesOf(text, true);
+    for (const line of lines) if (!(await scanner.feed(line))) return;
     await scanner.finish();
   }
 
@@ -433,9 +455,9 @@ class FileSearch {
     const text = utf16
       ? LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, utf16)
       : await this.textOf(path, complete, false, atFileStart);
-    // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
-    if (text === undefined) scanner.skipCount(countLines(complete));
-    else if (this.request.query.mayMatch(text) || scanner.waiting) {
+    if (text === undefined) {
+      for (const line of await this.linesOneByOne(path, complete, atFileStart)) if (!(await scanner.feed(line))) return false;
+    } else if (this.request.query.mayMatch(text) || scanner.waiting) {
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return false;
     } else scanner.skip(text);
     return true;
@@ -447,6 +469,24 @@ class FileSearch {
     if (fs.readRange) return fs.readRange(path, offset, length);
     const whole = await fs.readFile(path);
     return whole.subarray(offset, offset + length);
+  }
+
+  /**
+   * Whole lines of `path` that are not text in its encoding all together, one line at a time, as ripgrep's lines are
+   * told (encodedMatches.ts): a line is its text where it is text on its own (ASCII always), else undefined; never
+   * U+FFFD. So both engines find the same lines in a file with a few bytes its encoding cannot read.
+   */
+  private async linesOneByOne(path: string, bytes: Uint8Array, first: boolean): Promise<ScannedLine[]> {
+    const lines: ScannedLine[] = [];
+    for (let start = 0; start < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, start);
+      const next = newline === -1 ? bytes.length : newline + 1;
+      let end = newline === -1 ? bytes.length : newline;
+      if (end > start && bytes[end - 1] === 0x0d) end--;
+      lines.push(await this.textOf(path, bytes.subarray(start, end), false, first && start === 0));
+      start = next;
+    }
+    return lines;
   }
 
   /** `bytes` of `path` as text: ASCII as is, anything else as read_file decodes it (`first`: they start the file). */

@@ -4,6 +4,8 @@
  * excluded and hidden paths, and regular expressions with look-around (which ripgrep runs through PCRE2).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { toPcre2, translate } from '../../../src/core/search/query';
 import { ripgrepForTests } from './ripgrep';
@@ -92,6 +94,80 @@ describe('search_content: ripgrep and the scan agree', function () {
         ...(input.include_ignored === true ? [] : ['.git/config', 'dist/bundle.js', 'ignored/x.txt', 'app.log']),
       ];
       for (const path of never) assert.ok(!found.includes(path), path);
+    });
+  }
+});
+
+/** Text lines with bytes UTF-8 cannot read among them (windows-1252 and cp437 text in a folder read as UTF-8). */
+function undecodableFiles(base: string): void {
+  const latin = (text: string): Buffer => Buffer.from(text, 'latin1');
+  fs.writeFileSync(path.join(base, 'cp1252.txt'), latin('first needle line\ncaf\xe9 needle\nplain\nlast needle line\n'));
+  fs.writeFileSync(path.join(base, 'crlf.txt'), latin('needle one\r\n\x80\x81 bytes\r\n\r\nneedle two\r\nneedle three\r\n'));
+  fs.writeFileSync(
+    path.join(base, 'utf8-and-bad.txt'),
+    Buffer.concat([Buffer.from('wörld needle\n'), latin('\xff\n'), Buffer.from('needle ünï\n')]),
+  );
+  // Past the scan's first read, so read in blocks of lines.
+  const filler = 'filler line without it\n'.repeat(2000);
+  fs.writeFileSync(
+    path.join(base, 'large.txt'),
+    Buffer.concat([latin(`${filler}\xe9 needle\n`), Buffer.from(`${filler}needle at the end\n`)]),
+  );
+}
+
+describe('search_content: ripgrep and the scan agree on lines a file’s encoding cannot read', function () {
+  this.timeout(30_000);
+  let base: string;
+  let fast: Session;
+  let scan: Session;
+  before(function () {
+    const rg = ripgrepForTests();
+    base = makeTempDir('agentfs-engines-bytes-');
+    undecodableFiles(base);
+    const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
+    fast = createNodeSession(base, {}, { ripgrep: rg, encodings: utf8 });
+    scan = createNodeSession(base, {}, { ripgrep: false, encodings: utf8 });
+  });
+  after(function () {
+    if (base) removeTree(base);
+  });
+
+  const cases: readonly { name: string; input: Record<string, unknown>; lines: string[] }[] = [
+    {
+      name: 'a literal: the text lines of each file, none of the others',
+      input: { query: 'needle' },
+      lines: [
+        'cp1252.txt:1',
+        'cp1252.txt:4',
+        'crlf.txt:1',
+        'crlf.txt:4',
+        'crlf.txt:5',
+        'large.txt:4002',
+        'utf8-and-bad.txt:1',
+        'utf8-and-bad.txt:3',
+      ],
+    },
+    {
+      name: 'context lines: a match next to a line that is not text is dropped',
+      input: { query: 'needle', context_lines: 1 },
+      lines: ['cp1252.txt:4', 'crlf.txt:4', 'crlf.txt:5', 'large.txt:4002'],
+    },
+    {
+      name: 'a regular expression',
+      input: { query: 'needle (one|two|line)$', is_regex: true },
+      lines: ['cp1252.txt:1', 'cp1252.txt:4', 'crlf.txt:1', 'crlf.txt:4'],
+    },
+  ];
+  for (const testCase of cases) {
+    it(testCase.name, async function () {
+      const input = { max_results: 200, ...testCase.input };
+      const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
+      const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+      assert.equal(viaRipgrep.engine, 'ripgrep');
+      assert.equal(viaScan.engine, 'scan');
+      assert.deepEqual(viaScan.matches, viaRipgrep.matches);
+      const lines = (viaScan.matches as { path: string; line: number }[]).map((match) => `${match.path}:${match.line}`);
+      assert.deepEqual(lines, testCase.lines);
     });
   }
 });
