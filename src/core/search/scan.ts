@@ -3,10 +3,10 @@
  * FileSystem port. It runs wherever ripgrep cannot (virtual workspaces, no rg, patterns PCRE2 cannot express) and
  * defines the results the fast path must reproduce (test/unit/search/engines.test.ts).
  *
- * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
- * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is decoded in the file's encoding, a
- * stretch of lines at once, or where that stretch is not text as a whole, line by line, as ripgrep's lines are
- * (encodedMatches.ts): a line that is not text in it is never matched or shown. Files are read in
+ * Per file: a UTF-16 file with a BOM is decoded. In any other, a NUL byte makes the file binary where ripgrep's
+ * does (in its first 64 KiB, RipgrepFills) and ends it where ripgrep quits (later), and the text is decoded in the
+ * file's encoding, a stretch of lines at once, or where that stretch is not text as a whole, line by line, as
+ * ripgrep's lines are (encodedMatches.ts): a line that is not text in it is never matched or shown. Files are read in
  * chunks split at newlines (in UTF-16, at the code unit 0x000A), so a 1 GiB log costs one chunk of memory, not the
  * file, in either.
  *
@@ -315,6 +315,65 @@ function utf16Of(bytes: Uint8Array): 'utf16le' | 'utf16be' | undefined {
   return bom === 'utf16le' || bom === 'utf16be' ? bom : undefined;
 }
 
+/** ripgrep's buffer: what its first fill reads. */
+const RIPGREP_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Where ripgrep stops in a file with a NUL byte (the files of a walk are searched in its "quit" binary mode), so that
+ * the scan stops there too: ripgrep reads into a 64 KiB buffer, searches the whole lines of each fill, and quits at
+ * the first fill whose new bytes hold a NUL without searching any of it. So a NUL in the first 64 KiB makes a file
+ * binary, and a later one ends it at the last newline before the fill that holds it. Each fill keeps what followed
+ * the last newline (and, with context lines, the lines before it that the context may need) and reads until the
+ * buffer is full; a buffer that fills with no newline among the new bytes grows to three times its size and reads on.
+ * The scan's own reads are of other sizes: it hands lines on only up to `searched`.
+ */
+class RipgrepFills {
+  /** Where the buffer of the current fill begins, where its new bytes begin, and where it ends (file offsets). */
+  begin = 0;
+  private newFrom = 0;
+  private end = RIPGREP_BUFFER_BYTES;
+  private capacity = RIPGREP_BUFFER_BYTES;
+  /** The end of the whole lines ripgrep has searched. */
+  searched = 0;
+
+  constructor(private readonly contextLines: number) {}
+
+  /**
+   * Takes the file's bytes up to `readTo`, which `data` holds from `base` (at most `begin`), `nul` the offset of the
+   * first NUL among them: false once ripgrep has quit.
+   */
+  advance(data: Uint8Array, base: number, readTo: number, nul: number | undefined): boolean {
+    while (this.end <= readTo && (nul === undefined || this.end <= nul)) {
+      // The fill's new bytes, [newFrom, end), were read whole and hold no NUL.
+      const last = data.lastIndexOf(0x0a, this.end - 1 - base) + base;
+      const previousEnd = this.end;
+      if (last >= this.newFrom) {
+        this.searched = last + 1;
+        this.begin = this.contextLines === 0 ? this.searched : precedingLines(data, base, this.begin, this.searched, this.contextLines);
+      }
+      this.newFrom = previousEnd;
+      while (this.begin + this.capacity <= previousEnd) this.capacity *= 3;
+      this.end = this.begin + this.capacity;
+    }
+    return nul === undefined || nul >= this.end;
+  }
+}
+
+/**
+ * Where ripgrep's buffer keeps lines from at a roll with context lines (grep-searcher's `lines::preceding`): the start
+ * of the last `count + 1` lines of [from, to), which ends with a newline; `from` when there are fewer.
+ */
+function precedingLines(data: Uint8Array, base: number, from: number, to: number, count: number): number {
+  let position = to - base - 1;
+  const start = from - base;
+  for (let left = count; ; left--) {
+    const newline = position <= start ? -1 : data.lastIndexOf(0x0a, position - 1);
+    if (newline < start) return from;
+    if (left === 0) return base + newline + 1;
+    position = newline;
+  }
+}
+
 /** Searches one file at a time for the scan, and counts the files searched and the binary files skipped. */
 class FileSearch {
   filesSearched = 0;
@@ -411,31 +470,44 @@ class FileSearch {
 
   /**
    * A large file's non-empty blocks of whole lines (the last may lack its newline), the first read being `bytes`. They
-   * end early at a NUL byte after the first chunk (ripgrep quits there) and at a line over MAX_LINE_BYTES.
+   * end early at a NUL byte where ripgrep quits (RipgrepFills; not in UTF-16, where NUL bytes are text) and at a line
+   * over MAX_LINE_BYTES.
    */
   private async *blocksOf(path: string, bytes: Uint8Array, utf16: 'utf16le' | 'utf16be' | undefined): AsyncGenerator<Uint8Array> {
     // Chunks cut after their last newline (a UTF-8 sequence never holds a newline byte; in UTF-16 the newline is a
     // code unit, and every read starts on one). The second read is small, since most files that outgrow the first are
     // only a little larger.
     const breaks = lineBreaksOf(utf16 ?? 'utf8');
+    const fills = utf16 ? undefined : new RipgrepFills(this.request.contextLines);
     let offset = 0;
+    // The bytes read and not handed on yet (from `offset - carry.length`), and before them, while ripgrep's buffer
+    // would still hold them, those handed on (fills.begin onwards).
     let carry: Uint8Array = new Uint8Array(0);
+    let handed = 0;
     let first = true;
     for (;;) {
       throwIfCancelled(this.context);
       const chunk = first ? bytes : await this.read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
       first = false;
+      const base = offset - carry.length;
       offset += chunk.length;
       const isEnd = chunk.length === 0;
-      if (!isEnd && !utf16 && chunk.indexOf(0) !== -1) return;
       const joined = carry.length === 0 ? chunk : concat(carry, chunk);
-      const cut = isEnd ? joined.length : breaks.previous(joined) + 1;
-      const complete = joined.subarray(0, cut);
-      carry = joined.slice(cut);
+      let cut = isEnd ? joined.length : breaks.previous(joined) + 1;
+      let goesOn = !isEnd;
+      if (fills) {
+        const nul = chunk.indexOf(0);
+        const going = fills.advance(joined, base, offset, nul === -1 ? undefined : offset - chunk.length + nul);
+        if (!going || !isEnd) cut = fills.searched - base;
+        goesOn = going && !isEnd;
+      }
+      const complete = joined.subarray(handed - base, cut);
+      handed = base + cut;
+      carry = joined.slice(Math.min(fills?.begin ?? handed, handed) - base);
       // A "line" this long is not text anyone searches line by line; stop rather than hold it all.
-      if (carry.length > MAX_LINE_BYTES) return;
+      if (offset - handed > MAX_LINE_BYTES) return;
       if (complete.length > 0) yield complete;
-      if (isEnd) return;
+      if (!goesOn) return;
     }
   }
 

@@ -172,6 +172,57 @@ describe('search_content: ripgrep and the scan agree on lines a file’s encodin
   }
 });
 
+/**
+ * Files with a NUL byte at `at`, each line 35 bytes, every 40th with "needle": ripgrep quits at the first of its
+ * 64 KiB buffer fills that holds the NUL, having searched the whole lines of the fills before it.
+ */
+function filesWithNul(base: string): void {
+  const line = (index: number): string => `${index % 40 === 39 ? 'needle' : 'hay   '} filler text here 0123456789\n`;
+  for (const at of [20_000, 65_535, 65_536, 130_000, 140_000, 200_000]) {
+    const count = Math.floor(at / 35);
+    const text = Array.from({ length: count }, (_, index) => line(index)).join('') + 'x'.repeat(at - count * 35);
+    fs.mkdirSync(path.join(base, `at-${at}`));
+    fs.writeFileSync(
+      path.join(base, `at-${at}`, 'file.txt'),
+      Buffer.concat([Buffer.from(text), Buffer.from([0]), Buffer.from('\nneedle\n')]),
+    );
+  }
+}
+
+describe('search_content: ripgrep and the scan stop at the same place in a file with a NUL byte', function () {
+  this.timeout(30_000);
+  let base: string;
+  let fast: Session;
+  let scan: Session;
+  before(function () {
+    const rg = ripgrepForTests();
+    base = makeTempDir('agentfs-engines-nul-');
+    filesWithNul(base);
+    fast = createNodeSession(base, {}, { ripgrep: rg });
+    scan = createNodeSession(base, {}, { ripgrep: false });
+  });
+  after(function () {
+    if (base) removeTree(base);
+  });
+
+  // The last line searched: none within the first 64 KiB; else the last whole line of the last fill before the NUL.
+  const lastLines: Readonly<Record<number, number>> = { 20_000: 0, 65_535: 0, 65_536: 1872, 130_000: 1872, 140_000: 3744, 200_000: 5616 };
+  for (const [at, last] of Object.entries(lastLines)) {
+    for (const contextLines of [0, 2]) {
+      it(`a NUL at ${at}, ${contextLines} context lines: lines up to ${last}`, async function () {
+        const input = { query: 'needle', path: `at-${at}`, context_lines: contextLines, max_results: 200 };
+        const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
+        const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+        assert.equal(viaRipgrep.engine, 'ripgrep');
+        assert.deepEqual(viaScan.matches, viaRipgrep.matches);
+        const lines = (viaScan.matches as { line: number }[]).map((match) => match.line);
+        assert.equal(lines.length, Math.floor(last / 40));
+        assert.ok(lines.every((line) => line <= last));
+      });
+    }
+  }
+});
+
 describe('JavaScript → PCRE2 translation', function () {
   it('spells out the classes and escapes whose meaning differs', function () {
     assert.equal(toPcre2('a\\db'), 'a[0-9]b');
