@@ -162,9 +162,8 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.exclude': DEFAULT_POLICY.exclude,
   // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-index, the runner always walks.
   'agentFs.pathIndex.enabled': true,
-  // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-content-index. Off in the editor until
-  // its differential test in a real host (test/integration/tools/path_index.test.ts) agrees with the index on.
-  'agentFs.contentIndex.enabled': false,
+  // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-content-index.
+  'agentFs.contentIndex.enabled': true,
   // Read by the editor alone (src/vscode/problems.ts): the runner and the MCP server have no language services.
   'agentFs.problemsAfterEdits': 'open',
 };

@@ -14,7 +14,7 @@
  * Everything else — files not read yet, larger than MAX_FILE_BYTES, with more than one hard link (a write through
  * another link is heard in that link's directory only; a link made inside the roots names the inode, and the file's
  * other names turn stale), unreadable — is a candidate, and binary files (a NUL in the
- * first 16 KiB and no UTF-16 BOM, which the scan passes over) are never. Writes through a shared memory mapping send
+ * first 64 KiB and no UTF-16 BOM, which the scan passes over) are never. Writes through a shared memory mapping send
  * no event; tools, editors and git write with write(2).
  *
  * Bounds: its memory is kept under the text it indexes (it turns itself off past that, or past MAX_BYTES); its
@@ -35,8 +35,8 @@ import type { NodePathIndex } from './pathIndex';
 const MAX_FILE_BYTES = 1024 * 1024;
 /** The index turns itself off past this much memory, whatever the text. */
 const MAX_BYTES = 1024 * 1024 * 1024;
-/** The scan's binary test: a NUL byte in the first read of a file (core/search/scan.ts FIRST_READ_BYTES). */
-const BINARY_HEAD = 16 * 1024;
+/** The scan's binary test, ripgrep's: a NUL byte in its first 64 KiB (core/search/scan.ts, RipgrepFills). */
+const BINARY_HEAD = 64 * 1024;
 const SLICE_MS = 8;
 /** How long the trigram collector is kept after its last slice (see `collector`). */
 const COLLECTOR_IDLE_MS = 5_000;

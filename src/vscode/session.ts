@@ -124,10 +124,10 @@ export class EditorSession implements Session {
 
   /**
    * The content index search_content narrows its reads by, over the path index (it hears of changes through its
-   * watches), when agentFs.contentIndex.enabled is on (it is off by default); absent wherever the path index is.
+   * watches), unless agentFs.contentIndex.enabled is off; absent wherever the path index is.
    */
   get contentIndex(): ContentIndex | undefined {
-    if (!this.index || !editorIndex || vscode.workspace.getConfiguration('agentFs').get<boolean>('contentIndex.enabled') !== true)
+    if (!this.index || !editorIndex || vscode.workspace.getConfiguration('agentFs').get<boolean>('contentIndex.enabled') === false)
       return undefined;
     editorContentIndex ??= new NodeContentIndex(editorIndex);
     return editorContentIndex;

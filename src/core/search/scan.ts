@@ -3,8 +3,10 @@
  * FileSystem port. It runs wherever ripgrep cannot (virtual workspaces, no rg, patterns PCRE2 cannot express) and
  * defines the results the fast path must reproduce (test/unit/search/engines.test.ts).
  *
- * Per file: a NUL byte in the first chunk marks it binary and skips it (in a later chunk it ends the file, as
- * ripgrep quits there); a UTF-16 file with a BOM is decoded; anything else is read as UTF-8. Files are read in
+ * Per file: a UTF-16 file with a BOM is decoded. In any other, a NUL byte makes the file binary where ripgrep's
+ * does (in its first 64 KiB, RipgrepFills) and ends it where ripgrep quits (later), and the text is decoded in the
+ * file's encoding, a stretch of lines at once, or where that stretch is not text as a whole, line by line, as
+ * ripgrep's lines are (encodedMatches.ts): a line that is not text in it is never matched or shown. Files are read in
  * chunks split at newlines (in UTF-16, at the code unit 0x000A), so a 1 GiB log costs one chunk of memory, not the
  * file, in either.
  *
@@ -94,11 +96,24 @@ function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
   return -1;
 }
 
+/**
+ * A line as the scan sees it: its text, or undefined for a line that is not text in the file's encoding (it is
+ * counted, never matched, and a match with it among its context lines is dropped, as ripgrep's is: encodedMatches.ts).
+ */
+type ScannedLine = string | undefined;
+
+/** A match waiting for its after-context. */
+interface PendingMatch {
+  readonly match: Omit<LineMatch, 'before' | 'after'>;
+  readonly before: ScannedLine[];
+  readonly after: ScannedLine[];
+}
+
 /** Feeds lines of one file, keeps context, hands out matches in line order. */
 class LineScanner {
   private lineNumber = 0;
-  private readonly recent: string[] = [];
-  private readonly pending: { match: { -readonly [K in keyof LineMatch]: LineMatch[K] }; after: string[] }[] = [];
+  private readonly recent: ScannedLine[] = [];
+  private readonly pending: PendingMatch[] = [];
   private found = 0;
 
   constructor(
@@ -108,30 +123,26 @@ class LineScanner {
   ) {}
 
   /** False once no more lines are wanted (file limit reached and context complete, or the caller stopped). */
-  async feed(line: string): Promise<boolean> {
+  async feed(line: ScannedLine): Promise<boolean> {
     this.lineNumber++;
     const { contextLines } = this.request;
     for (const waiting of this.pending) waiting.after.push(line);
     while (this.pending.length > 0 && (this.pending[0]?.after.length ?? 0) >= contextLines) {
       const done = this.pending.shift();
-      if (done && !(await this.emit({ ...done.match, after: done.after }))) return false;
+      if (done && !(await this.pass(done))) return false;
     }
     if (this.found < this.request.maxMatchesPerFile) {
-      const hit = this.request.query.find(line);
-      if (hit) {
+      const hit = line === undefined ? undefined : this.request.query.find(line);
+      if (line !== undefined && hit) {
         this.found++;
-        const match = {
-          path: this.path,
-          line: this.lineNumber,
-          text: line,
-          start: hit.start,
-          end: hit.end,
+        const waiting = {
+          match: { path: this.path, line: this.lineNumber, text: line, start: hit.start, end: hit.end },
           before: [...this.recent],
           after: [],
         };
         if (contextLines === 0) {
-          if (!(await this.emit(match))) return false;
-        } else this.pending.push({ match, after: [] });
+          if (!(await this.pass(waiting))) return false;
+        } else this.pending.push(waiting);
       }
     } else if (this.pending.length === 0) return false;
     if (contextLines > 0) {
@@ -164,9 +175,19 @@ class LineScanner {
 
   /** At the end of the file: matches still waiting for after-context get what there is. */
   async finish(): Promise<boolean> {
-    for (const waiting of this.pending.splice(0)) if (!(await this.emit({ ...waiting.match, after: waiting.after }))) return false;
+    for (const waiting of this.pending.splice(0)) if (!(await this.pass(waiting))) return false;
     return true;
   }
+
+  /** Hands a match on with its context, or drops it (true: go on) when a line of its context is not text. */
+  private pass({ match, before, after }: PendingMatch): Promise<boolean> {
+    if (!isText(before) || !isText(after)) return YES;
+    return this.emit({ ...match, before, after });
+  }
+}
+
+function isText(lines: readonly ScannedLine[]): lines is string[] {
+  return !lines.includes(undefined);
 }
 
 /** Splits decoded text into lines without terminators (a final newline ends the last line, it starts none). */
@@ -294,6 +315,65 @@ function utf16Of(bytes: Uint8Array): 'utf16le' | 'utf16be' | undefined {
   return bom === 'utf16le' || bom === 'utf16be' ? bom : undefined;
 }
 
+/** ripgrep's buffer: what its first fill reads. */
+const RIPGREP_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Where ripgrep stops in a file with a NUL byte (the files of a walk are searched in its "quit" binary mode), so that
+ * the scan stops there too: ripgrep reads into a 64 KiB buffer, searches the whole lines of each fill, and quits at
+ * the first fill whose new bytes hold a NUL without searching any of it. So a NUL in the first 64 KiB makes a file
+ * binary, and a later one ends it at the last newline before the fill that holds it. Each fill keeps what followed
+ * the last newline (and, with context lines, the lines before it that the context may need) and reads until the
+ * buffer is full; a buffer that fills with no newline among the new bytes grows to three times its size and reads on.
+ * The scan's own reads are of other sizes: it hands lines on only up to `searched`.
+ */
+class RipgrepFills {
+  /** Where the buffer of the current fill begins, where its new bytes begin, and where it ends (file offsets). */
+  begin = 0;
+  private newFrom = 0;
+  private end = RIPGREP_BUFFER_BYTES;
+  private capacity = RIPGREP_BUFFER_BYTES;
+  /** The end of the whole lines ripgrep has searched. */
+  searched = 0;
+
+  constructor(private readonly contextLines: number) {}
+
+  /**
+   * Takes the file's bytes up to `readTo`, which `data` holds from `base` (at most `begin`), `nul` the offset of the
+   * first NUL among them: false once ripgrep has quit.
+   */
+  advance(data: Uint8Array, base: number, readTo: number, nul: number | undefined): boolean {
+    while (this.end <= readTo && (nul === undefined || this.end <= nul)) {
+      // The fill's new bytes, [newFrom, end), were read whole and hold no NUL.
+      const last = data.lastIndexOf(0x0a, this.end - 1 - base) + base;
+      const previousEnd = this.end;
+      if (last >= this.newFrom) {
+        this.searched = last + 1;
+        this.begin = this.contextLines === 0 ? this.searched : precedingLines(data, base, this.begin, this.searched, this.contextLines);
+      }
+      this.newFrom = previousEnd;
+      while (this.begin + this.capacity <= previousEnd) this.capacity *= 3;
+      this.end = this.begin + this.capacity;
+    }
+    return nul === undefined || nul >= this.end;
+  }
+}
+
+/**
+ * Where ripgrep's buffer keeps lines from at a roll with context lines (grep-searcher's `lines::preceding`): the start
+ * of the last `count + 1` lines of [from, to), which ends with a newline; `from` when there are fewer.
+ */
+function precedingLines(data: Uint8Array, base: number, from: number, to: number, count: number): number {
+  let position = to - base - 1;
+  const start = from - base;
+  for (let left = count; ; left--) {
+    const newline = position <= start ? -1 : data.lastIndexOf(0x0a, position - 1);
+    if (newline < start) return from;
+    if (left === 0) return base + newline + 1;
+    position = newline;
+  }
+}
+
 /** Searches one file at a time for the scan, and counts the files searched and the binary files skipped. */
 class FileSearch {
   filesSearched = 0;
@@ -364,9 +444,10 @@ class FileSearch {
     emit: (match: LineMatch) => Promise<boolean>,
   ): Promise<void> {
     const text = utf16 ? LOCAL_CODEC.decode(bytes.subarray(2), utf16) : await this.textOf(path, bytes, true, true);
-    if (text === undefined || !this.request.query.mayMatch(text)) return;
+    if (text !== undefined && !this.request.query.mayMatch(text)) return;
     const scanner = new LineScanner(path, this.request, emit);
-    for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return;
+    const lines = text === undefined ? await this.linesOneByOne(path, bytes, true) : linesOf(text, true);
+    for (const line of lines) if (!(await scanner.feed(line))) return;
     await scanner.finish();
   }
 
@@ -389,31 +470,44 @@ class FileSearch {
 
   /**
    * A large file's non-empty blocks of whole lines (the last may lack its newline), the first read being `bytes`. They
-   * end early at a NUL byte after the first chunk (ripgrep quits there) and at a line over MAX_LINE_BYTES.
+   * end early at a NUL byte where ripgrep quits (RipgrepFills; not in UTF-16, where NUL bytes are text) and at a line
+   * over MAX_LINE_BYTES.
    */
   private async *blocksOf(path: string, bytes: Uint8Array, utf16: 'utf16le' | 'utf16be' | undefined): AsyncGenerator<Uint8Array> {
     // Chunks cut after their last newline (a UTF-8 sequence never holds a newline byte; in UTF-16 the newline is a
     // code unit, and every read starts on one). The second read is small, since most files that outgrow the first are
     // only a little larger.
     const breaks = lineBreaksOf(utf16 ?? 'utf8');
+    const fills = utf16 ? undefined : new RipgrepFills(this.request.contextLines);
     let offset = 0;
+    // The bytes read and not handed on yet (from `offset - carry.length`), and before them, while ripgrep's buffer
+    // would still hold them, those handed on (fills.begin onwards).
     let carry: Uint8Array = new Uint8Array(0);
+    let handed = 0;
     let first = true;
     for (;;) {
       throwIfCancelled(this.context);
       const chunk = first ? bytes : await this.read(path, offset, offset < CHUNK_BYTES ? 64 * 1024 : CHUNK_BYTES);
       first = false;
+      const base = offset - carry.length;
       offset += chunk.length;
       const isEnd = chunk.length === 0;
-      if (!isEnd && !utf16 && chunk.indexOf(0) !== -1) return;
       const joined = carry.length === 0 ? chunk : concat(carry, chunk);
-      const cut = isEnd ? joined.length : breaks.previous(joined) + 1;
-      const complete = joined.subarray(0, cut);
-      carry = joined.slice(cut);
+      let cut = isEnd ? joined.length : breaks.previous(joined) + 1;
+      let goesOn = !isEnd;
+      if (fills) {
+        const nul = chunk.indexOf(0);
+        const going = fills.advance(joined, base, offset, nul === -1 ? undefined : offset - chunk.length + nul);
+        if (!going || !isEnd) cut = fills.searched - base;
+        goesOn = going && !isEnd;
+      }
+      const complete = joined.subarray(handed - base, cut);
+      handed = base + cut;
+      carry = joined.slice(Math.min(fills?.begin ?? handed, handed) - base);
       // A "line" this long is not text anyone searches line by line; stop rather than hold it all.
-      if (carry.length > MAX_LINE_BYTES) return;
+      if (offset - handed > MAX_LINE_BYTES) return;
       if (complete.length > 0) yield complete;
-      if (isEnd) return;
+      if (!goesOn) return;
     }
   }
 
@@ -433,9 +527,9 @@ class FileSearch {
     const text = utf16
       ? LOCAL_CODEC.decode(atFileStart ? complete.subarray(2) : complete, utf16)
       : await this.textOf(path, complete, false, atFileStart);
-    // Lines that are not text in the file's encoding are passed over, counted, never shown as U+FFFD.
-    if (text === undefined) scanner.skipCount(countLines(complete));
-    else if (this.request.query.mayMatch(text) || scanner.waiting) {
+    if (text === undefined) {
+      for (const line of await this.linesOneByOne(path, complete, atFileStart)) if (!(await scanner.feed(line))) return false;
+    } else if (this.request.query.mayMatch(text) || scanner.waiting) {
       for (const line of linesOf(text, true)) if (!(await scanner.feed(line))) return false;
     } else scanner.skip(text);
     return true;
@@ -447,6 +541,24 @@ class FileSearch {
     if (fs.readRange) return fs.readRange(path, offset, length);
     const whole = await fs.readFile(path);
     return whole.subarray(offset, offset + length);
+  }
+
+  /**
+   * Whole lines of `path` that are not text in its encoding all together, one line at a time, as ripgrep's lines are
+   * told (encodedMatches.ts): a line is its text where it is text on its own (ASCII always), else undefined; never
+   * U+FFFD. So both engines find the same lines in a file with a few bytes its encoding cannot read.
+   */
+  private async linesOneByOne(path: string, bytes: Uint8Array, first: boolean): Promise<ScannedLine[]> {
+    const lines: ScannedLine[] = [];
+    for (let start = 0; start < bytes.length;) {
+      const newline = bytes.indexOf(0x0a, start);
+      const next = newline === -1 ? bytes.length : newline + 1;
+      let end = newline === -1 ? bytes.length : newline;
+      if (end > start && bytes[end - 1] === 0x0d) end--;
+      lines.push(await this.textOf(path, bytes.subarray(start, end), false, first && start === 0));
+      start = next;
+    }
+    return lines;
   }
 
   /** `bytes` of `path` as text: ASCII as is, anything else as read_file decodes it (`first`: they start the file). */

@@ -61,8 +61,14 @@ function encoded(chooser: Chooser, content: string): { bytes: Buffer; how: strin
 }
 
 function put(root: string, relative: string, bytes: Uint8Array): void {
-  fs.mkdirSync(path.dirname(path.join(root, relative)), { recursive: true });
-  fs.writeFileSync(path.join(root, relative), bytes);
+  const full = path.join(root, relative);
+  fs.mkdirSync(path.dirname(full), { recursive: true });
+  try {
+    fs.writeFileSync(full, bytes);
+  } catch (error) {
+    // A symbolic link there whose target's folder went: the write cannot happen on this tree, and is left out.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !fs.lstatSync(full, { throwIfNoEntry: false })?.isSymbolicLink()) throw error;
+  }
 }
 
 /** The starting tree: a .gitignore, files in every folder, some in each encoding. */
@@ -162,7 +168,8 @@ export function contentChange(
       what: `symbolic link ${link} to ${target}`,
       apply: () => {
         fs.mkdirSync(path.dirname(path.join(root, link)), { recursive: true });
-        if (!fs.existsSync(path.join(root, link))) fs.symlinkSync(absolute, path.join(root, link));
+        // lstat, not existsSync: a dangling link already there counts as taken.
+        if (!fs.lstatSync(path.join(root, link), { throwIfNoEntry: false })) fs.symlinkSync(absolute, path.join(root, link));
       },
     };
   }

@@ -4,6 +4,8 @@
  * excluded and hidden paths, and regular expressions with look-around (which ripgrep runs through PCRE2).
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { toPcre2, translate } from '../../../src/core/search/query';
 import { ripgrepForTests } from './ripgrep';
@@ -93,6 +95,131 @@ describe('search_content: ripgrep and the scan agree', function () {
       ];
       for (const path of never) assert.ok(!found.includes(path), path);
     });
+  }
+});
+
+/** Text lines with bytes UTF-8 cannot read among them (windows-1252 and cp437 text in a folder read as UTF-8). */
+function undecodableFiles(base: string): void {
+  const latin = (text: string): Buffer => Buffer.from(text, 'latin1');
+  fs.writeFileSync(path.join(base, 'cp1252.txt'), latin('first needle line\ncaf\xe9 needle\nplain\nlast needle line\n'));
+  fs.writeFileSync(path.join(base, 'crlf.txt'), latin('needle one\r\n\x80\x81 bytes\r\n\r\nneedle two\r\nneedle three\r\n'));
+  fs.writeFileSync(
+    path.join(base, 'utf8-and-bad.txt'),
+    Buffer.concat([Buffer.from('wörld needle\n'), latin('\xff\n'), Buffer.from('needle ünï\n')]),
+  );
+  // Past the scan's first read, so read in blocks of lines.
+  const filler = 'filler line without it\n'.repeat(2000);
+  fs.writeFileSync(
+    path.join(base, 'large.txt'),
+    Buffer.concat([latin(`${filler}\xe9 needle\n`), Buffer.from(`${filler}needle at the end\n`)]),
+  );
+}
+
+describe('search_content: ripgrep and the scan agree on lines a file’s encoding cannot read', function () {
+  this.timeout(30_000);
+  let base: string;
+  let fast: Session;
+  let scan: Session;
+  before(function () {
+    const rg = ripgrepForTests();
+    base = makeTempDir('agentfs-engines-bytes-');
+    undecodableFiles(base);
+    const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
+    fast = createNodeSession(base, {}, { ripgrep: rg, encodings: utf8 });
+    scan = createNodeSession(base, {}, { ripgrep: false, encodings: utf8 });
+  });
+  after(function () {
+    if (base) removeTree(base);
+  });
+
+  const cases: readonly { name: string; input: Record<string, unknown>; lines: string[] }[] = [
+    {
+      name: 'a literal: the text lines of each file, none of the others',
+      input: { query: 'needle' },
+      lines: [
+        'cp1252.txt:1',
+        'cp1252.txt:4',
+        'crlf.txt:1',
+        'crlf.txt:4',
+        'crlf.txt:5',
+        'large.txt:4002',
+        'utf8-and-bad.txt:1',
+        'utf8-and-bad.txt:3',
+      ],
+    },
+    {
+      name: 'context lines: a match next to a line that is not text is dropped',
+      input: { query: 'needle', context_lines: 1 },
+      lines: ['cp1252.txt:4', 'crlf.txt:4', 'crlf.txt:5', 'large.txt:4002'],
+    },
+    {
+      name: 'a regular expression',
+      input: { query: 'needle (one|two|line)$', is_regex: true },
+      lines: ['cp1252.txt:1', 'cp1252.txt:4', 'crlf.txt:1', 'crlf.txt:4'],
+    },
+  ];
+  for (const testCase of cases) {
+    it(testCase.name, async function () {
+      const input = { max_results: 200, ...testCase.input };
+      const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
+      const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+      assert.equal(viaRipgrep.engine, 'ripgrep');
+      assert.equal(viaScan.engine, 'scan');
+      assert.deepEqual(viaScan.matches, viaRipgrep.matches);
+      const lines = (viaScan.matches as { path: string; line: number }[]).map((match) => `${match.path}:${match.line}`);
+      assert.deepEqual(lines, testCase.lines);
+    });
+  }
+});
+
+/**
+ * Files with a NUL byte at `at`, each line 35 bytes, every 40th with "needle": ripgrep quits at the first of its
+ * 64 KiB buffer fills that holds the NUL, having searched the whole lines of the fills before it.
+ */
+function filesWithNul(base: string): void {
+  const line = (index: number): string => `${index % 40 === 39 ? 'needle' : 'hay   '} filler text here 0123456789\n`;
+  for (const at of [20_000, 65_535, 65_536, 130_000, 140_000, 200_000]) {
+    const count = Math.floor(at / 35);
+    const text = Array.from({ length: count }, (_, index) => line(index)).join('') + 'x'.repeat(at - count * 35);
+    fs.mkdirSync(path.join(base, `at-${at}`));
+    fs.writeFileSync(
+      path.join(base, `at-${at}`, 'file.txt'),
+      Buffer.concat([Buffer.from(text), Buffer.from([0]), Buffer.from('\nneedle\n')]),
+    );
+  }
+}
+
+describe('search_content: ripgrep and the scan stop at the same place in a file with a NUL byte', function () {
+  this.timeout(30_000);
+  let base: string;
+  let fast: Session;
+  let scan: Session;
+  before(function () {
+    const rg = ripgrepForTests();
+    base = makeTempDir('agentfs-engines-nul-');
+    filesWithNul(base);
+    fast = createNodeSession(base, {}, { ripgrep: rg });
+    scan = createNodeSession(base, {}, { ripgrep: false });
+  });
+  after(function () {
+    if (base) removeTree(base);
+  });
+
+  // The last line searched: none within the first 64 KiB; else the last whole line of the last fill before the NUL.
+  const lastLines: Readonly<Record<number, number>> = { 20_000: 0, 65_535: 0, 65_536: 1872, 130_000: 1872, 140_000: 3744, 200_000: 5616 };
+  for (const [at, last] of Object.entries(lastLines)) {
+    for (const contextLines of [0, 2]) {
+      it(`a NUL at ${at}, ${contextLines} context lines: lines up to ${last}`, async function () {
+        const input = { query: 'needle', path: `at-${at}`, context_lines: contextLines, max_results: 200 };
+        const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
+        const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+        assert.equal(viaRipgrep.engine, 'ripgrep');
+        assert.deepEqual(viaScan.matches, viaRipgrep.matches);
+        const lines = (viaScan.matches as { line: number }[]).map((match) => match.line);
+        assert.equal(lines.length, Math.floor(last / 40));
+        assert.ok(lines.every((line) => line <= last));
+      });
+    }
   }
 });
 
