@@ -18,7 +18,8 @@ describe('content index: background work waits for calls', function () {
     tmp = makeTempDir('agentfs-foreground-');
     for (let directory = 0; directory < 20; directory++) {
       fs.mkdirSync(path.join(tmp, `d${directory}`));
-      for (let file = 0; file < 20; file++) fs.writeFileSync(path.join(tmp, `d${directory}`, `f${file}.txt`), `line ${directory} ${file}\n`);
+      for (let file = 0; file < 20; file++)
+        fs.writeFileSync(path.join(tmp, `d${directory}`, `f${file}.txt`), `line ${directory} ${file}\n`);
     }
   });
   afterEach(() => removeTree(tmp));
