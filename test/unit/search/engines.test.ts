@@ -56,30 +56,41 @@ const CASES: readonly Case[] = [
   { name: 'escape only valid without the u flag (scan)', input: { query: 'needle\\-dash', is_regex: true }, fast: false, min: 1 },
 ];
 
-describe('search_content: ripgrep and the scan agree', function () {
-  this.timeout(30_000);
-  let base: string;
-  let fast: Session;
-  let scan: Session;
+/** The two engines over one fixture, made in a mocha `before` and removed `after`; `utf8`: files read as UTF-8. */
+function enginePair(prefix: string, fixture: (base: string) => void, options: { exclude?: string[]; utf8?: boolean } = {}) {
+  const pair = { base: '', fast: undefined as Session | undefined, scan: undefined as Session | undefined };
   before(function () {
     const rg = ripgrepForTests();
-    base = makeTempDir('agentfs-engines-');
-    writeSearchFixture(base);
+    pair.base = makeTempDir(prefix);
+    fixture(pair.base);
     // Files read as UTF-8 unless a BOM says otherwise (the editor's default): where a host may read a file in a legacy
     // encoding, a query outside ASCII goes to the scan (search/encodedMatches.ts), and ripgrep would not be tested.
-    const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
-    fast = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: rg, encodings: utf8 });
-    scan = createNodeSession(base, { exclude: ['dist'] }, { ripgrep: false, encodings: utf8 });
+    const encodings = options.utf8 ? { encodings: flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding') } : {};
+    const policy = options.exclude ? { exclude: options.exclude } : {};
+    pair.fast = createNodeSession(pair.base, policy, { ripgrep: rg, ...encodings });
+    pair.scan = createNodeSession(pair.base, policy, { ripgrep: false, ...encodings });
   });
   after(function () {
-    if (base) removeTree(base);
+    if (pair.base) removeTree(pair.base);
   });
+  /** The same search_content through ripgrep (where it runs) and through the scan. */
+  return async (input: Record<string, unknown>): Promise<{ viaRipgrep: Record<string, unknown>; viaScan: Record<string, unknown> }> => {
+    assert.ok(pair.fast && pair.scan);
+    return {
+      viaRipgrep: expectOk(await call(pair.fast, 'search_content', input), 'search_content'),
+      viaScan: expectOk(await call(pair.scan, 'search_content', input), 'search_content'),
+    };
+  };
+}
+
+describe('search_content: ripgrep and the scan agree', function () {
+  this.timeout(30_000);
+  const both = enginePair('agentfs-engines-', writeSearchFixture, { exclude: ['dist'], utf8: true });
 
   for (const testCase of CASES) {
     it(testCase.name, async function () {
       const input: Record<string, unknown> = { max_results: 200, ...testCase.input };
-      const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
-      const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+      const { viaRipgrep, viaScan } = await both(input);
       assert.equal(viaRipgrep.engine, testCase.fast === false ? 'scan' : 'ripgrep');
       assert.equal(viaScan.engine, 'scan');
       assert.deepEqual(viaRipgrep.matches, viaScan.matches);
@@ -117,20 +128,7 @@ function undecodableFiles(base: string): void {
 
 describe('search_content: ripgrep and the scan agree on lines a file’s encoding cannot read', function () {
   this.timeout(30_000);
-  let base: string;
-  let fast: Session;
-  let scan: Session;
-  before(function () {
-    const rg = ripgrepForTests();
-    base = makeTempDir('agentfs-engines-bytes-');
-    undecodableFiles(base);
-    const utf8 = flagEncodingHost({ default: 'utf8', guess: false, candidates: [] }, '--encoding');
-    fast = createNodeSession(base, {}, { ripgrep: rg, encodings: utf8 });
-    scan = createNodeSession(base, {}, { ripgrep: false, encodings: utf8 });
-  });
-  after(function () {
-    if (base) removeTree(base);
-  });
+  const both = enginePair('agentfs-engines-bytes-', undecodableFiles, { utf8: true });
 
   const cases: readonly { name: string; input: Record<string, unknown>; lines: string[] }[] = [
     {
@@ -160,9 +158,7 @@ describe('search_content: ripgrep and the scan agree on lines a file’s encodin
   ];
   for (const testCase of cases) {
     it(testCase.name, async function () {
-      const input = { max_results: 200, ...testCase.input };
-      const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
-      const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+      const { viaRipgrep, viaScan } = await both({ max_results: 200, ...testCase.input });
       assert.equal(viaRipgrep.engine, 'ripgrep');
       assert.equal(viaScan.engine, 'scan');
       assert.deepEqual(viaScan.matches, viaRipgrep.matches);
@@ -191,28 +187,14 @@ function filesWithNul(base: string): void {
 
 describe('search_content: ripgrep and the scan stop at the same place in a file with a NUL byte', function () {
   this.timeout(30_000);
-  let base: string;
-  let fast: Session;
-  let scan: Session;
-  before(function () {
-    const rg = ripgrepForTests();
-    base = makeTempDir('agentfs-engines-nul-');
-    filesWithNul(base);
-    fast = createNodeSession(base, {}, { ripgrep: rg });
-    scan = createNodeSession(base, {}, { ripgrep: false });
-  });
-  after(function () {
-    if (base) removeTree(base);
-  });
+  const both = enginePair('agentfs-engines-nul-', filesWithNul);
 
   // The last line searched: none within the first 64 KiB; else the last whole line of the last fill before the NUL.
   const lastLines: Readonly<Record<number, number>> = { 20_000: 0, 65_535: 0, 65_536: 1872, 130_000: 1872, 140_000: 3744, 200_000: 5616 };
   for (const [at, last] of Object.entries(lastLines)) {
     for (const contextLines of [0, 2]) {
       it(`a NUL at ${at}, ${contextLines} context lines: lines up to ${last}`, async function () {
-        const input = { query: 'needle', path: `at-${at}`, context_lines: contextLines, max_results: 200 };
-        const viaRipgrep = expectOk(await call(fast, 'search_content', input), 'search_content');
-        const viaScan = expectOk(await call(scan, 'search_content', input), 'search_content');
+        const { viaRipgrep, viaScan } = await both({ query: 'needle', path: `at-${at}`, context_lines: contextLines, max_results: 200 });
         assert.equal(viaRipgrep.engine, 'ripgrep');
         assert.deepEqual(viaScan.matches, viaRipgrep.matches);
         const lines = (viaScan.matches as { line: number }[]).map((match) => match.line);
