@@ -21,7 +21,7 @@ import { toPosixPath } from './nativePaths';
 import { NodePathIndex } from './pathIndex';
 import { NodeContentIndex } from './contentIndex';
 import { Foreground } from './foreground';
-import { flagEncodings, flagHistoryLimits, flagPolicy, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
+import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from './options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
                     [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
@@ -179,7 +179,12 @@ function startIndexes(
   return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined, preload };
 }
 
-function main(argv: readonly string[]): number | undefined {
+/** The flags the runner shares (options.ts) and the server's own: how it asks, and where and how it listens. */
+function parseServerFlags(
+  argv: readonly string[],
+):
+  | { options: HostOptions; confirm: ConfirmMode; http: HttpAddress | undefined; tokenFile: string | undefined; allowRemote: boolean }
+  | string {
   let confirm: ConfirmMode = 'elicit';
   let http: HttpAddress | undefined;
   let tokenFile: string | undefined;
@@ -201,10 +206,16 @@ function main(argv: readonly string[]): number | undefined {
     } else return `unknown argument ${argument}`;
     return undefined;
   });
-  if (typeof options === 'string') {
-    process.stderr.write(`agent-fs-mcp: ${options}\n${USAGE}\n`);
+  return typeof options === 'string' ? options : { options, confirm, http, tokenFile, allowRemote };
+}
+
+function main(argv: readonly string[]): number | undefined {
+  const parsed = parseServerFlags(argv);
+  if (typeof parsed === 'string') {
+    process.stderr.write(`agent-fs-mcp: ${parsed}\n${USAGE}\n`);
     return 2;
   }
+  const { options, confirm, http, tokenFile, allowRemote } = parsed;
   if (options.version) {
     process.stdout.write(`agent-fs-mcp ${EXTENSION_VERSION}\n`);
     return 0;
