@@ -37,8 +37,9 @@ export function loadBundle(): typeof Bundle {
     Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('pdfjs-dist/legacy/build/pdf.worker.mjs')]);
   const folder = process.env.AGENT_FS_COMPILE_CACHE === 'off' ? undefined : cacheFolder();
   if (folder === undefined) return createRequire(file)(file) as typeof Bundle;
-  const source = fs.readFileSync(file, 'utf8');
-  const key = cacheKey(file);
+  // The key and the source come from one open file, so a bundle replaced meanwhile cannot pair one's key with the other's
+  // bytes; one rewritten in place has a later change time than the key read first, which no later process matches.
+  const { source, key } = readBundle(file);
   const cacheFile = path.join(folder, `${fnv1a(key)}.bin`);
   const cached = readCache(folder, cacheFile, key);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -62,9 +63,15 @@ function cacheFolder(): string | undefined {
   return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(home, '.cache'), 'agent-fs', 'compile-cache');
 }
 
-function cacheKey(file: string): string {
-  const stat = fs.statSync(file);
-  return [process.version, process.arch, file, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs].join('\n');
+function readBundle(file: string): { source: string; key: string } {
+  const handle = fs.openSync(file, 'r');
+  try {
+    const stat = fs.fstatSync(handle);
+    const key = [process.version, process.arch, file, stat.dev, stat.ino, stat.size, stat.mtimeMs, stat.ctimeMs].join('\n');
+    return { source: fs.readFileSync(handle, 'utf8'), key };
+  } finally {
+    fs.closeSync(handle);
+  }
 }
 
 /** Names the file of a key; the file itself holds the whole key, so a collision only costs a compile. */
