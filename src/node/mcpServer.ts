@@ -445,7 +445,9 @@ async function callTool(
   const tool = shared.tools.get(name);
   if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. tools/list names the tools this server has.`);
   const caller = callerOf(server, ctx);
-  if (caller.modern) shared.logCaller(caller);
+  // Once per client (logCaller keeps the lines it wrote): a 2025 client is named when it says it is initialized, and
+  // here too, for one that never says so.
+  shared.logCaller(caller);
   const input = withoutClientParameters(tool, request.params.arguments ?? {});
   const startedAt = performance.now();
   const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
