@@ -1,9 +1,10 @@
 /**
  * The calls a host is running now. Background work of the host's indexes (the content index's reading, the path
- * index's saves) waits while any call is in flight: it runs on the same event loop, so a slice of it started between
- * two steps of a call lengthens that call, and a call that awaits often (every read, every stat) would wait for a
- * slice at each step. Calls come with pauses between them (an agent thinks), which is when the background catches up.
- * Nothing a call needs waits here: the path index's walks, which calls await, are not background work in this sense.
+ * index's building, catching up and saves, the MCP server's warm-up) waits while any call is in flight: it runs on
+ * the same event loop, so a slice of it started between two steps of a call lengthens that call, and a call that
+ * awaits often (every read, every stat) would wait for a slice at each step. Calls come with pauses between them (an
+ * agent thinks), which is when the background catches up. Nothing a call needs waits here: reading a saved index and
+ * the walks, which calls await, are not background work in this sense.
  */
 export class Foreground {
   private running = 0;

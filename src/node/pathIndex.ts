@@ -44,8 +44,10 @@
  *  - File systems that change without telling this machine, or cache times (NFS, SMB, FUSE, 9p, …): not indexed. Only
  *    the local Linux file system types of LOCAL_FILE_SYSTEMS are; elsewhere (other platforms) calls walk.
  * Bounds: at most `maxPaths` paths per root (beyond, the root is dropped and its calls walk) and `maxWatches` watches
- * per process (MAX_WATCHES, or the editor's share of the per-user limit: editorIndexOptions). Background work (the first walk, catching up with changes) runs in slices of SLICE_MS and only while
- * no call is walking, so it never slows a call down beyond one slice.
+ * per process (MAX_WATCHES, or the editor's share of the per-user limit: editorIndexOptions).
+ * Background work (the first walk, catching up with changes, proving a loaded index) runs in slices of SLICE_MS and
+ * only while no call is walking (nor running at all, given the host's Foreground), so it never slows a call down
+ * beyond one slice.
  *
  * Over 300 lines: one index; every way it proves a listing current (watches, verification, mounts, overflow) guards the
  * same promise, which only reads as kept in one place.
@@ -75,10 +77,6 @@ const MIN_EDITOR_WATCHES = 8_192;
 const MAX_ROOTS = 4;
 /** Directories a call reads again itself before it gives up on the snapshot and walks (the background catches up). */
 const MAX_INLINE_READS = 20_000;
-/** How long after a saved index is loaded its watches are set up if no call came meanwhile (else after the first). */
-const ADOPT_DELAY_MS = 1_000;
-/** How long after the first call's walk they are set up instead. */
-const AFTER_CALL_MS = 50;
 /** How long after a change the index is saved again (saveTo): changes come in bursts (a build), and a save writes it all. */
 const SAVE_DELAY_MS = 30_000;
 
@@ -158,7 +156,7 @@ export interface NodePathIndexOptions {
   readonly saveTo?: string;
   /** SAVE_DELAY_MS, lowered by tests. */
   readonly saveDelayMs?: number;
-  /** The host's calls in flight: a save waits while any runs (foreground.ts). */
+  /** The host's calls in flight: background work and saves wait while any runs (foreground.ts). */
   readonly foreground?: Foreground;
 }
 
@@ -224,8 +222,6 @@ class RootIndex {
   /** Something changed since the last save (or nothing was saved yet); the save timer, while one is set. */
   unsaved = true;
   saveTimer: NodeJS.Timeout | undefined;
-  /** Loaded, and its directories not yet queued to be watched and proven (startAdopting). */
-  adoptPending = false;
   reason: string | undefined;
   paths = 0;
   dev = 0;
@@ -235,6 +231,8 @@ class RootIndex {
   /** Directories to add or bring up to date in the background, in order. */
   readonly queue = new Set<string>();
   readonly waiters: (() => void)[] = [];
+  /** whenQuiet's callers: woken once the root is ready with nothing left to do in the background. */
+  readonly quietWaiters: (() => void)[] = [];
   lastUsed = 0;
 
   constructor(readonly path: string) {}
@@ -380,9 +378,6 @@ export class NodePathIndex implements PathIndex {
 
   release(): void {
     this.walking = Math.max(0, this.walking - 1);
-    if (this.walking > 0) return;
-    // A call goes on after its walk (ranking, paging, the reply): a loaded index's watches wait a little longer.
-    for (const root of this.roots.values()) if (root.adoptPending) setTimeout(() => this.startAdopting(root), AFTER_CALL_MS).unref();
     this.schedule();
   }
 
@@ -457,6 +452,21 @@ export class NodePathIndex implements PathIndex {
     this.schedule();
     if (!root || root.state === 'ready' || root.state === 'off') return Promise.resolve();
     return new Promise((resolve) => root.waiters.push(resolve));
+  }
+
+  /**
+   * Resolves once the index of `rootPath` is ready with nothing left for the background to do (a loaded index's
+   * watches set up and its listings proven, every change taken in), or is off: when a host may warm up what reads it.
+   */
+  whenQuiet(rootPath: string): Promise<void> {
+    const root = this.rootFor(rootPath);
+    this.schedule();
+    if (!root || root.state === 'off' || this.isQuiet(root)) return Promise.resolve();
+    return new Promise((resolve) => root.quietWaiters.push(resolve));
+  }
+
+  private isQuiet(root: RootIndex): boolean {
+    return root.state === 'ready' && root.queue.size === 0;
   }
 
   /** Saves every root that changed since its last save now (saveTo), as close does; for tests and hosts that stop. */
@@ -566,7 +576,7 @@ export class NodePathIndex implements PathIndex {
    * before their listings were read; times within racyMs of that read, or of the save, prove nothing (git's rule).
    */
   private async load(root: RootIndex, file: string): Promise<void> {
-    const saved = await readSavedIndex(file, root.path);
+    const saved = await readSavedIndex(file, root.path, { sliceMs: SLICE_MS });
     root.loading = undefined;
     if (this.closed || root.state !== 'loading') return;
     if (typeof saved === 'string' || saved.dev !== root.dev || saved.ino !== root.ino || !this.install(root, saved)) {
@@ -578,14 +588,7 @@ export class NodePathIndex implements PathIndex {
     root.unsaved = false;
     for (const wake of root.waiters.splice(0)) wake();
     // The background sets up each directory's watch and proves it, so that calls stop statting and subtrees vouch;
-    // not before the first call is over (it proves what it lists itself), nor while one is on its way to its walk.
-    root.adoptPending = true;
-    setTimeout(() => this.startAdopting(root), ADOPT_DELAY_MS).unref();
-  }
-
-  private startAdopting(root: RootIndex): void {
-    if (!root.adoptPending || this.closed) return;
-    root.adoptPending = false;
+    // like all background work, only while no call runs (a call proves what it lists itself).
     for (const path of root.nodes.keys()) root.queue.add(path);
     this.schedule();
   }
@@ -683,6 +686,7 @@ export class NodePathIndex implements PathIndex {
     root.nodes.clear();
     root.queue.clear();
     root.paths = 0;
+    for (const wake of root.quietWaiters.splice(0)) wake();
   }
 
   /** Two turns of the event loop, so every inotify event queued before now has been delivered; then the burst check. */
@@ -1013,17 +1017,22 @@ export class NodePathIndex implements PathIndex {
     if (this.scheduled || this.walking > 0 || this.closed) return;
     if (![...this.roots.values()].some((root) => root.queue.size > 0)) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.work();
-    });
+    const next = (): void => {
+      setImmediate(() => {
+        this.scheduled = false;
+        this.work();
+      });
+    };
+    // Not while a host's call runs (foreground.ts): a slice between two of its steps would lengthen it.
+    if (this.foreground) this.foreground.whenIdle(next);
+    else next();
   }
 
   /** One slice of background work: the first walk of a root, then whatever changed, a directory at a time. */
   private work(): void {
     const until = performance.now() + SLICE_MS;
     for (const root of this.roots.values()) {
-      while (this.walking === 0 && !this.closed && performance.now() < until) {
+      while (this.walking === 0 && !this.foreground?.busy && !this.closed && performance.now() < until) {
         const path = root.queue.values().next().value;
         if (path === undefined) break;
         root.queue.delete(path);
@@ -1034,6 +1043,7 @@ export class NodePathIndex implements PathIndex {
         for (const wake of root.waiters.splice(0)) wake();
         this.saveLater(root);
       }
+      if (this.isQuiet(root)) for (const wake of root.quietWaiters.splice(0)) wake();
     }
     this.schedule();
   }

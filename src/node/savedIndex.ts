@@ -121,6 +121,21 @@ export function encodeSavedIndex(saved: SavedRoot, maxBytes = MAX_SAVED_BYTES): 
 
 /** The saved index of `root` in `text`, or why it cannot be used (the header's list). */
 export function decodeSavedIndex(text: string, root: string): SavedRoot | string {
+  const steps = decodeSteps(text, root);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Records decoded between two steps of decodeSteps: a few hundred microseconds' work. */
+const RECORDS_PER_STEP = 64;
+
+/**
+ * decodeSavedIndex's work in steps, each yielding after RECORDS_PER_STEP records, so a host can decode between the
+ * turns of its event loop (readSavedIndex's sliceMs) and go on answering meanwhile.
+ */
+function* decodeSteps(text: string, root: string): Generator<undefined, SavedRoot | string> {
   const newline = text.indexOf('\n');
   if (newline < 0) return 'no header';
   let header: unknown;
@@ -135,6 +150,7 @@ export function decodeSavedIndex(text: string, root: string): SavedRoot | string
   const body = text.slice(newline + 1);
   if (Buffer.byteLength(body) !== header.bytes) return 'a body of another length (truncated or appended to)';
   if (createHash('sha256').update(body).digest('hex') !== header.sha256) return 'a body that does not match its digest';
+  yield;
   let records: unknown;
   try {
     records = JSON.parse(body);
@@ -142,6 +158,7 @@ export function decodeSavedIndex(text: string, root: string): SavedRoot | string
     return 'a body that is not JSON';
   }
   if (!Array.isArray(records) || records.length !== header.directories) return 'a body of another shape';
+  yield;
   const directories: SavedDirectory[] = [];
   const seen = new Set<string>();
   for (const record of records) {
@@ -150,6 +167,7 @@ export function decodeSavedIndex(text: string, root: string): SavedRoot | string
     if (seen.has(directory.path)) return `${directory.path} saved twice`;
     seen.add(directory.path);
     directories.push(directory);
+    if (directories.length % RECORDS_PER_STEP === 0) yield;
   }
   if (!seen.has(root)) return 'no listing of the root';
   return { root, dev: header.dev, ino: header.ino, savedAt: header.savedAt, directories };
@@ -221,9 +239,15 @@ export function writeSavedIndex(file: string, text: string): void {
 
 /**
  * The saved index of `root` in `file`, or why there is none to use: missing, not a regular file (a link is not
- * followed), over MAX_SAVED_BYTES, or failing decodeSavedIndex.
+ * followed), over MAX_SAVED_BYTES, or failing decodeSavedIndex. Decoded in slices of at most about `sliceMs`, between
+ * which the event loop turns (a server answers its client meanwhile); by default at once.
  */
-export async function readSavedIndex(file: string, root: string, maxBytes = MAX_SAVED_BYTES): Promise<SavedRoot | string> {
+export async function readSavedIndex(
+  file: string,
+  root: string,
+  options: { readonly maxBytes?: number; readonly sliceMs?: number } = {},
+): Promise<SavedRoot | string> {
+  const { maxBytes = MAX_SAVED_BYTES, sliceMs = Number.POSITIVE_INFINITY } = options;
   let text: string;
   try {
     const handle = await fs.promises.open(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
@@ -238,5 +262,21 @@ export async function readSavedIndex(file: string, root: string, maxBytes = MAX_
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `unreadable: ${(error as Error).message}`;
   }
-  return decodeSavedIndex(text, root);
+  return decodeSavedIndexInSlices(text, root, sliceMs);
+}
+
+/**
+ * decodeSavedIndex in slices of at most about `sliceMs` (each at least one step of RECORDS_PER_STEP records), with a
+ * turn of the event loop between two slices.
+ */
+export async function decodeSavedIndexInSlices(text: string, root: string, sliceMs: number): Promise<SavedRoot | string> {
+  const steps = decodeSteps(text, root);
+  for (let sliceStart = performance.now(); ;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
 }

@@ -11,6 +11,7 @@ import { invokeOperation } from '../../../src/core/invoke';
 import { NodePathIndex } from '../../../src/node/pathIndex';
 import {
   decodeSavedIndex,
+  decodeSavedIndexInSlices,
   encodeSavedIndex,
   readSavedIndex,
   SAVED_INDEX_VERSION,
@@ -121,6 +122,40 @@ describe('saved path index: the file', () => {
     });
   });
 
+  it('decodes in slices with turns of the event loop between them, to what a decode at once gives', async () => {
+    await withScratch(async (root) => {
+      const one = sample(root);
+      const many = Array.from(
+        { length: 300 },
+        (_, index) => ({ ...one.directories[1], path: `${root}/d${index}` }) as SavedRoot['directories'][number],
+      );
+      const saved: SavedRoot = { ...one, directories: [...one.directories, ...many] };
+      const text = encodeSavedIndex(saved) ?? '';
+      /** setImmediate turns while `decode` runs. */
+      const turnsDuring = async (decode: () => Promise<SavedRoot | string>): Promise<{ read: SavedRoot | string; turns: number }> => {
+        let turns = 0;
+        let counting = true;
+        const tick = (): void => {
+          if (!counting) return;
+          turns++;
+          setImmediate(tick);
+        };
+        setImmediate(tick);
+        const read = await decode();
+        counting = false;
+        return { read, turns };
+      };
+      const sliced = await turnsDuring(() => decodeSavedIndexInSlices(text, root, 0));
+      const whole = await turnsDuring(() => decodeSavedIndexInSlices(text, root, Number.POSITIVE_INFINITY));
+      assert.deepEqual(sliced.read, saved);
+      assert.deepEqual(whole.read, saved);
+      // 302 records in steps of 64, after the digest and the parse: at least 6 turns; at once, none.
+      assert.ok(sliced.turns >= 6, `${sliced.turns} turns`);
+      assert.equal(whole.turns, 0);
+      assert.equal(reason(await decodeSavedIndexInSlices(`${text}x`, root, 0)), 'a body of another length (truncated or appended to)');
+    });
+  });
+
   it('is bounded: a save over the bound is not made, a file over it is not read', async () => {
     await withScratch(async (root, state) => {
       const saved = sample(root);
@@ -128,7 +163,7 @@ describe('saved path index: the file', () => {
       assert.equal(encodeSavedIndex(saved, text.length - 1), undefined);
       const file = savedIndexFile(state, root);
       writeSavedIndex(file, text);
-      assert.match(reason(await readSavedIndex(file, root, text.length - 1)), /larger than/);
+      assert.match(reason(await readSavedIndex(file, root, { maxBytes: text.length - 1 })), /larger than/);
       assert.deepEqual(await readSavedIndex(file, root), saved);
     });
   });
@@ -195,6 +230,10 @@ describe('saved path index: a new index starts from it', () => {
       const next = await indexOf(root, state);
       try {
         assert.equal(next.stats.loaded, 5, 'the root and its four directories');
+        // Proven in the background, each watched first, before any call.
+        await next.whenQuiet(root);
+        assert.deepEqual({ proven: next.stats.proven, snapshots: next.stats.snapshots }, { proven: 5, snapshots: 0 });
+        assert.deepEqual(next.watchCounts(), { open: 5, held: 5 });
         await sameAsWalk(root, next);
         assert.equal(next.stats.reread, 0, 'nothing changed: nothing read again');
         assert.equal(next.stats.proven, 5);
