@@ -150,33 +150,41 @@ function closeIndexes(index: NodePathIndex | undefined, contentIndex: NodeConten
   index?.close();
 }
 
-/** How long after start a saved index is read when no client has listed the tools by then. */
-const PRELOAD_AFTER_MS = 1_000;
-
 /**
  * One path index for every set of roots the client may switch between (watches die with the process), and the content
- * index over it. With a state folder the path index is saved there and the next server starts from it (savedIndex.ts).
- * Decoding the saved file holds the event loop (about 70 ms for 100,000 paths), so it is read once a client has its
- * tool list, while the client reads it and its model thinks (`preload`, called then), or PRELOAD_AFTER_MS after start;
- * a call that comes first reads it itself.
+ * index over it. With a state folder the path index is saved there, and a new server starts from it at once: the
+ * saved file is decoded in slices (savedIndex.ts), so the client's first requests are answered meanwhile, and a call
+ * that comes before it is done waits for it. Without one, each root is indexed from its first call on.
  */
 function startIndexes(
   options: { readonly index: boolean; readonly contentIndex: boolean },
   directories: readonly string[],
   stateDirectory: string | undefined,
   foreground: Foreground,
-): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined; preload: () => void } {
+): { index: NodePathIndex | undefined; contentIndex: NodeContentIndex | undefined } {
   const index = options.index
     ? new NodePathIndex({ foreground, ...(stateDirectory === undefined ? {} : { saveTo: nodePath.join(stateDirectory, 'path-index') }) })
     : undefined;
-  let preloaded = index === undefined || stateDirectory === undefined;
-  const preload = (): void => {
-    if (preloaded) return;
-    preloaded = true;
-    for (const directory of directories) index?.preload(toPosixPath(directory));
-  };
-  setTimeout(preload, PRELOAD_AFTER_MS).unref();
-  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined, preload };
+  if (index && stateDirectory !== undefined) for (const directory of directories) index.preload(toPosixPath(directory));
+  return { index, contentIndex: index && options.contentIndex ? new NodeContentIndex(index, { foreground }) : undefined };
+}
+
+/**
+ * The service's warm-up (McpService.warmUp) once the index of every configured directory is quiet: loaded or built,
+ * and proven. A warm-up that fails only leaves the first call as it was.
+ */
+async function warmUpWhenQuiet(
+  index: NodePathIndex,
+  directories: readonly string[],
+  service: McpService,
+  stopped: () => boolean,
+): Promise<void> {
+  try {
+    await Promise.all(directories.map((directory) => index.whenQuiet(toPosixPath(directory))));
+    if (!stopped()) await service.warmUp(stopped);
+  } catch (error) {
+    log(`warm-up: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The flags the runner shares (options.ts) and the server's own: how it asks, and where and how it listens. */
@@ -248,7 +256,7 @@ function main(argv: readonly string[]): number | undefined {
 
   // The service counts its calls here, and the indexes' background work waits while any runs.
   const foreground = new Foreground();
-  const { index, contentIndex, preload } = startIndexes(options, directories, state.directory, foreground);
+  const { index, contentIndex } = startIndexes(options, directories, state.directory, foreground);
   const service = createMcpService({
     roots: {
       directories,
@@ -261,15 +269,18 @@ function main(argv: readonly string[]): number | undefined {
     confirm,
     log,
     foreground,
-    // After the answer is written: the handler returns first, and the SDK writes it before the next turn.
-    onToolsListed: () => setImmediate(preload),
     ...(index ? { index } : {}),
     ...(contentIndex ? { contentIndex } : {}),
   });
   const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
-  if (http !== undefined && token !== undefined)
-    listenOnHttp(service, http, token, allowRemote, serving, () => closeIndexes(index, contentIndex));
-  else serveOnStdio(service, serving, () => closeIndexes(index, contentIndex));
+  let stopped = false;
+  const stop = (): void => {
+    stopped = true;
+    closeIndexes(index, contentIndex);
+  };
+  if (index && state.directory !== undefined) void warmUpWhenQuiet(index, directories, service, () => stopped);
+  if (http !== undefined && token !== undefined) listenOnHttp(service, http, token, allowRemote, serving, stop);
+  else serveOnStdio(service, serving, stop);
   return undefined;
 }
 

@@ -50,7 +50,7 @@ import {
 import type { EncodingHost } from '../core/encoding/host';
 import type { Envelope, ImageAttachment } from '../core/envelope';
 import { CancelledError } from '../core/errors';
-import { invokeForReply, prepareOperation, type Session } from '../core/invoke';
+import { invokeForReply, invokeOperation, prepareOperation, type Session } from '../core/invoke';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
 import { clientText, newSessionId, type Origin } from '../core/history/origin';
 import { type HostNaming, mcpNaming, renderText } from '../core/naming';
@@ -90,8 +90,6 @@ export interface McpServerOptions {
   readonly contentIndex?: ContentIndex;
   /** The calls in flight, shared with the indexes' background work (foreground.ts); default: the service's own. */
   readonly foreground?: Foreground;
-  /** Called as each tools/list is answered (the server reads its saved path index then: mcp.ts). */
-  readonly onToolsListed?: () => void;
 }
 
 /** How this server names tools and what it promises: it asks the person unless started with --confirm never. */
@@ -289,7 +287,21 @@ export interface McpService {
   server(options: { readonly roots: boolean }): Server;
   /** Resolves once no tools/call is running: what a stop waits for after the connections are closed. */
   settled(): Promise<void>;
+  /**
+   * Runs on the configured directories what a client's first calls run (WARM_UP_CALLS), so that what the walks derive
+   * from each listing, and the code they run, are ready when the first call comes: a server is started per agent
+   * session, and its client's model thinks for a while before calling. Background work (foreground.ts): a call that
+   * begins cancels it, and it runs again once calls are over; it ends once `stopped` says so. Reads only: nothing is
+   * changed or recorded.
+   */
+  warmUp(stopped: () => boolean): Promise<void>;
 }
+
+/** What warmUp runs: a glob and a fuzzy name search over the whole tree, that find nothing. */
+const WARM_UP_CALLS: readonly (readonly [string, Record<string, unknown>])[] = [
+  ['search_files', { pattern: '**/*.agent-fs-warm-up' }],
+  ['find_file', { file_name: 'agent fs warm up' }],
+];
 
 /**
  * The sessions every connection shares, each built as the runner builds its session: the first on the configured
@@ -371,6 +383,21 @@ export function createMcpService(options: McpServerOptions): McpService {
   return {
     server: ({ roots }) => buildServer(shared, roots),
     settled: () => foreground.settled(),
+    warmUp: async (stopped) => {
+      for (const [operation, input] of WARM_UP_CALLS) {
+        // Cancelled by a call that begins, and run again once calls are over: a first read_file leaves the walks cold.
+        for (let done = false; !done;) {
+          await foreground.settled();
+          if (stopped()) return;
+          try {
+            await invokeOperation(operation, input, shared.pool.base, () => foreground.busy || stopped());
+            done = true;
+          } catch (error) {
+            if (!(error instanceof CancelledError)) throw error;
+          }
+        }
+      }
+    },
   };
 }
 
@@ -407,7 +434,6 @@ function buildServer(shared: Shared, withRoots: boolean): Server {
     });
   }
   server.setRequestHandler('tools/list', () => {
-    shared.options.onToolsListed?.();
     return { tools: [...shared.listed] };
   });
   // One session per connection (stdio) or 2025 HTTP session, which is what this server serves.

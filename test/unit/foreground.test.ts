@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NodeContentIndex } from '../../src/node/contentIndex';
 import { Foreground } from '../../src/node/foreground';
+import { createMcpService } from '../../src/node/mcpServer';
 import { toPosixPath } from '../../src/node/nativePaths';
 import { NodePathIndex } from '../../src/node/pathIndex';
 import { makeTempDir, removeTree } from './helpers';
@@ -48,6 +49,38 @@ describe('indexes: background work waits for calls', function () {
       assert.deepEqual({ state: paths.report().state, paths: paths.report().paths }, { state: 'ready', paths: 420 });
     } finally {
       paths.close();
+    }
+  });
+
+  it("the MCP server's warm-up walks nothing while a call runs, walks once it has ended, and not once stopped", async () => {
+    const foreground = new Foreground();
+    const index = new NodePathIndex({ foreground });
+    const root = toPosixPath(tmp);
+    await index.whenQuiet(root);
+    const service = createMcpService({
+      roots: { directories: [root], explicit: true },
+      policy: {},
+      confirm: 'never',
+      log: () => undefined,
+      ripgrep: false,
+      foreground,
+      index,
+    });
+    try {
+      await service.warmUp(() => true);
+      assert.equal(index.stats.snapshots, 0, 'stopped: nothing walked');
+      let release: () => void = () => undefined;
+      const call = foreground.run(() => new Promise<void>((resolve) => (release = resolve)));
+      let warmed = false;
+      const warming = service.warmUp(() => false).then(() => (warmed = true));
+      await manyTurns();
+      assert.deepEqual({ warmed, snapshots: index.stats.snapshots }, { warmed: false, snapshots: 0 }, 'waits for the call');
+      release();
+      await call;
+      await warming;
+      assert.equal(index.stats.snapshots, 2, 'a glob and a name search, each answered by the index');
+    } finally {
+      index.close();
     }
   });
 

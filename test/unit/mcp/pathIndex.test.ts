@@ -15,7 +15,7 @@ import { serverNaming } from '../../../src/node/mcpServer';
 import { flagPolicy, parseHostOptions } from '../../../src/node/options';
 import { createNodeSession } from '../../../src/node/session';
 import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
-import { writeTree } from '../../shared/tree';
+import { assertTree, snapshot, writeTree } from '../../shared/tree';
 import { removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, type Served, tempLayout } from './serve';
 import { checkEnvelope } from '../../shared/results';
@@ -121,7 +121,7 @@ describe('MCP server: the path index', function () {
     });
   }
 
-  it('a new server reads the saved index once the client has the tools, and sees what changed while none ran', async () => {
+  it('a new server starts from the saved index, and sees what changed while none ran', async () => {
     const { tmp, base, state } = tempLayout('agentfs-mcp-saved-');
     writeTree(base, { 'src/app/user-controller.ts': 'a', 'docs/guide.md': 'b', 'lib/util.ts': 'c' });
     try {
@@ -158,6 +158,42 @@ describe('MCP server: the path index', function () {
       } finally {
         await next.close();
       }
+    } finally {
+      removeTree(tmp);
+    }
+  });
+
+  it('a new server warms up from its saved index before the first call, changing and recording nothing', async () => {
+    const { tmp, base, state } = tempLayout('agentfs-mcp-warm-');
+    writeTree(base, { '.gitignore': 'build/\n', 'src/app/user-controller.ts': 'a', 'docs/guide.md': 'b', 'build/out.js': 'c' });
+    try {
+      const first = await serve(['--root', base, '--state', state]);
+      try {
+        await first.call('write_file', { path: 'docs/notes.md', content: 'recorded\n' });
+        await whenReady(first);
+      } finally {
+        await first.close();
+      }
+      const tree = snapshot(base);
+      const history = snapshot(state, ['path-index']);
+      const next = await serve(['--root', base, '--state', state]);
+      try {
+        await next.client.listTools();
+        // Only workspace_info is called, which walks nothing: the walks answered are the warm-up's, a glob and a
+        // fuzzy name search (one snapshot each), run while the client waits between its polls.
+        let info = await whenReady(next);
+        for (let tries = 0; tries < 400 && info.walks_answered < 2; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 25));
+          info = await whenReady(next);
+        }
+        assert.equal(info.walks_answered, 2, 'the warm-up walked the saved index, twice');
+        const { envelope } = await next.call('find_file', { file_name: 'user controler' });
+        assert.ok(envelope.ok && JSON.stringify(envelope.data).includes('src/app/user-controller.ts'), JSON.stringify(envelope));
+      } finally {
+        await next.close();
+      }
+      assertTree(snapshot(base), tree, 'the tree is as it was');
+      assertTree(snapshot(state, ['path-index']), history, 'nothing recorded');
     } finally {
       removeTree(tmp);
     }
