@@ -1,8 +1,9 @@
 /**
  * A fresh MCP server's first moments, as agents meet them (a server per session): `tools/list` answered after spawn,
  * and the first find_file and the first search_files of a server started again on the state folder of one that ran
- * before (history on, its saved path index there), after files were added while none ran; and, in a warm server,
- * find_file with a new query each call. Against fd in the same run (the same walks: bench/index.ts's commands).
+ * before (history on, its saved path index there), after files were added while none ran — called at once after the
+ * tool list, and THINK_MS after it, as a client whose model takes its first turn; and, in a warm server, find_file
+ * with a new query each call. Against fd in the same run (the same walks: bench/index.ts's commands).
  * Each first call is its own server: REPS fresh servers per figure, medians reported.
  */
 import * as fs from 'node:fs';
@@ -12,6 +13,9 @@ import { McpServer, OFFICIAL_SERVER } from './mcpClient';
 import { median } from './report';
 
 const REPO = path.join(__dirname, '..', '..');
+
+/** A model's first turn between the tool list and the first call, shorter than any real one (seconds). */
+const THINK_MS = 1000;
 
 /** Names an agent looks for, each asked once per cycle: more than a listing's memo keeps (a new query each call). */
 const QUERIES = [
@@ -87,7 +91,9 @@ export async function run(bench: Bench): Promise<void> {
   const listedMs: number[] = [];
   const findMs: number[] = [];
   const searchMs: number[] = [];
-  const firstCall = async (operation: string, input: Record<string, unknown>, into: number[]): Promise<void> => {
+  const thoughtFindMs: number[] = [];
+  const thoughtSearchMs: number[] = [];
+  const firstCall = async (operation: string, input: Record<string, unknown>, into: number[], thinkMs = 0): Promise<void> => {
     addWhileStopped();
     const spawned = performance.now();
     const server = await McpServer.spawn(args);
@@ -95,6 +101,7 @@ export async function run(bench: Bench): Promise<void> {
     await server.client.listTools();
     listMs.push((arrived() ?? Number.NaN) - spawned);
     listedMs.push(performance.now() - spawned);
+    if (thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, thinkMs));
     const started = performance.now();
     await server.call(operation, input);
     into.push(performance.now() - started);
@@ -103,15 +110,18 @@ export async function run(bench: Bench): Promise<void> {
     await server.close();
   };
   for (let rep = 0; rep < reps; rep++) {
-    await firstCall('find_file', { file_name: QUERIES[rep % QUERIES.length] ?? 'readme', max_results: 20 }, findMs);
-    await firstCall('search_files', { pattern: '**/*.md', max_results: 200 }, searchMs);
+    const find = { file_name: QUERIES[rep % QUERIES.length] ?? 'readme', max_results: 20 };
+    const search = { pattern: '**/*.md', max_results: 200 };
+    await firstCall('find_file', find, findMs);
+    await firstCall('search_files', search, searchMs);
+    await firstCall('find_file', find, thoughtFindMs, THINK_MS);
+    await firstCall('search_files', search, thoughtSearchMs, THINK_MS);
   }
+  const listing = (values: readonly number[]): string => values.map((ms) => ms.toFixed(0)).join(', ');
   process.stderr.write(
-    `  fresh servers: tools/list answered ${listMs.map((ms) => ms.toFixed(0)).join(', ')} ms after spawn (listTools resolved ${listedMs
-      .map((ms) => ms.toFixed(0))
-      .join(', ')} ms); first find_file ${findMs
-      .map((ms) => ms.toFixed(0))
-      .join(', ')} ms; first search_files ${searchMs.map((ms) => ms.toFixed(0)).join(', ')} ms\n`,
+    `  fresh servers: tools/list answered ${listing(listMs)} ms after spawn (listTools resolved ${listing(listedMs)} ms); ` +
+      `first find_file ${listing(findMs)} ms, ${THINK_MS} ms later ${listing(thoughtFindMs)} ms; ` +
+      `first search_files ${listing(searchMs)} ms, ${THINK_MS} ms later ${listing(thoughtSearchMs)} ms\n`,
   );
 
   // Spawn to tools/list against what the platform allows: the official filesystem server the same way (its client
@@ -182,6 +192,18 @@ export async function run(bench: Bench): Promise<void> {
     bench.figureTarget(
       'first search_files of a fresh server, saved index, files added meanwhile ≤ 0.3× fd',
       ratio(searchMs, 'fdfind -H -g'),
+      0.3,
+      '×',
+    );
+    bench.figureTarget(
+      `the same first find_file, ${THINK_MS} ms after tools/list (a model's first turn) ≤ 0.3× fd`,
+      ratio(thoughtFindMs, "fdfind -H 'user"),
+      0.3,
+      '×',
+    );
+    bench.figureTarget(
+      `the same first search_files, ${THINK_MS} ms after tools/list ≤ 0.3× fd`,
+      ratio(thoughtSearchMs, 'fdfind -H -g'),
       0.3,
       '×',
     );
