@@ -7,7 +7,7 @@ import { CancelledError, describeError, type ErrorCode, ToolError } from './erro
 import { type EncodingHost, PLAIN_ENCODING_HOST } from './encoding/host';
 import { isFsError } from './ports/fs';
 import { HashMemo } from './files/hashing';
-import { runRecorded } from './recording/record';
+import { recordedFailure, runRecorded } from './recording/record';
 import type { Origin } from './history/origin';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
@@ -98,18 +98,24 @@ export async function invokeForReply(
     return { envelope: success(tool.name, result) };
   } catch (error) {
     if (error instanceof CancelledError) throw error;
-    if (error instanceof ToolError) return { envelope: refusal(session, tool.name, error.code, error.message, error.details) };
-    if (isFsError(error, 'cross-device')) {
-      return {
-        envelope: refusal(
-          session,
-          tool.name,
-          'CROSS_DEVICE_MOVE_UNSUPPORTED',
-          `The move crosses file systems, which is not supported: ${describeError(error)}`,
-        ),
-      };
-    }
-    return { envelope: refusal(session, tool.name, tool.failureCode, `${toolRef(tool.name)} failed: ${describeError(error)}`) };
+    // A failed call that changed something anyway is recorded (record.ts): its refusal names the record.
+    const recorded = recordedFailure(error);
+    const refuse = (code: ErrorCode, message: string, details?: Readonly<Record<string, unknown>>): Reply => ({
+      envelope:
+        recorded === undefined
+          ? refusal(session, tool.name, code, message, details)
+          : refusal(
+              session,
+              tool.name,
+              code,
+              `${message} What it changed before it failed is recorded as operation ${recorded}; ${toolRef('undo_operation')} with that id puts it back.`,
+              { ...details, recorded_operation_id: recorded },
+            ),
+    });
+    if (error instanceof ToolError) return refuse(error.code, error.message, error.details);
+    if (isFsError(error, 'cross-device'))
+      return refuse('CROSS_DEVICE_MOVE_UNSUPPORTED', `The move crosses file systems, which is not supported: ${describeError(error)}`);
+    return refuse(tool.failureCode, `${toolRef(tool.name)} failed: ${describeError(error)}`);
   }
 }
 

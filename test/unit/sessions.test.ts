@@ -91,6 +91,52 @@ describe('history sessions: undo a session, old records, retention', function ()
     assert.ok(!fs.existsSync(path.join(base, 'new/three.txt')));
   });
 
+  it('records what an undo that fails partway put back, and undoing that record restores the session as it was', async function () {
+    const before = snapshot(base);
+    const s = origin('alpha', 'mcp-s1');
+    expectOk(await run(s, 'write_file', { file_name: 'x.txt', content: 'x\n' }));
+    expectOk(await run(s, 'edit_file', { path: 'lib/a.txt', old_string: 'a0', new_string: 'a1' }));
+    expectOk(await run(s, 'write_file', { file_name: 'y.txt', content: 'y\n' }));
+    const left = snapshot(base);
+    // The undo goes newest first: y.txt is removed, then putting lib/a.txt back fails at its rename (a full disk).
+    const healthy = session;
+    session = {
+      ...healthy,
+      workspace: async () => {
+        const workspace = await healthy.workspace();
+        const failing = new Proxy(workspace.fs, {
+          get(target, property, receiver): unknown {
+            const value: unknown = Reflect.get(target, property, receiver);
+            if (property !== 'rename' || typeof value !== 'function') return value;
+            return (from: string, to: string, options: unknown): unknown =>
+              to.endsWith('/lib/a.txt')
+                ? Promise.reject(new Error('ENOSPC: no space left on device'))
+                : Reflect.apply(value, target, [from, to, options]);
+          },
+        });
+        return { ...workspace, fs: failing };
+      },
+    };
+    const failed = expectError(await run(origin('beta', 'mcp-t1'), 'undo_last', { session: 'mcp-s1' }), 'WRITE_FAILED');
+    session = healthy;
+    const partial = failed.details?.recorded_operation_id;
+    assert.equal(typeof partial, 'string', JSON.stringify(failed));
+    const [, edit] = (await list({ session: 'mcp-s1' })).map((entry) => entry.operation_id);
+    assert.equal(failed.details?.operation_id, edit, "the undo's own detail: the edit, whose undo stopped");
+    assert.match(failed.message, /recorded as operation/);
+    const expected = new Map(left);
+    expected.delete('y.txt');
+    assertTree(snapshot(base), expected, 'y.txt removed, lib/a.txt and x.txt as the session left them, nothing staged left');
+    const [newest] = await list();
+    assert.equal(newest?.operation_id, partial);
+    assert.equal(newest?.undone, false);
+
+    expectOk(await run(undefined, 'undo_operation', { operation_id: partial }));
+    assertTree(snapshot(base), left, 'the partial undo undone: the session as it left things');
+    expectOk(await run(undefined, 'undo_last', { session: 'mcp-s1' }));
+    assertTree(snapshot(base), before, 'and now the whole session undone');
+  });
+
   it('reads records written before origins were kept: listed without agent or session, filtered as "unknown"', async function () {
     const old = expectOk(await run(undefined, 'write_file', { file_name: 'x.txt', content: 'x\n' }));
     expectOk(await run(origin('alpha', 'mcp-s1'), 'write_file', { file_name: 'y.txt', content: 'y\n' }));

@@ -59,7 +59,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   { codes: ['CROSS_DEVICE_MOVE_UNSUPPORTED'], when: 'The file system refused a move across devices.' },
   {
     codes: ['READ_FAILED', 'WRITE_FAILED', 'LIST_FAILED', 'DELETE_FAILED', 'COPY_FAILED', 'MOVE_FAILED'],
-    when: 'The file system failed unexpectedly (permissions, I/O), or another Agent FS process held the path for 30 s; the message carries the reason.',
+    when: 'The file system failed unexpectedly (permissions, I/O), or another Agent FS process held the path for 30 s; the message carries the reason. A call that had changed something by then is recorded as it stands: `details.recorded_operation_id`.',
   },
   {
     codes: ['INVALID_INPUT'],

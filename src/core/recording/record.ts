@@ -1,9 +1,11 @@
 /**
  * Recording, as one step of the call pipeline (invoke.ts): a mutating call's affected paths are read before it
- * runs and after it succeeds, and the difference becomes one history record. Tools stay unaware of history; a
- * tool only says which paths it affects when its path parameters do not say it (ToolDefinition.affects).
+ * runs and after it, and the difference becomes one history record. Tools stay unaware of history; a tool only says
+ * which paths it affects when its path parameters do not say it (ToolDefinition.affects).
  *
- * Not recorded: read tools, `dry_run` calls, failed calls, and calls that changed nothing.
+ * Not recorded: read tools, `dry_run` calls, and calls that changed nothing. A call that fails after changing
+ * something (most tools put everything back when they fail; an undo that stops partway does not) is recorded as it
+ * stands, and its failure names the record (recordedFailure), so that what it did can be undone too.
  *
  * Over 300 lines: one step of the call pipeline: the reads before and after, the record and the refusals share the
  * call's lock and its state.
@@ -19,6 +21,14 @@ import { planUndo } from '../history/plan';
 import { fileHashes, type PathState, sameState, StateReader } from '../history/state';
 import { contentSize, type StoredContent } from '../history/content';
 import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRecord, type Reservation } from '../history/store';
+
+/** The record of what each failed call changed before it failed, by the error it failed with. */
+const failureRecords = new WeakMap<object, string>();
+
+/** The id of the record of what the call that threw `error` changed before it failed, if it changed anything. */
+export function recordedFailure(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? failureRecords.get(error) : undefined;
+}
 
 /** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
 const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match', 'session']);
@@ -139,7 +149,8 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes }: 
  * Runs the call with its before states taken at the right moment. A tool that announces its change reads every byte
  * it replaces first, hashing it (a large file's hash is then in `context.hashes`): its before states are taken at its
  * announcement, just before the change, so a gibibyte is not read once more here to hash it. Any other tool's are
- * taken before it runs. A call that fails gives its reservation back.
+ * taken before it runs. A call that fails is recorded if it changed something (recordFailure), else gives its
+ * reservation back.
  */
 async function runTakingBefore(
   recording: Recording,
@@ -147,20 +158,103 @@ async function runTakingBefore(
 ): Promise<{ readonly data: unknown; readonly taken: Before | undefined }> {
   const { tool, context, history } = recording;
   let taken: Before | undefined = tool.announcesChanges ? undefined : await takeBefore(recording);
+  const changed = { seen: false };
+  const noticing = noticingChanges(context, changed);
   const runContext: ToolContext = tool.announcesChanges
     ? {
-        ...context,
+        ...noticing,
         beforeChange: async () => {
           taken ??= await takeBefore(recording);
         },
       }
-    : context;
+    : noticing;
   try {
     return { data: await run(runContext), taken };
   } catch (error) {
-    if (taken) await history.cancel(taken.reservation).catch(() => undefined);
+    if (taken && changed.seen) await recordFailure(recording, taken, error);
+    else if (taken) await history.cancel(taken.reservation).catch(() => undefined);
     throw error;
   }
+}
+
+/** The file-system methods that can change something (ports/fs.ts). */
+const CHANGING: ReadonlySet<PropertyKey> = new Set([
+  'writeFile',
+  'createFile',
+  'createDirectory',
+  'delete',
+  'rename',
+  'copyFile',
+  'setMode',
+  'appendFile',
+  'openWriter',
+  'link',
+  'overwrite',
+]);
+
+/**
+ * `context` with its file system noting in `changed` whether the call asked for any change: a call that failed
+ * without asking for one changed nothing, and its before states need no reading again (a refused copy of a large tree).
+ */
+function noticingChanges(context: ToolContext, changed: { seen: boolean }): ToolContext {
+  const fs = new Proxy(context.workspace.fs, {
+    get(target, property, receiver): unknown {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || !CHANGING.has(property)) return value;
+      return (...args: unknown[]): unknown => {
+        changed.seen = true;
+        return Reflect.apply(value, target, args);
+      };
+    },
+  });
+  return { ...context, workspace: { ...context.workspace, fs } };
+}
+
+/**
+ * What a failed call changed before it failed, recorded like any change (with "(failed partway)" in its summary), and
+ * noted for `error` (recordedFailure). A call that changed nothing, or whose after states cannot be read or recorded,
+ * gives its reservation back, as before.
+ */
+async function recordFailure(recording: Recording, taken: Before, error: unknown): Promise<void> {
+  try {
+    const record = await writeRecord(recording, taken, undefined, true);
+    if (record && typeof error === 'object' && error !== null) failureRecords.set(error, record.id);
+  } catch {
+    await recording.history.cancel(taken.reservation).catch(() => undefined);
+  }
+}
+
+/**
+ * Reads the after states and commits the record of what changed into the reservation; undefined when nothing changed
+ * (the reservation is given back).
+ */
+async function writeRecord(recording: Recording, taken: Before, data: unknown, failed: boolean): Promise<OperationRecord | undefined> {
+  const { tool, input, context, history, maxBytes } = recording;
+  const { reader: beforeReader, reservation } = taken;
+  // The change is made: a cancellation now must not cost its record.
+  const afterReader = new StateReader(context.workspace.fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
+  const paths = await changedPaths(recording, taken.states, afterReader);
+  if (paths.length === 0) {
+    await history.cancel(reservation);
+    return undefined;
+  }
+  const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
+  const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
+  const record: OperationRecord = {
+    ...buildRecord(
+      reservation.id,
+      tool,
+      failed ? `${summary} (failed partway)` : summary,
+      input,
+      paths,
+      contents,
+      maxBytes,
+      undoneOperationOf(data),
+    ),
+    ...provenance(context, data),
+  };
+  await history.commit(reservation, record, contents);
+  return record;
 }
 
 /**
@@ -169,24 +263,10 @@ async function runTakingBefore(
  * written is said in the result, since the change itself was made.
  */
 async function commitRecord(recording: Recording, data: unknown, taken: Before): Promise<unknown> {
-  const { tool, input, context, history, maxBytes } = recording;
-  const { reader: beforeReader, reservation } = taken;
   let record: OperationRecord | undefined;
   try {
-    // The change is made: a cancellation now must not cost its record.
-    const afterReader = new StateReader(context.workspace.fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
-    const paths = await changedPaths(recording, taken.states, afterReader);
-    if (paths.length === 0) {
-      await history.cancel(reservation);
-      return withFields(data, { operation_id: null, undo_available: false });
-    }
-    const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
-    const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
-    record = {
-      ...buildRecord(reservation.id, tool, summary, input, paths, contents, maxBytes, undoneOperationOf(data)),
-      ...provenance(context, data),
-    };
-    await history.commit(reservation, record, contents);
+    record = await writeRecord(recording, taken, data, false);
+    if (!record) return withFields(data, { operation_id: null, undo_available: false });
   } catch (error) {
     if (error instanceof ToolError) throw error;
     // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.

@@ -1,6 +1,7 @@
 /**
  * Undoing a whole session (history/origin.ts) in one step: every path the session changed goes back to its state
- * before the session, or nothing changes.
+ * before the session, or nothing changes. Only a disk that fails partway (full, gone read-only) leaves part of it done,
+ * and the recorder then records that part as it stands (record.ts), so it can be undone in turn.
  *
  * It is the undo of each of the session's operations still in force, newest first, with every check made before the
  * first write: each one's content is read back, the person's rules hold for each path, and each path is proved to be
