@@ -9,6 +9,8 @@
 export class Foreground {
   private running = 0;
   private readonly idle: (() => void)[] = [];
+  /** When the last call ended (performance.now()); 0 before any. */
+  private lastEnded = 0;
 
   /** Runs `work` counted among the calls in flight. */
   async run<T>(work: () => Promise<T>): Promise<T> {
@@ -17,6 +19,7 @@ export class Foreground {
       return await work();
     } finally {
       this.running--;
+      this.lastEnded = performance.now();
       if (this.running === 0) for (const resume of this.idle.splice(0)) resume();
     }
   }
@@ -28,6 +31,19 @@ export class Foreground {
   /** Resolves once no call is in flight (at once when none is). */
   settled(): Promise<void> {
     return this.running === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * Resolves once no call has run for `ms`: for work that is worth doing only in an agent's pause, not in the moment
+   * between two calls of a burst.
+   */
+  async quietFor(ms: number): Promise<void> {
+    for (;;) {
+      await this.settled();
+      const left = this.lastEnded + ms - performance.now();
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, left).unref());
+    }
   }
 
   /** Calls `resume` once no call is in flight: now when none is, else after the last one ends. */

@@ -290,12 +290,15 @@ export interface McpService {
   /**
    * Runs on the configured directories what a client's first calls run (WARM_UP_CALLS), so that what the walks derive
    * from each listing, and the code they run, are ready when the first call comes: a server is started per agent
-   * session, and its client's model thinks for a while before calling. Background work (foreground.ts): a call that
-   * begins cancels it, and it runs again once calls are over; it ends once `stopped` says so. Reads only: nothing is
-   * changed or recorded.
+   * session, and its client's model thinks for a while before calling. Background work (foreground.ts), and only in a
+   * pause (WARM_UP_QUIET_MS without a call): a call that begins cancels it, and it runs again in the next pause; it
+   * ends once `stopped` says so. Reads only: nothing is changed or recorded.
    */
   warmUp(stopped: () => boolean): Promise<void>;
 }
+
+/** How long no call must have run before the warm-up starts, or starts again: a pause, not a gap in a burst. */
+const WARM_UP_QUIET_MS = 250;
 
 /** What warmUp runs: a glob and a fuzzy name search over the whole tree, that find nothing. */
 const WARM_UP_CALLS: readonly (readonly [string, Record<string, unknown>])[] = [
@@ -387,7 +390,7 @@ export function createMcpService(options: McpServerOptions): McpService {
       for (const [operation, input] of WARM_UP_CALLS) {
         // Cancelled by a call that begins, and run again once calls are over: a first read_file leaves the walks cold.
         for (let done = false; !done;) {
-          await foreground.settled();
+          await foreground.quietFor(WARM_UP_QUIET_MS);
           if (stopped()) return;
           try {
             await invokeOperation(operation, input, shared.pool.base, () => foreground.busy || stopped());

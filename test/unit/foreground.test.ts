@@ -52,7 +52,7 @@ describe('indexes: background work waits for calls', function () {
     }
   });
 
-  it("the MCP server's warm-up walks nothing while a call runs, walks once it has ended, and not once stopped", async () => {
+  it("the MCP server's warm-up walks nothing while a call runs, walks in the pause after it, and not once stopped", async () => {
     const foreground = new Foreground();
     const index = new NodePathIndex({ foreground });
     const root = toPosixPath(tmp);
@@ -77,6 +77,8 @@ describe('indexes: background work waits for calls', function () {
       assert.deepEqual({ warmed, snapshots: index.stats.snapshots }, { warmed: false, snapshots: 0 }, 'waits for the call');
       release();
       await call;
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(index.stats.snapshots, 0, 'not in the moment after a call: only in a pause');
       await warming;
       assert.equal(index.stats.snapshots, 2, 'a glob and a name search, each answered by the index');
     } finally {

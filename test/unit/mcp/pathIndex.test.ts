@@ -180,10 +180,11 @@ describe('MCP server: the path index', function () {
       try {
         await next.client.listTools();
         // Only workspace_info is called, which walks nothing: the walks answered are the warm-up's, a glob and a
-        // fuzzy name search (one snapshot each), run while the client waits between its polls.
+        // fuzzy name search (one snapshot each), run in the pauses between the client's polls (a pause is 250 ms
+        // without a call: a poll that cancels the warm-up lets it run again after the next).
         let info = await whenReady(next);
-        for (let tries = 0; tries < 400 && info.walks_answered < 2; tries++) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
+        for (let tries = 0; tries < 50 && info.walks_answered < 2; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 400));
           info = await whenReady(next);
         }
         assert.equal(info.walks_answered, 2, 'the warm-up walked the saved index, twice');
