@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GENERATOR, TOKEN, TOKEN_REGEX } from './generate';
-import type { Bench, Spec } from './harness';
+import { type Bench, buildAsShipped, type Spec } from './harness';
 import { McpServer } from './mcpClient';
 import { median } from './report';
 
@@ -71,8 +71,8 @@ async function readyContentIndex(server: McpServer): Promise<Record<string, unkn
 /** Repeated searches after a few changes: the server with its content index, without it, and rg, in one run. */
 async function repeated(bench: Bench): Promise<void> {
   const { tree, dir } = bench.generated;
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`node esbuild.mjs failed: ${build.stderr}`);
+  // The server measured is the current source.
+  buildAsShipped();
   probes(bench);
   // A few changes below one folder before every call of every row, rg's included: a file created with the token in
   // it, one renamed, one deleted, and one edited in place.

@@ -30,6 +30,15 @@ export interface Spec {
   readonly memory?: () => Promise<Memory | undefined>;
 }
 
+/**
+ * Builds the bundles from the current source as they ship (production), for the sections that run the server as a
+ * child: every later section's servers run what this leaves in dist/.
+ */
+export function buildAsShipped(): void {
+  const build = spawnSync(process.execPath, ['esbuild.mjs', '--production'], { cwd: path.join(__dirname, '..', '..'), encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`node esbuild.mjs --production failed: ${build.stderr}`);
+}
+
 export function countLines(text: string): number {
   if (text === '') return 0;
   let count = 1;

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Bench, Spec } from './harness';
+import { type Bench, buildAsShipped, type Spec } from './harness';
 import { McpServer } from './mcpClient';
 import { median } from './report';
 
@@ -41,8 +41,8 @@ async function readyIndex(server: McpServer): Promise<Record<string, unknown>> {
 export async function run(bench: Bench): Promise<void> {
   if (!bench.wants('index')) return;
   const { tree } = bench.generated;
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`node esbuild.mjs failed: ${build.stderr}`);
+  // The server measured is the current source.
+  buildAsShipped();
 
   // The build and the memory first, each in a fresh process, before any server holds watches on the tree.
   const probes: Probe[] = [];

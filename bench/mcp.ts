@@ -2,10 +2,9 @@
  * Agent FS's MCP server (dist/mcp.js, history on) against the official MCP filesystem server, each a child driven
  * over stdio by the same SDK client: the workloads both servers can do, with the JSON-RPC round trip in every time.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type Bench, countLines, type Spec } from './harness';
+import { type Bench, buildAsShipped, countLines, type Spec } from './harness';
 import { McpServer } from './mcpClient';
 import { peakOf } from './memory';
 
@@ -35,8 +34,7 @@ export async function run(bench: Bench): Promise<void> {
   const { tree, logs, log } = bench.generated;
   const { dir } = bench.options;
   // The server measured is the current source.
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`node esbuild.mjs failed: ${build.stderr}`);
+  buildAsShipped();
 
   const scratch = path.join(dir, 'writes');
   const ourWrites = path.join(scratch, 'agentfs-mcp');
