@@ -5,7 +5,7 @@
  * still reads from a cached bundle.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makePdf } from '../shared/documents';
@@ -13,7 +13,7 @@ import { makeTempDir, removeTree } from './helpers';
 import { buildOnce } from './mcp/serve';
 
 const DIST = path.join(__dirname, '..', '..', '..', 'dist');
-const COPIED = ['cli.js', 'agent-fs.js', 'pdf.mjs', 'pdf.worker.mjs'];
+const COPIED = ['cli.js', 'mcp.js', 'agent-fs.js', 'pdf.mjs', 'pdf.worker.mjs'];
 
 describe('compile cache of the bins', function () {
   this.timeout(120_000);
@@ -49,6 +49,33 @@ describe('compile cache of the bins', function () {
     return result.stdout;
   }
 
+  /** One server session over stdio: initialize, the tool list, a read_file answered; then stdin closes and it exits. */
+  function serve(): Promise<void> {
+    const server = spawn(process.execPath, [path.join(bins, 'mcp.js'), '--root', workspace, '--no-history', '--no-index'], {
+      env: { ...process.env, XDG_CACHE_HOME: cacheHome },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const send = (message: Record<string, unknown>): boolean => server.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
+    });
+    send({ method: 'notifications/initialized' });
+    send({ id: 2, method: 'tools/list' });
+    send({ id: 3, method: 'tools/call', params: { name: 'read_file', arguments: { file_name: 'note.txt' } } });
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      if (output.includes('"id":3')) server.stdin.end();
+    });
+    return new Promise((resolve, reject) =>
+      server.on('exit', (code) =>
+        code === 0 && output.includes('alpha') ? resolve() : reject(new Error(`server exited ${code}: ${output}`)),
+      ),
+    );
+  }
+
   const read = (file: string): unknown => (JSON.parse(run(['read_file', JSON.stringify({ file_name: file })])) as { data: unknown }).data;
   const caches = (): string[] => (fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []);
 
@@ -69,6 +96,24 @@ describe('compile cache of the bins', function () {
     const after = fs.statSync(file);
     assert.equal(after.ino, before.ino, 'an accepted cache is not written again');
     assert.deepEqual(fs.readFileSync(file), bytes);
+  });
+
+  it("a short run's cache is written again by a server that compiled more, which the next server keeps", async () => {
+    const version = spawnSync(process.execPath, [path.join(bins, 'mcp.js'), '--version'], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CACHE_HOME: cacheHome },
+    });
+    assert.equal(version.status, 0, version.stderr);
+    const [name] = caches();
+    const file = path.join(folder, name ?? '');
+    const short = fs.statSync(file);
+    await serve();
+    const served = fs.statSync(file);
+    assert.deepEqual(caches(), [name], 'the same key');
+    assert.notEqual(served.ino, short.ino, 'written again');
+    assert.ok(served.size > short.size * 1.1, `${served.size} bytes after ${short.size}`);
+    await serve();
+    assert.equal(fs.statSync(file).ino, served.ino, 'a server that compiled nothing more keeps it');
   });
 
   it('a damaged cache answers the same and is written anew', () => {

@@ -1,7 +1,7 @@
 /**
  * `agent-fs-mcp`: the entry of dist/mcp.js, a few lines that start the server of the shared bundle (agent-fs.js)
- * through the compile cache (compileCache.ts).
+ * through the compile cache (compileCache.ts), which a server that compiled more than the cache held writes again.
  */
 import { loadBundle } from './compileCache';
 
-loadBundle().runMcpServer(process.argv.slice(2));
+loadBundle(true).runMcpServer(process.argv.slice(2));

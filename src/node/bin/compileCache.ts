@@ -10,8 +10,10 @@
  *  - when the key it was written with (the bundle's path, device, inode, size and both times, Node's version and the
  *    architecture) is the bundle's now: a bundle rewritten or replaced (an update) has another inode or change time.
  * V8 refuses data of another V8 version, flags or source length by itself; a refused or missing cache is written anew
- * (beside its name, then renamed) when the process exits, with what the process compiled by then. Any failure is
- * only a slower start: the bundle is then compiled from source as Node would. AGENT_FS_COMPILE_CACHE=off turns it off.
+ * (beside its name, then renamed) when the process exits, with what the process compiled by then. That may be little
+ * (an `--version`, a server stopped at once), so a server (`refresh`) also writes it again when it compiled a tenth
+ * more than the cache held. Any failure is only a slower start: the bundle is then compiled from source as Node
+ * would. AGENT_FS_COMPILE_CACHE=off turns it off.
  *
  * Node's own compile cache (module.enableCompileCache) would do this from Node 22 on; the project supports Node 20.
  * The v8-compile-cache package keeps its cache in the shared temporary folder without checking who owns it.
@@ -28,8 +30,14 @@ const MAGIC = 'agent-fs compile cache 1\n';
 /** Caches of other bundles (earlier versions) not written for this long are removed when one is written. */
 const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** The bundle's exports, run from the code cache when one can be used. */
-export function loadBundle(): typeof Bundle {
+/** How much more than the cache held a server must have compiled before it writes the cache again. */
+const REFRESH_GROWTH = 1.1;
+
+/**
+ * The bundle's exports, run from the code cache when one can be used. With `refresh` (a long-lived process, whose
+ * exit is not waited on) the cache is also written again at exit when this process compiled more than it held.
+ */
+export function loadBundle(refresh = false): typeof Bundle {
   const file = path.join(__dirname, BUNDLE);
   // A vm script has no import() of its own (Node 20 offers one only behind a flag): pdf.js is imported here, beside
   // the bundle, for it (src/core/documents/pdf.ts).
@@ -46,8 +54,12 @@ export function loadBundle(): typeof Bundle {
     filename: file,
     ...(cached ? { cachedData: cached } : {}),
   });
-  if (cached === undefined || script.cachedDataRejected === true)
-    process.once('exit', () => writeCache(folder, cacheFile, key, script.createCachedData()));
+  const unusable = cached === undefined || script.cachedDataRejected === true;
+  if (unusable || refresh)
+    process.once('exit', () => {
+      const data = script.createCachedData();
+      if (unusable || data.length > (cached?.length ?? 0) * REFRESH_GROWTH) writeCache(folder, cacheFile, key, data);
+    });
   const module = { exports: {} };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
