@@ -37,7 +37,12 @@ const MAX_FILE_BYTES = 1024 * 1024;
 const MAX_BYTES = 1024 * 1024 * 1024;
 /** The scan's binary test, ripgrep's: a NUL byte in its first 64 KiB (core/search/scan.ts, RipgrepFills). */
 const BINARY_HEAD = 64 * 1024;
-const SLICE_MS = 8;
+/**
+ * Background work between calls: a call that arrives while a slice runs waits for it (a directory's files are read at
+ * once, so a slice can run a little over). 8 ms slices put half the time of a warm find_file into that wait while the
+ * index was being built; 2 ms slices build 100,000 files as fast (8.1 s against 8.4 s alone).
+ */
+const SLICE_MS = 2;
 /** How long the trigram collector is kept after its last slice (see `collector`). */
 const COLLECTOR_IDLE_MS = 5_000;
 /** Below this many files common trigrams are kept: they cost little memory there. */
