@@ -13,6 +13,7 @@ import * as nodePath from 'node:path';
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { EXTENSION_VERSION } from '../core/catalog/manifest';
+import { describeError } from '../core/errors';
 import { CheckedLines } from './mcpLines';
 import { httpToken, TOKEN_FILE, TOKEN_VARIABLE, type TokenSource } from './httpToken';
 import { type HttpAddress, needsAllowRemote, parseHttpAddress } from './httpAddress';
@@ -183,7 +184,7 @@ async function warmUpWhenQuiet(
     await Promise.all(directories.map((directory) => index.whenQuiet(toPosixPath(directory))));
     if (!stopped()) await service.warmUp(stopped);
   } catch (error) {
-    log(`warm-up: ${error instanceof Error ? error.message : String(error)}`);
+    log(`warm-up: ${describeError(error)}`);
   }
 }
 

@@ -388,7 +388,7 @@ export function createMcpService(options: McpServerOptions): McpService {
     settled: () => foreground.settled(),
     warmUp: async (stopped) => {
       for (const [operation, input] of WARM_UP_CALLS) {
-        // Cancelled by a call that begins, and run again once calls are over: a first read_file leaves the walks cold.
+        // Cancelled by a call that begins, and run again in the next pause: a first read_file leaves the walks cold.
         for (let done = false; !done;) {
           await foreground.quietFor(WARM_UP_QUIET_MS);
           if (stopped()) return;
