@@ -172,7 +172,8 @@ function startIndexes(
 
 /**
  * The service's warm-up (McpService.warmUp) once the index of every configured directory is quiet: loaded or built,
- * and proven. A warm-up that fails only leaves the first call as it was.
+ * and proven. Not where the index is off for one (another platform, a network file system, too many paths): its walks
+ * would read the disk and keep nothing. A warm-up that fails only leaves the first call as it was.
  */
 async function warmUpWhenQuiet(
   index: NodePathIndex,
@@ -181,8 +182,9 @@ async function warmUpWhenQuiet(
   stopped: () => boolean,
 ): Promise<void> {
   try {
-    await Promise.all(directories.map((directory) => index.whenQuiet(toPosixPath(directory))));
-    if (!stopped()) await service.warmUp(stopped);
+    const roots = directories.map(toPosixPath);
+    await Promise.all(roots.map((root) => index.whenQuiet(root)));
+    if (!stopped() && roots.every((root) => index.isReady(root))) await service.warmUp(stopped);
   } catch (error) {
     log(`warm-up: ${describeError(error)}`);
   }
