@@ -48,39 +48,56 @@ const coreBase = {
   ],
 };
 
-/** Import specifier patterns for a room: anything inside a folder room (and its index), the one module of a file room. */
-const roomImports = (room) =>
-  !room.endsWith('/')
+// The rooms of src/node, ground floor first, by the same rule: the Node file system under everything, then ripgrep,
+// what every Node host builds a call's world from, the warm indexes, the two hosts, and the bins that start them.
+const NODE_FLOORS = [['fs/'], ['search/'], ['host/'], ['indexes/'], ['mcp/', 'runner/'], ['bin/']];
+
+/**
+ * Import specifier patterns for a room of `layer`: anything inside a folder room (and its index), the one module of a
+ * file room. src/node's rooms are all folders, reached from a sibling room as `../room/…`: anchored so, the patterns
+ * leave the core's rooms of the same name (`../../core/search/…`) alone.
+ */
+const roomImports = (layer, room) =>
+  layer === 'node'
+    ? [`../${room}*`]
+    : !room.endsWith('/')
     ? [`**/${room}`]
-    : existsSync(`src/core/${room}index.ts`)
+    : existsSync(`src/${layer}/${room}index.ts`)
       ? [`**/${room}*`, `**/${room.slice(0, -1)}`]
       : [`**/${room}*`];
 
-const coreFloors = CORE_FLOORS.flatMap((rooms, floor) => {
-  const above = CORE_FLOORS.slice(floor).flat();
-  return rooms.map((room) => ({
-    files: [room.endsWith('/') ? `src/core/${room}**/*.ts` : `src/core/${room}.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...coreBase,
-          patterns: [
-            ...coreBase.patterns,
-            ...(above.length > 1
-              ? [
-                  {
-                    group: above.filter((other) => other !== room).flatMap(roomImports),
-                    message: `src/core/${room} stands on floor ${floor + 1} of CORE_FLOORS (eslint.config.mjs): it imports only rooms on lower floors.`,
-                  },
-                ]
-              : []),
-          ],
-        },
-      ],
-    },
-  }));
-});
+/** One no-restricted-imports block per room of `floors`: `base` plus every room on its floor and above it. */
+const floorRules = (layer, floors, base) =>
+  floors.flatMap((rooms, floor) => {
+    const above = floors.slice(floor).flat();
+    return rooms.map((room) => ({
+      files: [room.endsWith('/') ? `src/${layer}/${room}**/*.ts` : `src/${layer}/${room}.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            ...base,
+            patterns: [
+              ...base.patterns,
+              ...(above.length > 1
+                ? [
+                    {
+                      group: above.filter((other) => other !== room).flatMap((other) => roomImports(layer, other)),
+                      message: `src/${layer}/${room} stands on floor ${floor + 1} of ${layer.toUpperCase()}_FLOORS (eslint.config.mjs): it imports only rooms on lower floors.`,
+                    },
+                  ]
+                : []),
+            ],
+          },
+        ],
+      },
+    }));
+  });
+
+const nodeBase = {
+  paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (docs/design.md, "Architecture").' }],
+  patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
@@ -97,19 +114,9 @@ export default tseslint.config(
     },
   },
   { files: ['src/core/**/*.ts'], rules: { 'no-restricted-imports': ['error', coreBase] } },
-  ...coreFloors,
-  {
-    files: ['src/node/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'src/node runs without the editor: no vscode (docs/design.md, "Architecture").' }],
-          patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
-        },
-      ],
-    },
-  },
+  ...floorRules('core', CORE_FLOORS, coreBase),
+  { files: ['src/node/**/*.ts'], rules: { 'no-restricted-imports': ['error', nodeBase] } },
+  ...floorRules('node', NODE_FLOORS, nodeBase),
   {
     // Shared by the unit tests and the integration specs, which load it in the editor's extension host.
     files: ['test/shared/**/*.ts'],

@@ -1,13 +1,13 @@
 /**
  * `node out/bench/contentIndexProbe.js ROOT`: builds the MCP server's path index and then its content index
- * (src/node/contentIndex.ts) of ROOT in a fresh process and prints {"buildMs", "files", "textBytes", "heapBytes",
+ * (src/node/indexes/contentIndex.ts) of ROOT in a fresh process and prints {"buildMs", "files", "textBytes", "heapBytes",
  * "estimatedBytes"}: the time the content index's background pass took with nothing else to do, and the memory it
  * holds (heap and array buffers after a full collection, against what the process held with the path index alone).
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { NodeContentIndex } from '../src/node/contentIndex';
-import { NodePathIndex } from '../src/node/pathIndex';
+import { NodeContentIndex } from '../src/node/indexes/contentIndex';
+import { NodePathIndex } from '../src/node/indexes/pathIndex';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;

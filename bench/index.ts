@@ -1,5 +1,5 @@
 /**
- * The MCP server's path index (src/node/pathIndex.ts) on the whole tree: the second and later calls of find_file,
+ * The MCP server's path index (src/node/indexes/pathIndex.ts) on the whole tree: the second and later calls of find_file,
  * search_files and list_files, each after a few changes to the tree (a file created, one renamed, one deleted), from
  * a server that keeps the index and from one started with --no-index (every call walks, as the first call does),
  * against fd doing the same walk in the same run; the first call of a fresh server; and the index's build time and

@@ -1,12 +1,12 @@
 /**
- * `node out/bench/indexProbe.js ROOT`: builds the MCP server's path index (src/node/pathIndex.ts) of ROOT in a fresh
+ * `node out/bench/indexProbe.js ROOT`: builds the MCP server's path index (src/node/indexes/pathIndex.ts) of ROOT in a fresh
  * process and prints {"buildMs", "paths", "directories", "heapBytes", "rssBytes", "estimatedBytes"}: the time its
  * background walk took with nothing else to do, and what the finished index holds in the heap (after a full
  * collection, against the heap before it started) and in resident memory (the watches' native handles included).
  */
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { NodePathIndex } from '../src/node/pathIndex';
+import { NodePathIndex } from '../src/node/indexes/pathIndex';
 
 v8.setFlagsFromString('--expose-gc');
 const collect = vm.runInNewContext('gc') as () => void;

@@ -4,8 +4,8 @@
  * {"peakKiB", "extraKiB"}: the process's peak (VmHWM) and how much of it came after the session was ready.
  */
 import { invokeOperation } from '../src/core/invoke';
-import { findRipgrepOnPath } from '../src/node/ripgrep';
-import { createNodeSession } from '../src/node/session';
+import { findRipgrepOnPath } from '../src/node/search/ripgrep';
+import { createNodeSession } from '../src/node/host/session';
 import { memoryStatus } from './memory';
 
 function status(): { rss: number; hwm: number } {

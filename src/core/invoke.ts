@@ -32,7 +32,7 @@ export interface Session {
   readonly editors?: EditorState;
   /** The editor's open notebooks (the editor layer only): edit_notebook changes an open one through the editor. */
   readonly notebooks?: NotebookEditors;
-  /** ripgrep where the workspace is on the local disk (src/node/ripgrep.ts); absent: search_content scans. */
+  /** ripgrep where the workspace is on the local disk (src/node/search/ripgrep.ts); absent: search_content scans. */
   readonly contentSearcher?: ContentSearcher;
   /** The warm path index of a long-lived host (the editor, the MCP server); absent: every listing walks the disk. */
   readonly index?: PathIndex;

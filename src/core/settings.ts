@@ -1,6 +1,6 @@
 /**
  * The settings the core acts on: `Policy`, normalised once per call into a typed object (src/vscode/settings.ts from
- * VS Code's configuration, src/node/session.ts from the runner's flags), and the one table of their defaults, which
+ * VS Code's configuration, src/node/host/session.ts from the runner's flags), and the one table of their defaults, which
  * test/unit/manifest.test.ts checks against package.json's `contributes.configuration`.
  */
 
@@ -31,7 +31,7 @@ export interface IgnoreFileSettings {
 
 export const ALL_IGNORE_FILES: IgnoreFileSettings = { enabled: true, global: true, parents: true };
 
-/** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/cli.ts). */
+/** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/runner/cli.ts). */
 export interface Policy {
   readonly readOnly: boolean;
   readonly trusted: boolean;

@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../core/catalog/connect';
-import { stateToken } from '../node/httpToken';
+import { stateToken } from '../node/mcp/httpToken';
 import type { Dialogs } from './dialogs';
 import type { EditorSession } from './session';
 

@@ -28,9 +28,9 @@ import {
   type IncrementalHash,
 } from '../core/ports/fs';
 import { basename, isWithin } from '../core/paths';
-import { NodeLocks, trackStaging } from '../node/locks';
-import { NodeFileSystem } from '../node/nodeFileSystem';
-import { defaultLockDirectory } from '../node/stateDirectory';
+import { NodeLocks, trackStaging } from '../node/fs/locks';
+import { NodeFileSystem } from '../node/fs/nodeFileSystem';
+import { defaultLockDirectory } from '../node/host/stateDirectory';
 
 const CODE_KINDS: Readonly<Record<string, FsErrorKind>> = {
   FileNotFound: 'not-found',
@@ -78,7 +78,7 @@ export class VscodeFileSystem implements FileSystem {
   readonly readRange?: (path: string, offset: number, length: number) => Promise<Uint8Array>;
   readonly readInto?: (path: string, offset: number, buffer: Uint8Array) => Promise<number>;
   /**
-   * On the local disk, the same cross-process locks as the runner and the MCP server (src/node/locks.ts, in the
+   * On the local disk, the same cross-process locks as the runner and the MCP server (src/node/fs/locks.ts, in the
    * same per-user directory), so the editor's calls and theirs exclude each other on a shared workspace. Elsewhere
    * (remote-only or virtual file systems) there is no lock other processes could see: exclusion is per process.
    */

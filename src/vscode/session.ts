@@ -13,12 +13,12 @@ import type { ContentSearcher } from '../core/ports/searcher';
 import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/ports/pathIndex';
-import { gitEnvironment } from '../node/gitEnvironment';
+import { gitEnvironment } from '../node/host/gitEnvironment';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
-import { editorIndexOptions, NodePathIndex } from '../node/pathIndex';
-import { NodeContentIndex } from '../node/contentIndex';
+import { editorIndexOptions, NodePathIndex } from '../node/indexes/pathIndex';
+import { NodeContentIndex } from '../node/indexes/contentIndex';
 import type { ContentIndex } from '../core/ports/contentIndex';
-import { bundledRipgrep, RipgrepSearcher } from '../node/ripgrep';
+import { bundledRipgrep, RipgrepSearcher } from '../node/search/ripgrep';
 import { EditorEncodings } from './encodings';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
@@ -31,18 +31,18 @@ import { readSettings } from './settings';
 let bundledRipgrepPath: string | null | undefined;
 
 /**
- * The window's path index (src/node/pathIndex.ts), made on first use: watched within its share of the per-user
+ * The window's path index (src/node/indexes/pathIndex.ts), made on first use: watched within its share of the per-user
  * inotify limit, which it shares with VS Code's own file watcher, and verified past it (editorIndexOptions).
  */
 let editorIndex: NodePathIndex | undefined;
-/** Where the window's index is saved and started from (src/node/savedIndex.ts): the extension's global storage. */
+/** Where the window's index is saved and started from (src/node/indexes/savedIndex.ts): the extension's global storage. */
 let editorIndexFolder: string | undefined;
 
 /** Saves the window's path index in `folder` from now on (extension.ts, on activation); undefined: not saved. */
 export function savePathIndexIn(folder: string | undefined): void {
   editorIndexFolder = folder;
 }
-/** The window's content index over the path index (src/node/contentIndex.ts), made on first use. */
+/** The window's content index over the path index (src/node/indexes/contentIndex.ts), made on first use. */
 let editorContentIndex: NodeContentIndex | undefined;
 
 /** Forgets the window's path and content indexes (the extension deactivating). */

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import type { BridgeRequest, CardText, QuestionText, ToolRow } from '../agent/protocol';
 import { connectSnippets, serverCommand } from '../../src/core/catalog/connect';
-import { stateToken } from '../../src/node/httpToken';
+import { stateToken } from '../../src/node/mcp/httpToken';
 import { serveHttp } from '../shared/mcpHttp';
 import { writeHarness } from './harness';
 import { REPO_ROOT, type HostSpec } from './hosts';

@@ -19,7 +19,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
-import { stateToken } from '../../src/node/httpToken';
+import { stateToken } from '../../src/node/mcp/httpToken';
 import { CLIENTS } from '../launcher/hosts';
 import { ensureClient } from '../launcher/install';
 import { type HttpServed, serveHttp } from '../shared/mcpHttp';

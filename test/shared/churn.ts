@@ -1,5 +1,5 @@
 /**
- * Random change to a workspace, for the path index's differential tests (test/unit/pathIndex/, and the extension
+ * Random change to a workspace, for the path index's differential tests (test/unit/indexes/pathIndex/, and the extension
  * host's test/integration/tools/pathIndex.test.ts): files and directories created, deleted and renamed (within and
  * across ignored folders, a directory replaced by another of the same name), .gitignore files written and removed,
  * links made, retargeted and left dangling, a link's target turned from a file into a directory, bursts of files,

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { prepareOperation } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { encodeAs } from '../shared/encodingCorpus';
 import { assertTree, call, edit, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { flagEncodingHost } from '../../src/core/encoding/host';
 import { type EncodingId, encodingNamed, publicName } from '../../src/core/encoding/names';
 import type { Session } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { type CorpusFile, corpusLines, encodeAs, encodingCorpus } from '../shared/encodingCorpus';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 import { ripgrepForTests } from './search/ripgrep';

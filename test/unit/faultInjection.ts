@@ -13,9 +13,9 @@ import type { DirEntry, FileStat, FileSystem } from '../../src/core/ports/fs';
 import { DEFAULT_POLICY, type Policy } from '../../src/core/settings';
 import { isStagingName } from '../../src/core/files/staging';
 import type { EditorState } from '../../src/core/context';
-import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../src/node/nativePaths';
-import { createNodeSession } from '../../src/node/session';
+import { NodeFileSystem } from '../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../src/node/fs/nativePaths';
+import { createNodeSession } from '../../src/node/host/session';
 
 export type FaultyStep = 'writeFile' | 'rename' | 'copyFile' | 'delete';
 

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import { isStagingName } from '../../src/core/files/staging';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { assertTree, snapshot } from '../shared/tree';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 

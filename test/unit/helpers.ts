@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import { invokeOperation, type Session } from '../../src/core/invoke';
 import type { Policy } from '../../src/core/settings';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { type Entry, snapshot, type Snapshot, writeTree } from '../shared/tree';
 import { checkEnvelope } from '../shared/results';
 

@@ -14,9 +14,9 @@ import { isFsError } from '../../src/core/ports/fs';
 import { HistoryStore, type OperationRecord } from '../../src/core/history/store';
 import type { HistoryLimits } from '../../src/core/settings';
 import type { Session } from '../../src/core/invoke';
-import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../src/node/nativePaths';
-import { createNodeSession } from '../../src/node/session';
+import { NodeFileSystem } from '../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../src/node/fs/nativePaths';
+import { createNodeSession } from '../../src/node/host/session';
 import { FaultyFileSystem } from './faultInjection';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
 

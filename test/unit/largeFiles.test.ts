@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 
 const TARGET_BYTES = Number(process.env.AGENTFS_LARGE_FILE_BYTES ?? 1024 * 1024 * 1024);

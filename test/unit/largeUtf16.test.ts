@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { flagEncodingHost } from '../../src/core/encoding/host';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
 import { ripgrepForTests } from './search/ripgrep';
 

@@ -12,8 +12,8 @@ import { invokeOperation, prepareOperation } from '../../src/core/invoke';
 import { definitionBytes } from '../../src/core/catalog/manifest';
 import { EDITOR_NAMING, hasMarkers, type HostNaming, mcpNaming, referencedTools, renderText, RUNNER_NAMING } from '../../src/core/naming';
 import { languageModelTools, TOOL_DEFINITIONS } from '../../src/core/tools';
-import { mcpTool, serverNaming } from '../../src/node/mcpServer';
-import { createNodeSession } from '../../src/node/session';
+import { mcpTool, serverNaming } from '../../src/node/mcp/server';
+import { createNodeSession } from '../../src/node/host/session';
 import { expectError, expectOk, tempWorkspace } from './helpers';
 
 const REPO = path.join(__dirname, '..', '..', '..');

@@ -19,7 +19,7 @@ import {
   writeNotebook,
 } from '../shared/notebooks';
 import type { Session } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { call, expectError, expectOk, tempWorkspace, type TempWorkspace } from './helpers';
 
 type Edit = Record<string, unknown>;

@@ -32,7 +32,7 @@ import type { Session } from '../../src/core/invoke';
 import { compareCodePoints } from '../../src/core/walk/listing';
 import { OUTSIDE_CODE } from '../../src/core/confinement';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import {
   assertFields,
   call,

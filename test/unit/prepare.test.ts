@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { invokeOperation, prepareOperation, type Session } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import type { Preparation } from '../../src/core/tool';
 import { assertTree, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { invokeOperation } from '../../src/core/invoke';
 import { isHidden, isProtected } from '../../src/core/policy/policy';
 import { DEFAULT_POLICY } from '../../src/core/settings';
-import { NodeFileSystem } from '../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../src/node/nativePaths';
-import { createNodeSession } from '../../src/node/session';
+import { NodeFileSystem } from '../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../src/node/fs/nativePaths';
+import { createNodeSession } from '../../src/node/host/session';
 import { sessionOver } from './faultInjection';
 import {
   assertTree,

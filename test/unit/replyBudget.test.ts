@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { Session } from '../../src/core/invoke';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { call, expectOk, makeTempDir, removeTree, tempWorkspace, type TempWorkspace } from './helpers';
 
 const BUDGET = 32 * 1024;

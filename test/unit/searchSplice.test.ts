@@ -19,7 +19,7 @@ import {
 import type { ToolError } from '../../src/core/errors';
 import { CHUNK_BYTES } from '../../src/core/ports/fs';
 import { memorySource } from '../../src/core/read/select';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { Chooser, seeded } from '../shared/churn';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 

@@ -11,7 +11,7 @@ import type { Envelope } from '../../src/core/envelope';
 import type { Origin } from '../../src/core/history/origin';
 import { invokeOperation, type Session } from '../../src/core/invoke';
 import type { HistoryLimits } from '../../src/core/settings';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { checkEnvelope } from '../shared/results';
 import { assertTree, snapshot, writeTree } from '../shared/tree';
 import { expectError, expectOk, makeTempDir, removeTree } from './helpers';

@@ -10,10 +10,10 @@ import * as path from 'node:path';
 import type { Session } from '../../src/core/invoke';
 import { DEFAULT_PROTECTED_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
 import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy, readPolicyFile } from '../../src/core/policy/sharedPolicy';
-import { flagWording } from '../../src/node/options';
-import { toPosixPath } from '../../src/node/nativePaths';
-import { createNodeSession } from '../../src/node/session';
-import { SharedPolicyFile } from '../../src/node/sharedPolicy';
+import { flagWording } from '../../src/node/host/options';
+import { toPosixPath } from '../../src/node/fs/nativePaths';
+import { createNodeSession } from '../../src/node/host/session';
+import { SharedPolicyFile } from '../../src/node/host/sharedPolicy';
 import { call, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from './helpers';
 
 describe('shared policy: a host follows what the editor published', function () {

@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { EncodingHost } from '../../src/core/encoding/host';
 import { LOCAL_CODEC } from '../../src/core/encoding/codec';
-import { createNodeSession } from '../../src/node/session';
+import { createNodeSession } from '../../src/node/host/session';
 import { checkout, filesBelow, generateHistory } from './corpus/history';
 import { commitPatch, type SectionFacts } from './corpus/toV4a';
 import { call, makeTempDir, removeTree } from './helpers';

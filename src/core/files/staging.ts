@@ -2,7 +2,7 @@
  * Agent FS's own staging files, and the one way a file is replaced whole: through a staging sibling renamed over
  * it. Built on the FileSystem port alone, so that the tools (writes.ts) and the history store (history/store.ts)
  * write the same way, and the ports (which leave staging names out of every listing) and the cross-process locks
- * (which clean up after a dead holder, src/node/locks.ts) know every name it makes.
+ * (which clean up after a dead holder, src/node/fs/locks.ts) know every name it makes.
  */
 import type { FileStat, FileSystem } from '../ports/fs';
 import { basename, dirname } from '../paths';
@@ -10,7 +10,7 @@ import { basename, dirname } from '../paths';
 /**
  * What a staging sibling is for. `replaced` parks an existing destination while its replacement is swapped in, so
  * it holds the only copy of the old bytes until the swap is done: a crash recovery puts it back if its original
- * name is empty (src/node/locks.ts). The others hold new content not yet in place and are simply removed.
+ * name is empty (src/node/fs/locks.ts). The others hold new content not yet in place and are simply removed.
  */
 export type StagingPurpose = 'write' | 'copy' | 'undo' | 'replaced';
 
@@ -45,7 +45,7 @@ export function stagingNameInfo(name: string): { purpose: StagingPurpose; origin
  * an empty or old file (never a mix); a rename replaces the directory entry, so other hard links keep the old bytes;
  * on a file system without atomic rename (some network and FUSE mounts) the swap itself is only as atomic as it is.
  * A process killed between the two steps leaves the sibling behind: listings never show it (the port's
- * readDirectory leaves staging names out) and the next process to take a lock cleans it up (src/node/locks.ts).
+ * readDirectory leaves staging names out) and the next process to take a lock cleans it up (src/node/fs/locks.ts).
  */
 export async function replaceFile(
   fs: FileSystem,

@@ -1,5 +1,5 @@
 /**
- * The warm content index as the core sees it: what a long-lived host (src/node/contentIndex.ts) knows about the text
+ * The warm content index as the core sees it: what a long-lived host (src/node/indexes/contentIndex.ts) knows about the text
  * of the files below its roots, used by search_content to pass over files that cannot hold a match.
  *
  * Its one promise: a file the filter `narrow` gives says false for holds no line that matches the query, as of the

@@ -1,6 +1,6 @@
 /**
  * Where git keeps what decides what it ignores outside the workspace (its config files, the global excludes file):
- * the host knows (src/node/gitEnvironment.ts), the ignore rules read them (walk/ignore/sources.ts).
+ * the host knows (src/node/host/gitEnvironment.ts), the ignore rules read them (walk/ignore/sources.ts).
  */
 
 /** Where git keeps, outside any repository, what decides what it ignores, as the host finds it (its environment). */

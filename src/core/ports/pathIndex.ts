@@ -1,6 +1,6 @@
 /**
  * The warm path index as the core sees it: directory listings a long-lived host keeps in memory between calls
- * (src/node/pathIndex.ts), so that the listing and search tools walk memory instead of the disk.
+ * (src/node/indexes/pathIndex.ts), so that the listing and search tools walk memory instead of the disk.
  *
  * The index holds raw listings only — every name a directory has, exactly as `FileSystem.readDirectory` gives it —
  * and no rule: ignore files, the exclude settings, hidden and protected paths and dot-file hiding are applied by the

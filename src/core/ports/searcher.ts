@@ -1,5 +1,5 @@
 /**
- * The seam between search_content and a fast external searcher (ripgrep, src/node/ripgrep.ts). The core decides
+ * The seam between search_content and a fast external searcher (ripgrep, src/node/search/ripgrep.ts). The core decides
  * what to search and checks every result against its own rules afterwards; the searcher only has to be fast and
  * to find at least the lines the pure scan (scan.ts) would find under the same options.
  */

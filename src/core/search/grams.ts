@@ -6,7 +6,7 @@
  * The texts are folded as the index folds the files' text: ASCII letters to lower case (so one plan serves both
  * cases), and every character outside ASCII, and NUL, ends a text, since the index cannot know how a file's encoding
  * spells it. Under case-insensitive matching `s` and `k` also match U+017F and U+212A; the index reads those two as
- * `s` and `k` in UTF-8 and UTF-16 text, and treats files in other encodings as candidates (src/node/contentIndex.ts).
+ * `s` and `k` in UTF-8 and UTF-16 text, and treats files in other encodings as candidates (src/node/indexes/contentIndex.ts).
  *
  * The plan is sound, never complete: whatever it cannot follow (classes of many characters, optional parts,
  * back-references, look-around) it treats as "anything", which only widens the candidates.

@@ -1,5 +1,5 @@
 /**
- * What search_content asks the external searcher (ripgrep, src/node/ripgrep.ts) for one start: the same files and
+ * What search_content asks the external searcher (ripgrep, src/node/search/ripgrep.ts) for one start: the same files and
  * the same meaning of the query as the core's own scan, or nothing when ripgrep cannot be told the query exactly.
  *
  * ripgrep reads no ignore file. Its reading of .gitignore files differs from git's (case under core.ignoreCase,

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
 import { writeTree } from '../../shared/tree';
 import { callTool, expectOk, scratch } from '../helpers';
-import { editorIndexOptions } from '../../../src/node/pathIndex';
+import { editorIndexOptions } from '../../../src/node/indexes/pathIndex';
 
 const STEPS = 60;
 

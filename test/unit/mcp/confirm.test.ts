@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { prepareOperation } from '../../../src/core/invoke';
-import { CONFIRM_FIELD, CONFIRM_NO, CONFIRM_YES, confirmationText } from '../../../src/node/mcpConfirm';
-import { createNodeSession } from '../../../src/node/session';
+import { CONFIRM_FIELD, CONFIRM_NO, CONFIRM_YES, confirmationText } from '../../../src/node/mcp/confirm';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertTree, expectError, expectOk, removeTree, snapshot } from '../helpers';
 import { buildOnce, serve, tempLayout } from './serve';
 

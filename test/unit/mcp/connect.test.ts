@@ -18,7 +18,7 @@ import {
   shellWord,
 } from '../../../src/core/catalog/connect';
 import type { Envelope } from '../../../src/core/envelope';
-import { stateToken } from '../../../src/node/httpToken';
+import { stateToken } from '../../../src/node/mcp/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, SERVER, stopChild } from './serve';
 

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation } from '../../../src/core/invoke';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { checkEnvelope } from '../../shared/results';
 import { writeTree } from '../../shared/tree';
 import { removeTree } from '../helpers';

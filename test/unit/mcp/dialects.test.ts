@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools';
-import { CLIENT_ADDED_PARAMETERS } from '../../../src/node/mcpServer';
+import { CLIENT_ADDED_PARAMETERS } from '../../../src/node/mcp/server';
 import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, serve, type Served, tempLayout } from './serve';
 

@@ -10,7 +10,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/catalog/manifest';
 import { renderText } from '../../../src/core/naming';
-import { serverNaming } from '../../../src/node/mcpServer';
+import { serverNaming } from '../../../src/node/mcp/server';
 import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';

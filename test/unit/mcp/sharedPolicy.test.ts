@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { DEFAULT_HIDDEN_PATHS, DEFAULT_PROTECTED_PATHS } from '../../../src/core/settings';
 import { POLICY_FILE_NAME, policyFileText, type PublishedPolicy } from '../../../src/core/policy/sharedPolicy';
-import { toPosixPath } from '../../../src/node/nativePaths';
+import { toPosixPath } from '../../../src/node/fs/nativePaths';
 import { expectError, expectOk, removeTree, snapshot, assertTree } from '../helpers';
 import { buildOnce, RUNNER, serve, tempLayout } from './serve';
 

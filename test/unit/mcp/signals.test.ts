@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
-import { stagingLeft } from '../kills';
+import { stagingLeft } from '../fs/kills';
 import { buildOnce, RUNNER, SERVER } from './serve';
 
 describe('MCP server: SIGTERM and SIGINT', function () {

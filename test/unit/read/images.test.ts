@@ -11,9 +11,9 @@ import { invokeForReply, type Session } from '../../../src/core/invoke';
 import { IMAGE_MAX_BYTES } from '../../../src/core/read/image';
 import { imageFormatOf, readImageHeader } from '../../../src/core/read/imageHeader';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../../src/node/nativePaths';
-import { createNodeSession } from '../../../src/node/session';
+import { NodeFileSystem } from '../../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../../src/node/fs/nativePaths';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
 

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { DEFAULT_READ_BYTES, UNRANGED_READ_CAP, WHOLE_READ_BYTES } from '../../../src/core/read/limits';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
-import { toPosixPath } from '../../../src/node/nativePaths';
+import { NodeFileSystem } from '../../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../../src/node/fs/nativePaths';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 
 function sha256(bytes: string | Uint8Array): string {

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WHOLE_READ_BYTES } from '../../../src/core/read/limits';
 import { DEFAULT_POLICY } from '../../../src/core/settings';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertFields, assertTree, call, expectError, expectOk, tempWorkspace, type TempWorkspace } from '../helpers';
 
 describe('read_many_files', function () {

@@ -11,7 +11,7 @@ import Fuse from 'fuse.js';
 import { FsError } from '../../../src/core/ports/fs';
 import { FileNameSearch, nameCorpus } from '../../../src/core/walk/fuzzy';
 import { compareCodePoints, FileTree } from '../../../src/core/walk/listing';
-import { NodeFileSystem } from '../../../src/node/nodeFileSystem';
+import { NodeFileSystem } from '../../../src/node/fs/nodeFileSystem';
 // The bench's seeded generator: the same sequence on every run, so a failure reproduces.
 import { random } from '../../../bench/generate';
 import { gitShows, initRepository } from '../../shared/ignoreCorpus';

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { Envelope } from '../../../src/core/envelope';
 import type { Session } from '../../../src/core/invoke';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertTree, call, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { writeTree } from '../../shared/tree';
 import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../../shared/documents';

@@ -10,7 +10,7 @@ import type { Session } from '../../../src/core/invoke';
 import { toPcre2, translate } from '../../../src/core/search/query';
 import { ripgrepForTests } from './ripgrep';
 import { flagEncodingHost } from '../../../src/core/encoding/host';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { call, expectOk, makeTempDir, removeTree } from '../helpers';
 import { writeSearchFixture } from './fixture';
 

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { ripgrepForTests } from './ripgrep';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertTree, call, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 
 interface Match {

@@ -2,7 +2,7 @@
  * The ripgrep the ripgrep-engine tests run. Without one they fail, saying what is missing, rather than pass for the
  * scan or stay pending: `npm run test:unit` installs it first (test/launcher/install.ts, `unit`).
  */
-import { findRipgrepOnPath } from '../../../src/node/ripgrep';
+import { findRipgrepOnPath } from '../../../src/node/search/ripgrep';
 
 export function ripgrepForTests(): string {
   const rg = findRipgrepOnPath();

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Session } from '../../../src/core/invoke';
 import { LINE_TEXT_MAX } from '../../../src/core/tools/searchContent';
 import { ripgrepForTests } from './ripgrep';
-import { createNodeSession } from '../../../src/node/session';
+import { createNodeSession } from '../../../src/node/host/session';
 import { assertFields, assertTree, call, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { LONG_LINE, writeSearchFixture } from './fixture';
 
