@@ -61,10 +61,10 @@ const roomImports = (layer, room) =>
   layer === 'node'
     ? [`../${room}*`]
     : !room.endsWith('/')
-    ? [`**/${room}`]
-    : existsSync(`src/${layer}/${room}index.ts`)
-      ? [`**/${room}*`, `**/${room.slice(0, -1)}`]
-      : [`**/${room}*`];
+      ? [`**/${room}`]
+      : existsSync(`src/${layer}/${room}index.ts`)
+        ? [`**/${room}*`, `**/${room.slice(0, -1)}`]
+        : [`**/${room}*`];
 
 /** One no-restricted-imports block per room of `floors`: `base` plus every room on its floor and above it. */
 const floorRules = (layer, floors, base) =>

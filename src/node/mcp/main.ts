@@ -22,7 +22,15 @@ import { toPosixPath } from '../fs/nativePaths';
 import { NodePathIndex } from '../indexes/pathIndex';
 import { NodeContentIndex } from '../indexes/contentIndex';
 import { Foreground } from '../host/foreground';
-import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from '../host/options';
+import {
+  flagEncodings,
+  flagHistoryLimits,
+  flagPolicy,
+  type HostOptions,
+  parseHostOptions,
+  rootsOf,
+  stateDirectoryOf,
+} from '../host/options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
                     [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]

@@ -14,7 +14,15 @@ import { failure, type ImageAttachment, type SuccessEnvelope } from '../../core/
 import { invokeForReply } from '../../core/invoke';
 import { EXTENSION_VERSION, type JsonSchema } from '../../core/catalog/manifest';
 import { findTool, TOOL_DEFINITIONS } from '../../core/tools';
-import { flagEncodings, flagHistoryLimits, flagPolicy, type HostOptions, parseHostOptions, rootsOf, stateDirectoryOf } from '../host/options';
+import {
+  flagEncodings,
+  flagHistoryLimits,
+  flagPolicy,
+  type HostOptions,
+  parseHostOptions,
+  rootsOf,
+  stateDirectoryOf,
+} from '../host/options';
 import { createNodeSession } from '../host/session';
 import { SharedPolicyFile } from '../host/sharedPolicy';
 import { RUNNER_NAMING } from '../../core/naming';
