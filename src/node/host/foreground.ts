@@ -52,3 +52,11 @@ export class Foreground {
     else this.idle.push(resume);
   }
 }
+
+/**
+ * One turn of Node's event loop: setImmediate runs after the poll phase, so the I/O that arrived meanwhile (a
+ * cancellation on stdin, another request, a watch event) is read first — where a timer would also wait out its 1 ms.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

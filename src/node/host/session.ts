@@ -21,6 +21,7 @@ import { NodeFileSystem } from '../fs/nodeFileSystem';
 import { findRipgrepOnPath, RipgrepSearcher } from '../search/ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
+import { nextTurn } from './foreground';
 
 export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */
@@ -125,6 +126,7 @@ export function createNodeSession(
       return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },
     naming: options.naming ?? RUNNER_NAMING,
+    turn: nextTurn,
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
         if (!isDirectory(directory)) {
