@@ -96,6 +96,22 @@ function stringBytes(text: string): number {
   return (16 + text.length * (wide ? 2 : 1) + 7) & ~7;
 }
 
+/**
+ * What a listing's entries take (ENTRY_BYTES and their names), remembered with the listing: a listing is the same array
+ * for as long as its directory is unchanged, so a report walks the directories, not every name.
+ */
+const LISTING_BYTES = new WeakMap<readonly IndexedEntry[], number>();
+
+function listingBytes(entries: readonly IndexedEntry[]): number {
+  let bytes = LISTING_BYTES.get(entries);
+  if (bytes === undefined) {
+    bytes = 0;
+    for (const entry of entries) bytes += ENTRY_BYTES + stringBytes(entry.name);
+    LISTING_BYTES.set(entries, bytes);
+  }
+  return bytes;
+}
+
 /** statfs types (linux/magic.h) of file systems only this machine changes, whose inotify events are complete. */
 const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
   0xef53, // ext2/3/4
@@ -502,8 +518,7 @@ export class NodePathIndex implements PathIndex {
     let bytes = 0;
     for (const root of roots) {
       for (const node of root.nodes.values()) {
-        bytes += DIRECTORY_BYTES + (node.watch ? WATCH_BYTES : 0);
-        for (const entry of node.entries) bytes += ENTRY_BYTES + stringBytes(entry.name);
+        bytes += DIRECTORY_BYTES + (node.watch ? WATCH_BYTES : 0) + listingBytes(node.entries);
       }
     }
     return bytes;
