@@ -49,6 +49,8 @@ const CHUNK_BYTES = 1024 * 1024;
 const CONCURRENCY = 8;
 /** How far reads may run ahead of the first file not yet done, so that one slow file does not make the rest pile up. */
 const LOOKAHEAD_FILES = 256;
+/** How long a reader waits at the lookahead's end before it looks for a cancellation again. */
+const WAIT_MS = 20;
 /** Files the scan's list takes between two breaths (signals.ts): each costs a lookup or two. */
 const BREATH_FILES = 512;
 /** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
@@ -278,9 +280,22 @@ class InOrderRelay {
     if (index === this.next && !this.running) this.passing = this.passOn();
   }
 
-  /** Resolves at the next wakeAll: after every pass, and whenever a reader ends. */
+  /**
+   * Resolves at the next wakeAll (after every pass, and whenever a reader ends), or after WAIT_MS: a reader waiting for
+   * a frontier that a slow file holds back (a network disk, a file another process holds) then sees a cancellation.
+   */
   woken(): Promise<void> {
-    return new Promise<void>((resolve) => this.waiters.push(resolve));
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, WAIT_MS);
+      this.waiters.push(wake);
+    });
   }
 
   /** Wakes every reader waiting in woken(). */

@@ -18,6 +18,7 @@ import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../../core/
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../../core/policy/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from '../fs/locks';
 import { NodeFileSystem } from '../fs/nodeFileSystem';
+import { pausePointsIn, withPausePoints } from '../fs/pausePoints';
 import { findRipgrepOnPath, RipgrepSearcher } from '../search/ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
@@ -95,7 +96,9 @@ export function createNodeSession(
     directories,
     [userStateDirectory(), lockDirectory, options.stateDirectory].filter((folder): folder is string => folder !== undefined),
   );
-  const fs = new NodeFileSystem(locks);
+  const pausePoints = pausePointsIn();
+  const disk = new NodeFileSystem(locks);
+  const fs = pausePoints ? withPausePoints(disk, pausePoints) : disk;
   const roots = namedRoots(directories.map(toPosixPath));
   const { sharedPolicy } = options;
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
