@@ -28,6 +28,11 @@ export class Foreground {
     return this.running > 0;
   }
 
+  /** How many pieces of background work wait for the calls in flight to end (settled, quietFor, whenIdle). */
+  get waiting(): number {
+    return this.idle.length;
+  }
+
   /** Resolves once no call is in flight (at once when none is). */
   settled(): Promise<void> {
     return this.running === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.idle.push(resolve));
