@@ -1,8 +1,8 @@
 /**
  * The size of a randomised test, by time rather than by count: it runs cases while its time lasts (at least `min`,
  * at most `max`), so the suite keeps its length on a slow or busy machine while every run still covers `min` cases.
- * What a fixed count bought was the same cases every run; here the seed is new at every run (printed, and fixed by
- * the test's variable to repeat a run), so the runs together cover far more than one could.
+ * What a fixed count bought was the same cases every run; here each run draws a new seed (printed, and fixed by the
+ * test's variable to repeat a run), so the runs together cover far more than one could.
  */
 export class Budget {
   private readonly until: number;
