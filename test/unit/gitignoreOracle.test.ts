@@ -118,7 +118,9 @@ async function check(tree: CorpusTree, root: string, home: string): Promise<Diff
   const folders = [...new Set(tree.files.map((file) => path.posix.dirname(file)).filter((folder) => folder !== '.'))];
   const ignored = gitIgnores(root, home, folders);
   for (const folder of folders.filter((_folder, index) => index % 3 === 0)) {
-    const listed = (await allPages(session, 'list_files', { path: folder, recursive: true, max_results: 5000 }, 'files')) as string[];
+    // A folder the corpus named "~…" is asked for as "./~…": a leading "~" means the home directory.
+    const asked = folder.startsWith('~') ? `./${folder}` : folder;
+    const listed = (await allPages(session, 'list_files', { path: asked, recursive: true, max_results: 5000 }, 'files')) as string[];
     const below = shown.filter((file) => file.startsWith(`${folder}/`));
     note(compare(tree.name, `list_files ${folder}`, below, listed));
     if (ignored.has(folder) && listed.length > 0)
