@@ -93,7 +93,6 @@ function populate(base: string): void {
 }
 
 describe('a full disk loses nothing', function () {
-  this.timeout(120_000);
   let root: string;
   beforeEach(function () {
     root = makeTempDir('agentfs-full-');

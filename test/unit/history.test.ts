@@ -469,7 +469,6 @@ describe('history and undo', () => {
 });
 
 describe('history through the runner: node dist/cli.js --state DIR', function () {
-  this.timeout(60000);
   const repo = path.join(__dirname, '..', '..', '..');
   const cli = path.join(repo, 'dist', 'cli.js');
   let f: Fixture;

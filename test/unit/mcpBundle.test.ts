@@ -15,7 +15,6 @@ import { REPO, serve } from './mcp/serve';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('MCP Bundle: built, validated, and started as a desktop client starts it', function () {
-  this.timeout(120_000);
   let tmp = '';
   let unpacked = '';
   let manifest: McpbManifestAny;

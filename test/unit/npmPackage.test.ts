@@ -81,7 +81,6 @@ function spawnText(
 }
 
 describe('npm package agent-fs-mcp: packed, installed and run as its users run it', function () {
-  this.timeout(120_000);
   let pkg: InstalledPackage;
   let tmp = '';
   let base = '';

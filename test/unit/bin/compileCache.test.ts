@@ -16,7 +16,6 @@ const DIST = path.join(__dirname, '..', '..', '..', '..', 'dist');
 const COPIED = ['cli.js', 'mcp.js', 'agent-fs.js', 'pdf.mjs', 'pdf.worker.mjs'];
 
 describe('compile cache of the bins', function () {
-  this.timeout(120_000);
   let tmp: string;
   let bins: string;
   let cacheHome: string;

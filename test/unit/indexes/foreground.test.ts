@@ -22,7 +22,6 @@ function held(foreground: Foreground): Promise<number> {
 }
 
 describe('indexes: background work waits for calls', function () {
-  this.timeout(60_000);
   let tmp: string;
   beforeEach(() => {
     tmp = makeTempDir('agentfs-foreground-');

@@ -27,7 +27,6 @@ function stagingLeftovers(root: string): string[] {
 }
 
 describe('MCP server: cancellation and progress', function () {
-  this.timeout(120000);
   let tmp = '';
   let base = '';
   let state = '';

@@ -64,7 +64,6 @@ function commandOf(snippet: ConnectSnippet): ServerCommand {
 }
 
 describe('MCP server: the Connect Another Agent snippets', function () {
-  this.timeout(120000);
   let tmp = '';
 
   before(buildOnce);

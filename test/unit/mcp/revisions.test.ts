@@ -72,7 +72,6 @@ async function serveModern(
 }
 
 describe('MCP server: both protocol revisions', function () {
-  this.timeout(120_000);
   let layout: ReturnType<typeof tempLayout>;
   before(buildOnce);
   beforeEach(() => {

@@ -22,7 +22,6 @@ import { Output } from '../../shared/output';
 const MANIFEST_TOOLS = languageModelTools();
 
 describe('MCP server: tools and flags', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   let state = '';
@@ -318,7 +317,6 @@ const STEPS: readonly Step[] = [
 ];
 
 describe('MCP server: images, and no problems after edits', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   before(buildOnce);

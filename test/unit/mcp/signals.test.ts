@@ -14,7 +14,6 @@ import { buildOnce, RUNNER, SERVER } from './serve';
 import { Output } from '../../shared/output';
 
 describe('MCP server: SIGTERM and SIGINT', function () {
-  this.timeout(120_000);
   let tmp = '';
   let base = '';
   let state = '';

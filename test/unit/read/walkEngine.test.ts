@@ -134,7 +134,6 @@ describe('walk engine shortcuts', function () {
   });
 
   it('find_file: the prefilter and the per-name ranking drop no match and change no score fuse.js gives', async function () {
-    this.timeout(120_000);
     const next = random(20261201);
     const all = names(next, 3000);
     let compared = 0;
@@ -158,7 +157,6 @@ describe('walk engine shortcuts', function () {
   });
 
   it('find_file: the names of a corpus that match a query are exactly those mayMatch keeps, one by one', function () {
-    this.timeout(120_000);
     const next = random(20261205);
     // Names repeated in other cases too: the corpus groups them by their lower-case form.
     const all = names(next, 3000).flatMap((name, index) => (index % 7 === 0 ? [name, name.toUpperCase()] : [name]));
@@ -282,7 +280,6 @@ describe('walk engine shortcuts', function () {
   });
 
   it('list_directory keeps only the shallow levels it shows, and shows what a full sort would', async function () {
-    this.timeout(60_000);
     ws = tempWorkspace();
     const next = random(99);
     const files: Record<string, string> = {};

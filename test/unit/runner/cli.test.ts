@@ -24,7 +24,6 @@ interface Run {
 }
 
 describe('runner: node dist/cli.js', function () {
-  this.timeout(60000);
   let ws: TempWorkspace;
   let state = '';
 

@@ -18,8 +18,6 @@ import { writeTree } from '../../../shared/tree';
 import { checkEnvelope } from '../../../shared/results';
 
 describe('path index: freshness', function () {
-  this.timeout(120_000);
-
   for (const freshness of ['events', 'verify'] as const) {
     it(`${freshness}: a change another process made just before the call is in its answer, every time`, async () => {
       await withIndex({ 'a/one.txt': '1', 'b/two.txt': '2' }, { freshness }, async (setup) => {

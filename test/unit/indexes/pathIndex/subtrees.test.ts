@@ -27,8 +27,6 @@ const CALLS: readonly [string, Record<string, unknown>][] = [
 ];
 
 describe('path index: subtrees passed over whole', function () {
-  this.timeout(60_000);
-
   it('a repeated call lists its start only; after a change five deep, the directories on the way and beside it', async () => {
     await withIndex(tree(), {}, async (setup) => {
       for (const [operation, input] of CALLS) {
