@@ -9,8 +9,9 @@
  *    `agentFs.problemsAfterEdits` set to `open`, shown in an editor without taking focus when no editor shows it:
  *    TypeScript's service checks only files that editor tabs show, and Copilot opens the files it edits the same way.
  *  - Then the call waits until the language services have settled: until VS Code has reloaded the documents that were
- *    open (RELOAD_MS at most; on a busy machine that alone can take seconds), then until every changed file has been
- *    reported on and SETTLE_MS have passed without a report, agentFs.problemsAfterEditsTimeout (1 s) at most. It does
+ *    open (on a busy machine that alone can take seconds), then until every changed file has been reported on since
+ *    its document last changed and SETTLE_MS have passed without a report; agentFs.problemsAfterEditsTimeout (1 s)
+ *    bounds the whole wait. A report that came before the reload is of the old text, so it does not count. It does
  *    not wait for files of a language no service has reported on in this window (plain text): nothing would come.
  *  - New and resolved are counted per file as multisets of (severity, source, code, message), lines left out: an
  *    unchanged error that an inserted line moved down is neither new nor resolved.
@@ -30,8 +31,6 @@ import { PathResolver, type Workspace } from '../core/confinement';
 import { isStagingName } from '../core/files/staging';
 import { VscodeFileSystem } from './fileSystem';
 
-/** How long a call waits for VS Code to reload an open document the call changed. */
-const RELOAD_MS = 1_000;
 /** Quiet time, once every changed file has been reported on, that counts as settled (TypeScript reports syntax, then semantics). */
 const SETTLE_MS = 200;
 /** Problems listed in a result; the rest are counted. */
@@ -223,17 +222,23 @@ export class DiagnosticsWatch implements vscode.Disposable {
   /** Documents open when the call began: VS Code reloads them from the disk after the call, on its own time. */
   private readonly open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
   private readonly changed = new Map<string, number>();
+  /** When each document last changed during the call: a report on it from before then is of the text it replaced. */
+  private readonly edited = new Map<string, number>();
   private readonly subscription = vscode.languages.onDidChangeDiagnostics((event) => {
     const now = Date.now();
     for (const uri of event.uris) this.changed.set(uri.toString(), now);
   });
+  private readonly edits = vscode.workspace.onDidChangeTextDocument((event) => {
+    if (event.contentChanges.length > 0) this.edited.set(event.document.uri.toString(), Date.now());
+  });
 
   /**
-   * Resolves once every document of `uris` that was open before the call holds what the disk holds now (RELOAD_MS at
-   * most): language services see a change only through the document, and VS Code reloads an open one some time after
-   * the file changed — on a busy machine, seconds — so waiting for the services before that would wait for nothing.
+   * Resolves once every document of `uris` that was open before the call holds what the disk holds now (until
+   * `deadline` at most): language services see a change only through the document, and VS Code reloads an open one
+   * some time after the file changed — on a busy machine, seconds — so waiting for the services before that would
+   * wait for nothing.
    */
-  reloaded(uris: readonly vscode.Uri[], token: vscode.CancellationToken | undefined): Promise<void> {
+  reloaded(uris: readonly vscode.Uri[], deadline: number, token: vscode.CancellationToken | undefined): Promise<void> {
     const stale = async (uri: vscode.Uri): Promise<boolean> => {
       const document = vscode.workspace.textDocuments.find((each) => each.uri.toString() === uri.toString());
       if (!document) return false;
@@ -244,7 +249,7 @@ export class DiagnosticsWatch implements vscode.Disposable {
     if (waiting.size === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const finish = (): void => {
-        clearTimeout(deadline);
+        clearTimeout(timer);
         subscription.dispose();
         cancellation?.dispose();
         resolve();
@@ -255,7 +260,7 @@ export class DiagnosticsWatch implements vscode.Disposable {
           if (waiting.size === 0) finish();
         });
       };
-      const deadline = setTimeout(finish, RELOAD_MS);
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
       // Listening first, then looking: a reload between the two is not missed.
       const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
         if (waiting.has(event.document.uri.toString())) check(event.document.uri);
@@ -266,29 +271,29 @@ export class DiagnosticsWatch implements vscode.Disposable {
   }
 
   /**
-   * Resolves once every one of `uris` has been reported on since the call began and none for SETTLE_MS after the
-   * last report, or `waitMs` from now at most, or at once when cancelled. A file is waited for until it is reported
-   * on, not only until the others are quiet: a service checks files one after another, and on a busy machine the
-   * next can come long after the first.
+   * Resolves once every one of `uris` has been reported on since the call began, and since its document last changed,
+   * and none for SETTLE_MS after the last report; or at `deadline`, or at once when cancelled. A file is waited for
+   * until it is reported on, not only until the others are quiet: a service checks files one after another, and on a
+   * busy machine the next can come long after the first.
    */
-  settled(uris: readonly vscode.Uri[], waitMs: number, token: vscode.CancellationToken | undefined): Promise<void> {
+  settled(uris: readonly vscode.Uri[], deadline: number, token: vscode.CancellationToken | undefined): Promise<void> {
     const watched = [...new Set(uris.map((uri) => uri.toString()))];
     return new Promise((resolve) => {
       let quiet: ReturnType<typeof setTimeout> | undefined;
       const finish = (): void => {
         clearTimeout(quiet);
-        clearTimeout(deadline);
+        clearTimeout(timer);
         subscription.dispose();
         cancellation?.dispose();
         resolve();
       };
       const rearm = (): void => {
-        const times = watched.map((uri) => this.changed.get(uri));
-        if (times.some((time) => time === undefined)) return;
+        if (!watched.every((uri) => this.reportedOn(uri))) return;
+        const last = Math.max(...watched.map((uri) => this.changed.get(uri) ?? 0));
         clearTimeout(quiet);
-        quiet = setTimeout(finish, Math.max(0, Math.max(...(times as number[])) + SETTLE_MS - Date.now()));
+        quiet = setTimeout(finish, Math.max(0, last + SETTLE_MS - Date.now()));
       };
-      const deadline = setTimeout(finish, waitMs);
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
       const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
         if (event.uris.some((uri) => watched.includes(uri.toString()))) rearm();
       });
@@ -297,13 +302,19 @@ export class DiagnosticsWatch implements vscode.Disposable {
     });
   }
 
-  /** The files of `uris` that no service has reported on since the call began. */
+  /** The files of `uris` that no service has reported on since the call began and their documents last changed. */
   unreported(uris: readonly vscode.Uri[]): vscode.Uri[] {
-    return uris.filter((uri) => !this.changed.has(uri.toString()));
+    return uris.filter((uri) => !this.reportedOn(uri.toString()));
+  }
+
+  private reportedOn(uri: string): boolean {
+    const reported = this.changed.get(uri);
+    return reported !== undefined && reported >= (this.edited.get(uri) ?? 0);
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.edits.dispose();
   }
 }
 
@@ -320,8 +331,9 @@ export async function problemsAfter(
   const uris = files.map((file) => file.uri);
   const checked = uris.filter((uri) => reportingLanguages.has(languageOf(uri) ?? ''));
   if (checked.length > 0) {
-    await watch.reloaded(checked, token);
-    await watch.settled(checked, problemsTimeout(checked[0]), token);
+    const deadline = Date.now() + problemsTimeout(checked[0]);
+    await watch.reloaded(checked, deadline, token);
+    await watch.settled(checked, deadline, token);
   }
   // Named only where the call changed other files a service did report on: a file that stays clean is never reported
   // on, so alone it would be named after every clean edit; beside a reported one, its silence may be a late check.
