@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const AGENT_FILE = 'agents/agent-fs.agent.md';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
@@ -152,6 +153,8 @@ export async function loadCatalog() {
         "export * from './src/core/tools/index';",
         "export { rewriteReadme } from './src/core/catalog/readmeTables';",
         "export { mcpNaming, renderText } from './src/core/naming';",
+        "export { isGeneratedStringKey } from './src/core/catalog/manifest';",
+        "export { rewriteAgentTools } from './src/core/catalog/agent';",
       ].join(' '),
       resolveDir: ROOT,
       loader: 'ts',
@@ -170,10 +173,26 @@ async function writeManifestTools() {
   const text = readFileSync('package.json', 'utf8');
   const manifest = JSON.parse(text);
   manifest.contributes.languageModelTools = catalog.languageModelTools();
+  manifest.contributes.languageModelToolSets = catalog.languageModelToolSets();
   const generated = `${JSON.stringify(manifest, null, 2)}\n`;
   if (generated !== text) {
     writeFileSync('package.json', generated);
-    console.log('package.json: contributes.languageModelTools regenerated from src/core/tools');
+    console.log('package.json: contributes.languageModelTools and languageModelToolSets regenerated from src/core/tools');
+  }
+  // The English of the generated entries' %keys%; the strings written by hand stay as they are, first.
+  const nlsText = readFileSync('package.nls.json', 'utf8');
+  const strings = catalog.generatedManifestStrings();
+  const kept = Object.entries(JSON.parse(nlsText)).filter(([key]) => !catalog.isGeneratedStringKey(key));
+  const nls = `${JSON.stringify({ ...Object.fromEntries(kept), ...strings }, null, 2)}\n`;
+  if (nls !== nlsText) {
+    writeFileSync('package.nls.json', nls);
+    console.log("package.nls.json: the tools' and tool sets' strings regenerated from src/core/tools");
+  }
+  const agentText = readFileSync(AGENT_FILE, 'utf8');
+  const agent = catalog.rewriteAgentTools(agentText, catalog.TOOL_DEFINITIONS);
+  if (agent !== agentText) {
+    writeFileSync(AGENT_FILE, agent);
+    console.log(`${AGENT_FILE}: its Agent FS tools regenerated from src/core/tools`);
   }
   const readme = readFileSync('README.md', 'utf8');
   const tables = catalog.rewriteReadme(readme, catalog.TOOL_DEFINITIONS);

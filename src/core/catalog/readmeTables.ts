@@ -15,9 +15,10 @@ import { RUNNER_NAMING, renderText } from '../naming';
 import { type FieldSchema, HOST_FIELDS, HOSTS, OPTIONAL, RECORDED_FIELDS, type ResultHost } from '../contract/results';
 import type { ParameterSchema } from '../contract/schema';
 import type { Tool } from '../tool';
+import { toolSetsFile } from './toolSets';
 
 /** The README's blocks, by name: `<!-- name:begin … -->` … `<!-- name:end -->`. */
-export type ReadmeBlock = 'tools' | 'errors';
+export type ReadmeBlock = 'tools' | 'errors' | 'toolsets';
 
 const code = (text: string): string => `\`${text}\``;
 
@@ -118,7 +119,11 @@ const marker = (block: ReadmeBlock, end: 'begin' | 'end'): string =>
 
 /** The README with each block rewritten; throws when a block's markers are missing. */
 export function rewriteReadme(readme: string, tools: readonly Tool[]): string {
-  const blocks: Record<ReadmeBlock, string> = { tools: toolTable(tools), errors: errorTable() };
+  const blocks: Record<ReadmeBlock, string> = {
+    tools: toolTable(tools),
+    errors: errorTable(),
+    toolsets: `\`\`\`jsonc\n${toolSetsFile(tools)}\n\`\`\``,
+  };
   let text = readme;
   for (const [block, content] of Object.entries(blocks) as [ReadmeBlock, string][]) {
     const begin = text.indexOf(marker(block, 'begin'));
