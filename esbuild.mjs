@@ -114,8 +114,24 @@ export function binBuilds(outdir) {
   }));
 }
 
+/**
+ * The extension for VS Code's web worker extension host (vscode.dev, github.dev), package.json's `browser` entry:
+ * the same core and editor code without src/node, for a browser, so a Node built-in that slipped in fails the build
+ * here rather than the extension in a browser.
+ */
+const browserBuild = {
+  ...shared,
+  platform: 'browser',
+  target: 'es2022',
+  mainFields: ['browser', 'module', 'main'],
+  entryPoints: ['src/extension.web.ts'],
+  outfile: 'dist/web.js',
+  external: ['vscode'],
+};
+
 const builds = [
   { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  browserBuild,
   { ...shared, entryPoints: ['src/node/bin/package.ts'], outfile: 'dist/agent-fs.js' },
   ...binBuilds('dist'),
 ];

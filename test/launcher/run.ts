@@ -3,7 +3,7 @@
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
  *   node out/test/launcher/run.js [--host 1.100] [--host 1.139]
- *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp,vscode-mcp-http]
+ *                             [--only single,multi-root,untrusted,ui,installed,web,agent,agent-untrusted,vscode-mcp,vscode-mcp-http]
  *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
  *                             [--timeout SECONDS] [--no-install] [--readme-shots] [--lanes N]
  *
@@ -33,6 +33,7 @@ import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type Su
 import { cleanUpOnSignals, withLaunch } from './session';
 import { type Launch, runInLanes } from './lanes';
 import { runUiChecks } from './ui';
+import { runWebChecks } from './web';
 
 const MARKER = '[agentfs-it] ';
 /**
@@ -45,12 +46,13 @@ const LAUNCH_SECONDS: Readonly<Record<Scenario, number>> = {
   untrusted: 6,
   ui: 10,
   installed: 8,
+  web: 25,
   agent: 115,
   'agent-untrusted': 6,
   'vscode-mcp': 25,
   'vscode-mcp-http': 25,
 };
-const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', ...AGENT_SCENARIOS] as const;
+const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', 'web', ...AGENT_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Options {
@@ -162,7 +164,7 @@ function installVsix(host: HostSpec, vsix: string, extensionsDir: string): void 
 
 /** Lays out what a scenario's window opens, under the launch's temp folder. */
 function prepareScenario(
-  scenario: Exclude<Scenario, 'ui'>,
+  scenario: Exclude<Scenario, 'ui' | 'web'>,
   dir: string,
   host: HostSpec,
   vsix: string | undefined,
@@ -197,7 +199,7 @@ function prepareScenario(
   return { target: { folder }, env };
 }
 
-async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options, vsix?: string): Promise<Outcome> {
+async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui' | 'web'>, options: Options, vsix?: string): Promise<Outcome> {
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
@@ -302,6 +304,12 @@ async function main(): Promise<number> {
               screenshot: options.screenshot,
               extension: options.extension,
             }),
+        });
+      else if (scenario === 'web')
+        launches.push({
+          label,
+          weight,
+          run: () => runWebChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, extension: options.extension }),
         });
       else if (isAgentScenario(scenario)) {
         if (AGENT_HOSTS.includes(host.id)) launches.push({ label, weight, run: () => runAgentChecks(host, scenario, options) });

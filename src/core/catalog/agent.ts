@@ -12,10 +12,10 @@ import { TOOL_SETS } from './toolSets';
 import type { Tool } from '../tool';
 
 /** The extension's identifier, `publisher.name`, as a full tool reference starts with it. */
-export const EXTENSION_ID = 'agent-fs.agent-fs';
+const EXTENSION_ID = 'agent-fs.agent-fs';
 
 /** The agent's Agent FS entries, in the order its `tools:` list holds them. */
-export function agentToolNames(tools: readonly Tool[]): string[] {
+function agentToolNames(tools: readonly Tool[]): string[] {
   const everything = TOOL_SETS[0]?.name ?? 'agentfs';
   return [everything, ...tools.map((tool) => `${EXTENSION_ID}/${EDITOR_NAMING.toolName(tool.name)}`)];
 }

@@ -53,7 +53,7 @@ export function definitionBytes(
  * shows in the display language. What a model reads (the name, the model description, the schema) is written into
  * the manifest itself, so it stays English, byte for byte, whatever the language.
  */
-export function toolStringKeys(tool: Pick<Tool, 'name'>): { readonly displayName: string; readonly userDescription: string } {
+function toolStringKeys(tool: Pick<Tool, 'name'>): { readonly displayName: string; readonly userDescription: string } {
   return { displayName: `tool.${tool.name}.displayName`, userDescription: `tool.${tool.name}.userDescription` };
 }
 

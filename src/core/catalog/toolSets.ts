@@ -44,7 +44,7 @@ export const TOOL_SETS: readonly ToolSetSpec[] = [
 ];
 
 /** The editor's names of the tools `set` holds, in the tools' order. */
-export function toolSetMembers(set: ToolSetSpec, tools: readonly Tool[]): string[] {
+function toolSetMembers(set: ToolSetSpec, tools: readonly Tool[]): string[] {
   return tools.filter(set.holds).map((tool) => EDITOR_NAMING.toolName(tool.name));
 }
 

@@ -7,7 +7,7 @@
  * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
 import { manifestEntry, type ManifestTool, toolStrings } from '../catalog/manifest';
-import { type ManifestToolSet, manifestToolSets, TOOL_SETS, toolSetDescriptionKey, toolSetsFile } from '../catalog/toolSets';
+import { type ManifestToolSet, manifestToolSets, TOOL_SETS, toolSetDescriptionKey } from '../catalog/toolSets';
 import { TOOL_NAMES, type ToolName } from '../naming';
 import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
@@ -106,7 +106,3 @@ export function generatedManifestStrings(): Record<string, string> {
   return strings;
 }
 
-/** The README's tool sets file (the build writes it between the README's `toolsets` markers). */
-export function readmeToolSetsFile(): string {
-  return toolSetsFile(TOOL_DEFINITIONS);
-}

@@ -7,10 +7,10 @@
  * registry: in this window the same tools already serve Copilot as language-model tools.
  */
 import * as vscode from 'vscode';
-import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../core/catalog/connect';
-import { stateToken } from '../node/mcp/httpToken';
-import type { Dialogs } from './dialogs';
-import type { EditorSession } from './session';
+import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../../core/catalog/connect';
+import { stateToken } from '../../node/mcp/httpToken';
+import type { Dialogs } from '../dialogs';
+import type { EditorSession } from '../session';
 
 export interface ConnectDependencies {
   readonly session: EditorSession;
