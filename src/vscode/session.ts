@@ -11,6 +11,7 @@ import { basename, isWithin, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/confinement';
 import type { ContentSearcher } from '../core/ports/searcher';
 import type { Policy } from '../core/settings';
+import type { Localizer } from '../core/ports/l10n';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/ports/pathIndex';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
@@ -74,6 +75,8 @@ export class EditorSession implements Session {
   get turn(): (() => Promise<void>) | undefined {
     return this.local?.turn;
   }
+  /** Invocation messages and confirmations in VS Code's display language (its bundles in l10n/). */
+  readonly l10n: Localizer = { t: (message, ...args) => vscode.l10n.t(message, ...args) };
   /** The editor's encodings: open documents' and VS Code's files.* settings per file, VS Code's own codec. */
   readonly encodings = new EditorEncodings((path) => this.uriOf(path));
 

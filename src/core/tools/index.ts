@@ -105,4 +105,3 @@ export function generatedManifestStrings(): Record<string, string> {
   for (const set of TOOL_SETS) strings[toolSetDescriptionKey(set)] = set.description;
   return strings;
 }
-

@@ -1,4 +1,5 @@
 import { object } from '../contract/results';
+import { ENGLISH } from '../ports/l10n';
 import { UNDO_FIELDS } from './fields';
 import { onlyWhere } from '../naming';
 import { codePath, sizeText, timeAgo } from '../changes/consequences';
@@ -47,12 +48,12 @@ function isDirectory(state: PathState): boolean {
 
 /** "(1.2 KiB)", "(2 files, 3.4 KiB)", "(empty)"; nothing for links and other entries. */
 function measure(state: PathState): string {
-  if (state.type === 'file') return ` (${sizeText(state.size)})`;
+  if (state.type === 'file') return ` (${sizeText(state.size, ENGLISH)})`;
   if (state.type !== 'directory') return '';
   const files = state.entries.filter((entry) => entry.type === 'file');
   if (state.entries.length === 0) return ' (empty)';
   const bytes = files.reduce((sum, entry) => sum + (entry.size ?? 0), 0);
-  return ` (${files.length > 0 ? `${plural(files.length, 'file')}, ${sizeText(bytes)}` : plural(state.entries.length, 'entry', 'entries')})`;
+  return ` (${files.length > 0 ? `${plural(files.length, 'file')}, ${sizeText(bytes, ENGLISH)}` : plural(state.entries.length, 'entry', 'entries')})`;
 }
 
 /**
@@ -121,7 +122,7 @@ function targetOf(record: OperationRecord): string {
  */
 export function describeUndo(record: OperationRecord, now: number = Date.now()): Preparation {
   const words = record.undo_of !== undefined ? UNDO_WORDS : (WORDS[record.operation] ?? { doing: 'changing', done: 'changed' });
-  const when = timeAgo(record.time, now);
+  const when = timeAgo(record.time, ENGLISH, now);
   const target = targetOf(record);
   const list = steps(record, words.done, when);
   const body =
