@@ -106,6 +106,23 @@ function checkBundle(file: string, originals: ReadonlyMap<string, string>, langu
   }
 }
 
+/** The manifest as VS Code reads it in `language`: every string that is a whole `%key%` replaced, English the fallback. */
+function resolvedManifest(language: string | undefined): { contributes: { languageModelTools: Record<string, unknown>[] } } {
+  const english = readJson('package.nls.json');
+  const strings = language === undefined ? english : { ...english, ...readJson(`package.nls.${language}.json`) };
+  const resolve = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const key = /^%(.+)%$/.exec(value)?.[1];
+      return key === undefined ? value : (strings[key] ?? value);
+    }
+    if (Array.isArray(value)) return value.map(resolve);
+    if (typeof value === 'object' && value !== null)
+      return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, resolve(item)]));
+    return value;
+  };
+  return resolve(readJson('package.json')) as { contributes: { languageModelTools: Record<string, unknown>[] } };
+}
+
 describe('translations', function () {
   const found = keysInSources();
   const runtime = new Map([...found.keys].map((key) => [key, key]));
@@ -125,6 +142,18 @@ describe('translations', function () {
   });
 
   for (const language of LANGUAGES) {
+    it(`${language}: what the model reads of the manifest (names, descriptions, schemas) is the English, byte for byte`, function () {
+      const model = (tool: Record<string, unknown>): string =>
+        JSON.stringify([tool.name, tool.toolReferenceName, tool.modelDescription, tool.inputSchema, tool.tags, tool.when]);
+      const english = resolvedManifest(undefined).contributes.languageModelTools;
+      const translated = resolvedManifest(language).contributes.languageModelTools;
+      assert.deepEqual(translated.map(model), english.map(model));
+      // …while what the person reads of them is translated.
+      const shown = (tools: Record<string, unknown>[]): unknown[] => tools.map((tool) => [tool.displayName, tool.userDescription]);
+      for (const [index, pair] of shown(translated).entries())
+        assert.notDeepEqual(pair, shown(english)[index], `${language}: tool ${index}`);
+    });
+
     it(`${language}: the runtime bundle translates every key, keeping placeholders`, function () {
       checkBundle(`l10n/bundle.l10n.${language}.json`, runtime, language);
     });
