@@ -73,7 +73,8 @@ export class EditorSession implements Session {
    * setImmediate on the desktop, by the core's timer turn in the browser, which has none.
    */
   get turn(): (() => Promise<void>) | undefined {
-    return this.local?.turn;
+    const local = this.local;
+    return local ? () => local.turn() : undefined;
   }
   /** Invocation messages and confirmations in VS Code's display language (its bundles in l10n/). */
   readonly l10n: Localizer = { t: (message, ...args) => vscode.l10n.t(message, ...args) };

@@ -15,10 +15,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT, type HostSpec } from './hosts';
-import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
-import { withLaunch } from './session';
-
-const MARKER = '[agentfs-it] ';
+import { runMarkedSuite } from './markedSuite';
+import type { Outcome } from './outcome';
 
 export interface WebOptions {
   readonly timeoutMs: number;
@@ -60,51 +58,23 @@ function preferWebWorker(dir: string): void {
 
 export async function runWebChecks(host: HostSpec, options: WebOptions): Promise<Outcome> {
   const label = `it ${host.id} web`;
-  const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
   say(`VS Code ${host.vscodeVersion} (code-server's workbench, Agent FS in its web worker extension host)`);
-  const windowLog: string[] = [];
-  const launch: SuiteLaunch = { label, vscode: host.vscodeVersion, started, windowLog, say };
-  let result: SuiteResult | undefined;
-  let onExit: (code: number) => void = () => undefined;
-  const exited = new Promise<number>((resolve) => {
-    onExit = resolve;
-  });
-  try {
-    const suite = await bundle(options.extension);
-    const exitCode = await withLaunch(
-      {
-        host,
-        label,
-        // Trust off: a virtual folder is then trusted, as vscode.dev trusts the repository it opens.
-        trust: false,
-        timeoutMs: options.timeoutMs,
-        keep: options.keep,
-        prepare: (dir) => {
-          preferWebWorker(dir);
-          return { target: { folder: 'agentfs-mem:/project' } };
-        },
-        editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: suite },
-        open: {
-          onLog: (_level, message) => {
-            if (!message.startsWith(MARKER)) {
-              if (windowLog.push(message) > 200) windowLog.shift();
-              return;
-            }
-            for (const line of message.split('\n')) {
-              const text = line.startsWith(MARKER) ? line.slice(MARKER.length) : line;
-              if (text.startsWith('RESULT ')) result = JSON.parse(text.slice('RESULT '.length)) as SuiteResult;
-              else process.stdout.write(`  ${text}\n`);
-            }
-          },
-          onExit: (code) => onExit(code),
-        },
+  const suite = await bundle(options.extension);
+  return runMarkedSuite(
+    {
+      host,
+      label,
+      // Trust off: a virtual folder is then trusted, as vscode.dev trusts the repository it opens.
+      trust: false,
+      timeoutMs: options.timeoutMs,
+      keep: options.keep,
+      prepare: (dir) => {
+        preferWebWorker(dir);
+        return { target: { folder: 'agentfs-mem:/project' } };
       },
-      () => exited,
-      (code) => code === 0 && result !== undefined && result.failed === 0,
-    );
-    return finishedOutcome(launch, exitCode, result);
-  } catch (error) {
-    return failedOutcome(launch, error, result);
-  }
+      editor: { extensionDevelopmentPath: options.extension, extensionTestsPath: suite },
+    },
+    say,
+  );
 }

@@ -7,14 +7,14 @@
  * `vscode.l10n.t` takes it: every call passes it as a string literal, so test/unit/l10n.test.ts finds every key in
  * the sources and holds every bundle to them.
  */
-export type L10nArgument = string | number;
+type L10nArgument = string | number;
 
 export interface Localizer {
   t(message: string, ...args: L10nArgument[]): string;
 }
 
 /** `message` with `{n}` replaced by `args[n]` (a placeholder with no argument stays as written). */
-export function formatMessage(message: string, args: readonly L10nArgument[]): string {
+function formatMessage(message: string, args: readonly L10nArgument[]): string {
   return message.replace(/\{(\d+)\}/g, (whole, index: string) => {
     const value = args[Number(index)];
     return value === undefined ? whole : String(value);
