@@ -28,7 +28,7 @@ export interface LocaleOptions {
 }
 
 /** Registers a stub language pack for `locale` in the launch's user data (see the header). */
-function registerLanguagePack(dir: string, locale: string): void {
+export function registerLanguagePack(dir: string, locale: string): void {
   const translations = path.join(dir, 'language-pack', 'main.i18n.json');
   fs.mkdirSync(path.dirname(translations), { recursive: true });
   fs.writeFileSync(translations, JSON.stringify({ version: '1.0.0', contents: {} }));
