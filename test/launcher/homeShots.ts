@@ -1,10 +1,10 @@
 /**
- * Takes the README's pictures of Agent FS at home in VS Code: the Get Started walkthrough, and a confirmation in
- * another display language (Japanese, through the locale launch's stub language pack), both in the real UI outside
+ * Takes the README's pictures of Agent FS at home in VS Code: the Get Started walkthrough, the tool sets in the
+ * chat's tools picker, and a confirmation in another display language (Japanese, through the locale launch's stub language pack), both in the real UI outside
  * test mode. The Japanese picture needs a font with Japanese glyphs for Chromium (Debian's fonts-ipafont-gothic).
  *
- *   node out/test/launcher/homeShots.js [--host 1.139] [--keep]
- *     writes media/screenshots/walkthrough.png and media/screenshots/confirmation-ja.png
+ *   node out/test/launcher/homeShots.js [--host 1.139] [--only walkthrough|confirmation|tool-sets] [--keep]
+ *     writes media/screenshots/walkthrough.png, confirmation-ja.png and tool-sets.png
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -99,18 +99,47 @@ async function confirmationShot(page: Page): Promise<void> {
   await saveShot(page, 'confirmation-ja.png');
 }
 
+/**
+ * The chat's tools picker (its "Configure Tools…" button, in agent mode), filtered to Agent FS: the extension's tool
+ * sets with their tools.
+ */
+async function toolSetShot(page: Page): Promise<void> {
+  if (!(await page.locator('.part.auxiliarybar').isVisible())) {
+    await page.keyboard.press('Control+Alt+KeyB');
+    await delay(500);
+  }
+  const configure = page.locator('.part.auxiliarybar .action-label[aria-label^="Configure Tools"]').first();
+  await configure.waitFor({ timeout: 60_000 });
+  await configure.click();
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill('agentfs');
+  // The extension's bucket comes collapsed: open it to show its sets.
+  const bucket = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Agent FS' }).first();
+  await bucket.waitFor({ timeout: STEP_TIMEOUT });
+  await bucket.locator('.monaco-tl-twistie').first().click();
+  // The sets first: the filter `agentfs-` leaves out the tools (`agentfs_…`) but the whole set.
+  await input.fill('agentfs-');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'agentfs-read' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await delay(500);
+  await saveShot(page, 'tool-sets.png');
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   let host = hostById('1.139');
   let keep = false;
+  let only: string | undefined;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === '--host') host = hostById(argv[++index] ?? '');
     else if (arg === '--keep') keep = true;
+    else if (arg === '--only') only = argv[++index];
     else throw new Error(`Unknown argument "${arg}"`);
   }
   cleanUpOnSignals();
-  await inWindow(host, keep, undefined, walkthroughShot);
-  await inWindow(host, keep, 'ja', confirmationShot);
+  if (only === undefined || only === 'walkthrough') await inWindow(host, keep, undefined, walkthroughShot);
+  if (only === undefined || only === 'confirmation') await inWindow(host, keep, 'ja', confirmationShot);
+  if (only === undefined || only === 'tool-sets') await inWindow(host, keep, undefined, toolSetShot);
   return 0;
 }
 
