@@ -44,6 +44,9 @@ export interface LocalServices {
 /** Where "Agent FS: Select Base Directory…" keeps a folder picked while no workspace folder is open. */
 export const PICKED_BASE_KEY = 'agentFs.pickedBaseDirectory';
 
+/** VS Code's display language for the core's person-facing text (ports/l10n.ts), through its bundles in l10n/. */
+export const EDITOR_L10N: Localizer = { t: (message, ...args) => vscode.l10n.t(message, ...args) };
+
 export class EditorSession implements Session {
   constructor(
     private readonly state: vscode.Memento,
@@ -77,7 +80,7 @@ export class EditorSession implements Session {
     return local ? () => local.turn() : undefined;
   }
   /** Invocation messages and confirmations in VS Code's display language (its bundles in l10n/). */
-  readonly l10n: Localizer = { t: (message, ...args) => vscode.l10n.t(message, ...args) };
+  readonly l10n: Localizer = EDITOR_L10N;
   /** The editor's encodings: open documents' and VS Code's files.* settings per file, VS Code's own codec. */
   readonly encodings = new EditorEncodings((path) => this.uriOf(path));
 

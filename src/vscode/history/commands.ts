@@ -11,8 +11,9 @@ import { fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
 import { undoneBy } from '../../core/recording/records';
 import { undoLastTarget } from '../../core/tools/undoLast';
-import { requireSessionTargets, sessionFiles, sessionSummary, sessionTargets } from '../../core/recording/sessionUndo';
+import { requireSessionTargets, sessionFiles, sessionTargets, sessionText } from '../../core/recording/sessionUndo';
 import type { Dialogs, OperationChoice } from '../dialogs';
+import { EDITOR_L10N } from '../session';
 import type { ToolHost } from '../tools';
 import { openDiff, openSessionDiff, relativeTime } from './documents';
 import { type ActivityNode, type ActivityView, groupBySession, SHOWN_OPERATIONS, sessionLabel, statusOf } from './view';
@@ -185,7 +186,7 @@ async function undoSessionCommand(deps: HistoryCommandDependencies, target: unkn
     .confirm(
       vscode.l10n.t(
         'Undo {0}? {1} will be put back as they were before the session. Nothing is changed if another agent or anyone else changed any of them since.',
-        sessionSummary(session, targets),
+        sessionText(session, targets, EDITOR_L10N),
         files.join(', '),
       ),
       vscode.l10n.t('Undo Session'),
@@ -193,7 +194,10 @@ async function undoSessionCommand(deps: HistoryCommandDependencies, target: unkn
   if (!confirmed) return undefined;
   const envelope = await deps.tools.invoke('undo_last', { session });
   if (envelope.ok) deps.dialogs().info(describeRestored(envelope));
-  else deps.dialogs().error(vscode.l10n.t('Agent FS could not undo {0}: {1}', sessionSummary(session, targets), envelope.error.message));
+  else
+    deps
+      .dialogs()
+      .error(vscode.l10n.t('Agent FS could not undo {0}: {1}', sessionText(session, targets, EDITOR_L10N), envelope.error.message));
   deps.view.refresh();
   return envelope;
 }

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, callTool, expectError, extension, scratch, TOOL_PREFIX } from '../helpers';
+import { api, callTool, expectError, expectOk, extension, scratch, TOOL_PREFIX } from '../helpers';
 
 const LOCALE = process.env.AGENTFS_IT_LOCALE ?? '';
 
@@ -86,5 +86,31 @@ describe(`display language ${LOCALE}`, () => {
     const refused = expectError(await callTool('read_file', { file_name: s.rel('missing.txt') }), 'FILE_NOT_FOUND');
     assert.match(refused.error.message, /^File does not exist: /);
     assert.ok(fs.existsSync(s.abs('old.txt')), 'a prepared delete changed nothing');
+  });
+
+  it('an undo’s confirmation is in the language, whole sentences, and the undo’s result stays English', async () => {
+    const s = scratch('locale-undo', {});
+    const words = bundle();
+    const written = s.rel('fresh.txt');
+    expectOk(await callTool('write_file', { file_name: written, content: 'hello\n' }));
+    const preparation = await (await api()).prepare('undo_last', {});
+    const fill = (key: string, ...args: string[]): string =>
+      args.reduce((text, arg, index) => text.replace(`{${index}}`, arg), words[key] ?? `(no "${key}")`);
+    assert.equal(preparation.confirmation?.title, fill('Undo {0} {1}?', fill('writing'), written));
+    assert.equal(preparation.invocationMessage, fill('Undoing {0} {1}', fill('writing'), written));
+    const step = fill(
+      'Remove {0}{1}, which was {2} {3}',
+      `\`${written}\``,
+      ` (${fill('{0} bytes', '6')})`,
+      fill('written'),
+      fill('just now'),
+    );
+    assert.ok(
+      preparation.confirmation?.message.startsWith(fill('{0}.', step)),
+      `${preparation.confirmation?.message ?? ''}\nexpected to start with ${fill('{0}.', step)}`,
+    );
+    const undone = expectOk(await callTool('undo_last', {}));
+    assert.match(String(undone.data.summary), /^write_file /);
+    assert.ok(!fs.existsSync(s.abs('fresh.txt')), 'the undo removed the file the write created');
   });
 });
