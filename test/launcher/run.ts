@@ -50,7 +50,7 @@ const LAUNCH_SECONDS: Readonly<Record<Scenario, number>> = {
   web: 30,
   // Each language's launch (locale.ts's localesFor: six on the newest host, one on the older).
   locale: 25,
-  agent: 115,
+  agent: 125,
   'agent-untrusted': 6,
   'vscode-mcp': 25,
   'vscode-mcp-http': 25,
