@@ -5,17 +5,19 @@
 // VS Code reads the manifest statically, so it must be a file, and generating it keeps each tool written in one
 // place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
 // The README's tool and error-code tables are written the same way (src/core/catalog/readmeTables.ts), checked by
-// test/unit/readmeTables.test.ts.
+// test/unit/readmeTables.test.ts, and so are the tool sets' sample file docs/agentfs.toolsets.jsonc (test/unit/readme.test.ts).
 //
 // package.mjs imports it for the npm package's bundle (buildPackageBundle) and the tool list (loadCatalog); only
 // `node esbuild.mjs` builds dist/.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 const AGENT_FILE = 'agents/agent-fs.agent.md';
+/** The tool sets as a file for VS Code's "Chat: Configure Tool Sets", where an extension may not contribute them. */
+const TOOL_SETS_FILE = 'docs/agentfs.toolsets.jsonc';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
@@ -171,6 +173,7 @@ export async function loadCatalog() {
         "export { mcpNaming, renderText } from './src/core/naming';",
         "export { isGeneratedStringKey } from './src/core/catalog/manifest';",
         "export { rewriteAgentTools } from './src/core/catalog/agent';",
+        "export { toolSetsFile } from './src/core/catalog/toolSets';",
       ].join(' '),
       resolveDir: ROOT,
       loader: 'ts',
@@ -209,6 +212,11 @@ async function writeManifestTools() {
   if (agent !== agentText) {
     writeFileSync(AGENT_FILE, agent);
     console.log(`${AGENT_FILE}: its Agent FS tools regenerated from src/core/tools`);
+  }
+  const toolSets = `${catalog.toolSetsFile(catalog.TOOL_DEFINITIONS)}\n`;
+  if (!existsSync(TOOL_SETS_FILE) || readFileSync(TOOL_SETS_FILE, 'utf8') !== toolSets) {
+    writeFileSync(TOOL_SETS_FILE, toolSets);
+    console.log(`${TOOL_SETS_FILE}: the tool sets regenerated from src/core/tools`);
   }
   const readme = readFileSync('README.md', 'utf8');
   const tables = catalog.rewriteReadme(readme, catalog.TOOL_DEFINITIONS);

@@ -15,10 +15,9 @@ import { RUNNER_NAMING, renderText } from '../naming';
 import { type FieldSchema, HOST_FIELDS, HOSTS, OPTIONAL, RECORDED_FIELDS, type ResultHost } from '../contract/results';
 import type { ParameterSchema } from '../contract/schema';
 import type { Tool } from '../tool';
-import { toolSetsFile } from './toolSets';
 
 /** The README's blocks, by name: `<!-- name:begin … -->` … `<!-- name:end -->`. */
-export type ReadmeBlock = 'tools' | 'errors' | 'toolsets';
+export type ReadmeBlock = 'tools' | 'errors';
 
 const code = (text: string): string => `\`${text}\``;
 
@@ -122,7 +121,6 @@ export function rewriteReadme(readme: string, tools: readonly Tool[]): string {
   const blocks: Record<ReadmeBlock, string> = {
     tools: toolTable(tools),
     errors: errorTable(),
-    toolsets: `\`\`\`jsonc\n${toolSetsFile(tools)}\n\`\`\``,
   };
   let text = readme;
   for (const [block, content] of Object.entries(blocks) as [ReadmeBlock, string][]) {
