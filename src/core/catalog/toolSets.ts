@@ -2,8 +2,9 @@
  * The tool sets a person turns on, off or references with `#` as one: `agentfs` with every tool, and three parts of
  * it for someone who wants less in every request (reading, editing, history). Membership follows from each tool's
  * definition (its `effect` and its `history` tag), never from a list, so a new tool lands in its sets with the next
- * build. package.json's `contributes.languageModelToolSets`, the README's tool sets file and the custom agent's tool
- * list are all written from here (esbuild.mjs), and test/unit/toolSets.test.ts fails while one is stale.
+ * build. package.json's `contributes.languageModelToolSets`, the sample tool sets file docs/agentfs.toolsets.jsonc
+ * and the custom agent's tool list are all written from here (esbuild.mjs), and test/unit/toolSets.test.ts and
+ * readme.test.ts fail while one is stale.
  */
 import { EDITOR_NAMING } from '../naming';
 import type { Tool } from '../tool';
