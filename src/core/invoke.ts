@@ -22,6 +22,7 @@ import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
 import type { NotebookEditors } from './ports/notebooks';
 import { type HostNaming, renderText, RUNNER_NAMING, toolRef } from './naming';
+import { ENGLISH, type Localizer } from './ports/l10n';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
 export interface Session {
@@ -44,6 +45,8 @@ export interface Session {
   readonly history?: HistoryStore;
   /** How this host names the tools in the messages it answers with (naming.ts); absent: the runner's bare names. */
   readonly naming?: HostNaming;
+  /** The person's language for invocation messages and confirmations (ports/l10n.ts); absent: English. */
+  readonly l10n?: Localizer;
   /** The host's encoding settings and codec; absent: UTF-8 unless a BOM says otherwise, no guessing. */
   readonly encodings?: EncodingHost;
   /** Where git's per-user config and excludes file are, as the host's environment says; absent: none is read. */
@@ -198,6 +201,7 @@ async function createContext(
     history: session.history,
     ...(origin ? { origin } : {}),
     naming: namingOf(session),
+    l10n: session.l10n ?? ENGLISH,
     encodings: session.encodings ?? PLAIN_ENCODING_HOST,
     ...(session.git ? { git: session.git } : {}),
     hashes: new HashMemo(),

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import type { JsonSchema } from '../../src/core/contract/schema';
-import type { AgentFsApi } from '../../src/extension';
+import type { AgentFsApi } from '../../src/vscode/activate';
 import { sampleInput } from '../shared/schemaSamples';
 import { writeTree } from '../shared/tree';
 import { checkEnvelope } from '../shared/results';

@@ -21,6 +21,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   'multi-root': ['multiRoot'],
   untrusted: ['untrusted'],
   installed: ['installed'],
+  locale: ['locale'],
   agent: ['agent'],
   'agent-untrusted': ['agentUntrusted'],
   'vscode-mcp': ['vscodeMcp'],

@@ -36,7 +36,7 @@ export const copyFile = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'copy');
-    const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Copying {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Copy', context) };
   },

@@ -95,7 +95,11 @@ export const createFile = defineTool({
   errors: ['ALREADY_EXISTS', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'DIRECTORY_NOT_DIRECTORY'],
   async prepare(input, context, paths) {
     const path = await checkFree(paths.path, context);
-    return { invocationMessage: `${input.dry_run ? 'Previewing the creation of' : 'Creating'} ${path.display}` };
+    return {
+      invocationMessage: input.dry_run
+        ? context.l10n.t('Previewing the creation of {0}', path.display)
+        : context.l10n.t('Creating {0}', path.display),
+    };
   },
   async run(input, context, paths) {
     return withPathLocks([paths.path.absolute], async () => {

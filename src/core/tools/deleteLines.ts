@@ -21,7 +21,11 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
-  return [lineRangeKind(input.start_line, input.end_line, '', `Deleting lines ${input.start_line}-${input.end_line} of`)];
+  return [
+    lineRangeKind(input.start_line, input.end_line, '', (l10n, path) =>
+      l10n.t('Deleting lines {0}-{1} of {2}', input.start_line, input.end_line, path),
+    ),
+  ];
 }
 
 export const deleteLines = defineTool({

@@ -57,8 +57,8 @@ export const directoryTree = defineTool({
     ignored_count: IGNORED_COUNT,
   }),
   errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Drawing the tree of ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Drawing the tree of {0}', path.display) });
   },
   async run(input, context, { path }) {
     const directory = await checkDirectory(context, path);

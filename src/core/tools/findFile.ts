@@ -81,8 +81,8 @@ export const findFile = defineTool({
   }),
   errors: [],
   caps: { max_results: { cap: FIND_FILE_CAP, advice: `Ask for at most ${FIND_FILE_CAP}, or use a more specific name.` } },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Finding files named like "{0}"', input.file_name) });
   },
   async run(input, context) {
     const query = input.file_name.trim();

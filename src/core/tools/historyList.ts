@@ -71,9 +71,12 @@ export const historyList = defineTool({
   checkInput(_input, context) {
     requireHistory(context);
   },
-  prepare(input) {
+  prepare(input, context) {
     return Promise.resolve({
-      invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}`,
+      invocationMessage:
+        input.path === undefined
+          ? context.l10n.t('Listing the change history')
+          : context.l10n.t('Listing the change history of {0}', input.path),
     });
   },
   async run(input, context, paths) {

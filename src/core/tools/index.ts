@@ -6,7 +6,8 @@
  * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write), `additive`
  * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
-import { manifestEntry, type ManifestTool } from '../catalog/manifest';
+import { manifestEntry, type ManifestTool, toolStrings } from '../catalog/manifest';
+import { type ManifestToolSet, manifestToolSets, TOOL_SETS, toolSetDescriptionKey } from '../catalog/toolSets';
 import { TOOL_NAMES, type ToolName } from '../naming';
 import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
@@ -87,4 +88,20 @@ export function findTool(operation: string): Tool | undefined {
 /** package.json's `contributes.languageModelTools`, as esbuild.mjs writes it. */
 export function languageModelTools(): ManifestTool[] {
   return TOOL_DEFINITIONS.map(manifestEntry);
+}
+
+/** package.json's `contributes.languageModelToolSets`, as esbuild.mjs writes it. */
+export function languageModelToolSets(): ManifestToolSet[] {
+  return manifestToolSets(TOOL_DEFINITIONS);
+}
+
+/**
+ * The English strings the manifest's generated entries name as %key%: each tool's title and one line, each set's
+ * description. esbuild.mjs writes them into package.nls.json beside the strings written there by hand.
+ */
+export function generatedManifestStrings(): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const tool of TOOL_DEFINITIONS) Object.assign(strings, toolStrings(tool));
+  for (const set of TOOL_SETS) strings[toolSetDescriptionKey(set)] = set.description;
+  return strings;
 }

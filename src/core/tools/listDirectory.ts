@@ -130,8 +130,12 @@ export const listDirectory = defineTool({
       advice: `Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`,
     },
   },
-  prepare(input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Listing ${path.display}${input.recursive ? ' recursively' : ''}` });
+  prepare(input, context, { path }) {
+    return Promise.resolve({
+      invocationMessage: input.recursive
+        ? context.l10n.t('Listing {0} recursively', path.display)
+        : context.l10n.t('Listing {0}', path.display),
+    });
   },
   async run(input, context, { path }) {
     const directory = await checkDirectory(context, path);

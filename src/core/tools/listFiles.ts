@@ -50,8 +50,8 @@ export const listFiles = defineTool({
   }),
   errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: { max_results: { cap: LIST_FILES_CAP, advice: `Ask for at most ${LIST_FILES_CAP}, or list a narrower path.` } },
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Listing files in ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Listing files in {0}', path.display) });
   },
   async run(input, context, paths) {
     const directory = await checkDirectory(context, paths.path);

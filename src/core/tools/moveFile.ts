@@ -34,7 +34,7 @@ export const moveFile = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'move');
-    const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Moving {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Move', context) };
   },

@@ -37,8 +37,8 @@ export const pathExists = defineTool({
     path_type: oneOf('file', 'directory', 'other', 'missing'),
   }),
   errors: ['SENSITIVE_PATH_REFUSED'],
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Checking ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Checking {0}', path.display) });
   },
   async run(_input, context, { path }) {
     // Even whether a secret exists is kept from the tools (agentFs.hiddenPaths).

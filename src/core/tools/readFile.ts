@@ -103,13 +103,17 @@ export const readFile = defineTool({
   async prepare(input, context, { file_name: path }) {
     // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
     await statReadableFile(context, path);
-    const range =
-      input.tail_lines !== undefined
-        ? ` (last ${input.tail_lines} lines)`
-        : input.start_line !== undefined || input.end_line !== undefined
-          ? ` (lines ${input.start_line ?? 1}–${input.end_line ?? 'end'})`
-          : '';
-    return { invocationMessage: `Reading ${path.display}${range}` };
+    const { l10n } = context;
+    return {
+      invocationMessage:
+        input.tail_lines !== undefined
+          ? l10n.t('Reading {0} (last {1} lines)', path.display, input.tail_lines)
+          : input.end_line !== undefined
+            ? l10n.t('Reading {0} (lines {1}–{2})', path.display, input.start_line ?? 1, input.end_line)
+            : input.start_line !== undefined
+              ? l10n.t('Reading {0} (lines {1}–end)', path.display, input.start_line)
+              : l10n.t('Reading {0}', path.display),
+    };
   },
   async run(input, context, { file_name: path }) {
     const request = lineRequest(

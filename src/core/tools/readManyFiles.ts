@@ -1,4 +1,5 @@
 import { anyOf, arrayOf, BOOLEAN, described, INTEGER, literal, nullable, object, oneOf, optional, STRING } from '../contract/results';
+import { countPhrase } from '../ports/l10n';
 import { ENCODING_NAME, NEWLINE, SHARABLE_READ } from './fields';
 import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
@@ -134,8 +135,8 @@ export const readManyFiles = defineTool({
   checkInput(input, context) {
     lineRequestOf(input, context);
   },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Reading ${input.paths.length} file${input.paths.length === 1 ? '' : 's'}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: countPhrase(context.l10n, input.paths.length, 'Reading 1 file', 'Reading {0} files') });
   },
   async run(input, context, { paths }) {
     const count = input.paths.length;

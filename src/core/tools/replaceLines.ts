@@ -23,7 +23,11 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
-  return [lineRangeKind(input.start_line, input.end_line, input.content, `Replacing lines ${input.start_line}-${input.end_line} of`)];
+  return [
+    lineRangeKind(input.start_line, input.end_line, input.content, (l10n, path) =>
+      l10n.t('Replacing lines {0}-{1} of {2}', input.start_line, input.end_line, path),
+    ),
+  ];
 }
 
 export const replaceLines = defineTool({

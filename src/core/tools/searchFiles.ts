@@ -67,8 +67,8 @@ export const searchFiles = defineTool({
   checkInput(input) {
     compileSearchGlob(input.pattern, 'pattern');
   },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Searching for paths matching ${input.pattern}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Searching for paths matching {0}', input.pattern) });
   },
   async run(input, context, paths) {
     const matcher = compileSearchGlob(input.pattern, 'pattern');

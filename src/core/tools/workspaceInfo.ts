@@ -156,8 +156,8 @@ export const workspaceInfo = defineTool({
     extension_version: STRING,
   }),
   errors: [],
-  prepare() {
-    return Promise.resolve({ invocationMessage: 'Describing the workspace' });
+  prepare(_input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Describing the workspace') });
   },
   async run(_input, context) {
     const { policy, host } = context;

@@ -182,14 +182,25 @@ export const writeFile = defineTool({
   async prepare(input, context, { file_name: path }) {
     const plan = await planWrite(input, path, context);
     const { existing } = plan;
-    if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
-    if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
-    const summary = `${codePath(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
+    const { l10n } = context;
+    if (input.dry_run) return { invocationMessage: l10n.t('Previewing a write of {0}', path.display) };
+    if (existing === undefined) return { invocationMessage: l10n.t('Creating {0}', path.display) };
+    const replaced = [codePath(path.display), sizeText(existing.size, l10n), sizeText(plan.bytes.length, l10n)] as const;
     const undo = undoSentence(context, existing.size);
     const message = plan.change
-      ? `${summary}: ${describeLines(plan.change)}. ${undo}\n\n${fencedDiff(plan.change.diff)}`
-      : `${summary}. ${existing.size > context.policy.editInMemoryBytes ? 'The current content is too large to show a diff of' : 'The current content is not text, so no diff can be shown'}. ${undo}`;
-    return { invocationMessage: `Writing ${path.display}`, confirmation: { title: `Replace the content of ${path.display}?`, message } };
+      ? `${l10n.t('{0} ({1}) will be replaced by {2} of new content: {3}.', ...replaced, describeLines(plan.change, l10n))} ${undo}\n\n${fencedDiff(plan.change.diff)}`
+      : `${
+          existing.size > context.policy.editInMemoryBytes
+            ? l10n.t('{0} ({1}) will be replaced by {2} of new content. The current content is too large to show a diff of.', ...replaced)
+            : l10n.t(
+                '{0} ({1}) will be replaced by {2} of new content. The current content is not text, so no diff can be shown.',
+                ...replaced,
+              )
+        } ${undo}`;
+    return {
+      invocationMessage: l10n.t('Writing {0}', path.display),
+      confirmation: { title: l10n.t('Replace the content of {0}?', path.display), message },
+    };
   },
   async run(input, context, { file_name: path }) {
     return withPathLocks([path.absolute], async () => {

@@ -11,7 +11,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/catalog/manifest';
 import { renderText } from '../../../src/core/naming';
 import { serverNaming } from '../../../src/node/mcp/server';
-import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
+import { findTool, generatedManifestStrings, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
 import { checkEnvelope } from '../../shared/results';
@@ -20,6 +20,9 @@ import { Output } from '../../shared/output';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
 const MANIFEST_TOOLS = languageModelTools();
+/** A manifest string as an English-speaking person reads it: package.json's `%key%`, resolved by package.nls.json. */
+const MANIFEST_STRINGS = generatedManifestStrings();
+const english = (value: string): string => MANIFEST_STRINGS[/^%(.+)%$/.exec(value)?.[1] ?? ''] ?? value;
 
 describe('MCP server: tools and flags', function () {
   let tmp = '';
@@ -51,9 +54,11 @@ describe('MCP server: tools and flags', function () {
         assert.deepEqual(tool.inputSchema, manifest.inputSchema, `${tool.name}: inputSchema`);
         // The editor's description, with tools named as this server names them (naming.ts): the same text otherwise.
         assert.equal(tool.description, renderText(definition.modelDescription, serverNaming('elicit')), `${tool.name}: description`);
-        assert.equal(tool.title, manifest.displayName);
+        // The English title the editor shows (the MCP server has no display language to follow).
+        assert.equal(tool.title, english(manifest.displayName));
+        assert.notEqual(tool.title, manifest.displayName, `${tool.name}: a title, not a manifest key`);
         const annotations = tool.annotations ?? {};
-        assert.equal(annotations.title, manifest.displayName);
+        assert.equal(annotations.title, tool.title);
         assert.equal(annotations.openWorldHint, false, `${tool.name}: openWorldHint`);
         assert.equal(annotations.readOnlyHint, definition.effect === 'read', `${tool.name}: readOnlyHint`);
         // Destructive: may replace or remove what exists; only a tool that merely adds is not.
