@@ -46,6 +46,19 @@ function copyPdfjs(directory = 'dist') {
 }
 
 /**
+ * The parsers' WebAssembly (src/core/symbols/engine.ts), copied into `grammars/` beside the bundles, where the hosts
+ * read it on the first outline of each language (src/node/host/grammars.ts, src/vscode/grammars.ts): the tree-sitter
+ * runtime, and of @vscode/tree-sitter-wasm's grammars only those src/core/symbols/languages.ts lists.
+ */
+export async function copyGrammars(directory = 'dist') {
+  const require = createRequire(import.meta.url);
+  const { GRAMMAR_FILES } = await loadCatalog();
+  mkdirSync(`${directory}/grammars`, { recursive: true });
+  copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), `${directory}/grammars/web-tree-sitter.wasm`);
+  for (const file of GRAMMAR_FILES) copyFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${file}`), `${directory}/grammars/${file}`);
+}
+
+/**
  * The tools' input validators, compiled here rather than at a process's first call of each tool: ajv's standalone
  * code for every input schema, with the options of src/core/contract/validation.ts, in place of
  * src/core/contract/precompiled.ts (whose own body, none, is what the type check and the unit tests use). Compiled
@@ -134,6 +147,7 @@ export async function buildPackageBundle(directory) {
   });
   for (const bin of binBuilds(directory)) await esbuild.build({ ...bin, minify: true });
   copyPdfjs(directory);
+  await copyGrammars(directory);
 }
 
 /**
@@ -152,6 +166,7 @@ export async function loadCatalog() {
         "export * from './src/core/tools/index';",
         "export { rewriteReadme } from './src/core/catalog/readmeTables';",
         "export { mcpNaming, renderText } from './src/core/naming';",
+        "export { GRAMMAR_FILES } from './src/core/symbols/languages';",
       ].join(' '),
       resolveDir: ROOT,
       loader: 'ts',
@@ -187,6 +202,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     await writeManifestTools();
     copyPdfjs();
+    await copyGrammars();
     if (watch) {
       for (const options of builds) {
         const context = await esbuild.context(options);
