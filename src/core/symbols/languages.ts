@@ -130,6 +130,9 @@ function scriptSymbol(node: Node, inType: boolean): SymbolNode | undefined {
       if (CLASS_VALUES.has(right.type)) return { name: memberName(left), kind: 'class', nameNode: left };
       return undefined;
     }
+    case 'ambient_declaration':
+      // `declare global { … }`: the one ambient declaration that is a block of its own, named as TypeScript names it.
+      return node.child(1)?.type === 'global' ? { name: 'global', kind: 'namespace' } : undefined;
     case 'internal_module':
     case 'module': {
       const name = node.childForFieldName('name');
@@ -158,6 +161,7 @@ const SCRIPT_CANDIDATES = [
   'assignment_expression',
   'internal_module',
   'module',
+  'ambient_declaration',
 ];
 
 const SCRIPT_WRAPPERS = new Set([

@@ -51,9 +51,22 @@ function declarationStart(language: TreeLanguage, node: Node): { outer: Node; fi
   return { outer, first };
 }
 
+/**
+ * Where a declaration's own text ends: at its last token that is not a comment. A grammar may count the comments
+ * after a block's last statement into the block (Python's does); they belong to what follows.
+ */
+function contentEnd(node: Node): { row: number; column: number } {
+  for (let index = node.childCount - 1; index >= 0; index--) {
+    const child = node.child(index);
+    if (!child || child.type.includes('comment')) continue;
+    return child.childCount === 0 ? child.endPosition : contentEnd(child);
+  }
+  return node.endPosition;
+}
+
 /** The 1-based line a node ends on: a node that ends just after a line break ends on the line before. */
 function endLineOf(node: Node): number {
-  const { row, column } = node.endPosition;
+  const { row, column } = contentEnd(node);
   return column === 0 && row > node.startPosition.row ? row : row + 1;
 }
 
