@@ -7,7 +7,8 @@ import type { ConfinedPath } from '../confinement';
 import { defineTool } from '../tool';
 import { DRY_RUN, EXPECTED_HASH, pathParameter } from './parameters';
 import { symbolKind } from '../symbols/edit';
-import { languageFor, outlinerFor } from '../symbols/symbols';
+import { languageFor, type Outliner, outlinerFor } from '../symbols/symbols';
+import { assertMayWrite } from '../policy/policy';
 
 const inputSchema = {
   type: 'object',
@@ -23,8 +24,19 @@ const inputSchema = {
   additionalProperties: false,
 } as const satisfies InputSchema;
 
+/**
+ * The edit, with its language's parser loaded. A path the edit itself refuses (protected, missing, not a file) is
+ * refused for that, as by every edit tool, before its language is asked about.
+ */
 async function kinds(input: InputOf<typeof inputSchema>, context: ToolContext, path: ConfinedPath) {
-  const outliner = await outlinerFor(context, path, languageFor(path));
+  await assertMayWrite(context, path, 'file');
+  const stat = await context.workspace.fs.stat(path.absolute);
+  const outliner: Outliner =
+    stat?.kind === 'file'
+      ? await outlinerFor(context, path, languageFor(path))
+      : () => {
+          throw new Error('unreachable: the edit refuses a path that is not a file before it rewrites');
+        };
   return [symbolKind(outliner, input.symbol, input.action, input.text, context.policy.editInMemoryBytes)] as const;
 }
 

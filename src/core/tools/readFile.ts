@@ -1,6 +1,6 @@
 import { described, INTEGER, object, oneOf, onlyIn, optional, STRING, variants } from '../contract/results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
-import { toolRef } from '../naming';
+import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { assertMayRead } from '../policy/policy';
@@ -169,7 +169,14 @@ export const readFile = defineTool({
       file_name: name,
       relative_path,
       ...read,
-      ...(cut ? { hint: `Cut at max_bytes: ${toolRef('read_outline')} lists its symbols, and symbol reads one of them.` } : {}),
+      ...(cut
+        ? {
+            hint: renderText(
+              `Cut at max_bytes: ${toolRef('read_outline')} lists its symbols, and symbol reads one of them.`,
+              context.naming,
+            ),
+          }
+        : {}),
     };
   },
 });
