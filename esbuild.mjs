@@ -107,7 +107,12 @@ const shared = {
   logLevel: 'warning',
   // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
   // ES module build is the same code, bundled statically.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // web-tree-sitter's ES module build finds Node's `require` through import.meta.url, which a CommonJS bundle does not
+  // have; its CommonJS build is the same code.
+  alias: {
+    'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js',
+    'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs',
+  },
   plugins: [pdfjsBeside, precompiledValidators],
 };
 

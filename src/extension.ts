@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
   const history = createHistoryStore(context);
   // The path index is saved where this extension keeps its own state, on the local disk only (it reads through node:fs).
   savePathIndexIn(context.globalStorageUri.scheme === 'file' ? `${context.globalStorageUri.fsPath}/path-index` : undefined);
-  const session = new EditorSession(context.workspaceState, history);
+  const session = new EditorSession(context.workspaceState, history, context.extensionUri);
   const activity = new ActivityView(history);
   // Every finished call may have changed the history: the view refreshes as calls happen.
   const tools = new ToolHost(session, log, (_operation, envelope) => {

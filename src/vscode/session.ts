@@ -21,6 +21,9 @@ import { NodeContentIndex } from '../node/indexes/contentIndex';
 import type { ContentIndex } from '../core/ports/contentIndex';
 import { bundledRipgrep, RipgrepSearcher } from '../node/search/ripgrep';
 import { EditorEncodings } from './encodings';
+import { editorGrammarSource } from './grammars';
+import { editorReferences } from './references';
+import type { GrammarSource } from '../core/ports/grammars';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
 import { editorNotebooks } from './notebooks';
@@ -62,7 +65,16 @@ export class EditorSession implements Session {
     private readonly state: vscode.Memento,
     /** Where calls are recorded for history and undo (the extension's workspace storage). */
     private readonly store?: HistoryStore,
-  ) {}
+    /** The extension's folder, whose dist/grammars/ holds the parsers (grammars.ts); absent: only Markdown is outlined. */
+    extensionUri?: vscode.Uri,
+  ) {
+    if (extensionUri) this.grammars = editorGrammarSource(extensionUri);
+  }
+
+  /** Where the parsers' WebAssembly is read from. */
+  readonly grammars?: GrammarSource;
+  /** find_references asks VS Code's reference provider, with the document at its workspace URI. */
+  readonly references = editorReferences((path) => this.uriOf(path));
 
   /**
    * The history, unless the person turned it off (agentFs.history.enabled, a user setting only: a workspace cannot
