@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import * as ts from 'typescript';
 import { parserFor, withTree } from '../../src/core/symbols/engine';
 import { languageOf } from '../../src/core/symbols/languages';
-import { markdownOutline } from '../../src/core/symbols/markdown';
+import { markdownOutliner } from '../../src/core/symbols/markdown';
 import { allSymbols, type Outline, outlineOf } from '../../src/core/symbols/outline';
 import { nodeGrammarSource } from '../../src/node/host/grammars';
 
@@ -191,7 +191,7 @@ export async function outlineOfFile(file: string): Promise<{ symbols: OracleSymb
   if ('grammar' in language) {
     const parser = await parserFor(nodeGrammarSource(), language);
     outline = withTree(parser, text, (tree) => outlineOf(language, tree, text));
-  } else outline = markdownOutline(text);
+  } else outline = (await markdownOutliner())(text);
   const symbols = allSymbols(outline.symbols).map((symbol) => ({
     namePath: symbol.namePath,
     start: symbol.startLine,

@@ -4,13 +4,22 @@
  * CommonMark does, so a `#` in a fenced code block or an HTML block is not a heading and a setext heading is one.
  * No tree-sitter grammar for Markdown is shipped prebuilt (docs/design.md, "Dependencies").
  */
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 import { type CodeSymbol, type Outline, namePaths } from './outline';
 
-let parser: MarkdownIt | undefined;
+let loading: Promise<MarkdownIt> | undefined;
 
-export function markdownOutline(text: string): Outline {
-  parser ??= new MarkdownIt('commonmark');
+/**
+ * The Markdown outliner, markdown-it loaded on the first Markdown file: imported here and nowhere else, so a process
+ * that outlines no Markdown never evaluates it (a runner call or a server's start would pay for its tables).
+ */
+export async function markdownOutliner(): Promise<(text: string) => Outline> {
+  loading ??= import('markdown-it').then(({ default: MarkdownIt }) => new MarkdownIt('commonmark'));
+  const parser = await loading;
+  return (text) => markdownOutline(parser, text);
+}
+
+function markdownOutline(parser: MarkdownIt, text: string): Outline {
   const lines = text.split('\n');
   const blank = (line: number): boolean => (lines[line - 1] ?? '').trim() === '';
   const tokens = parser.parse(text, {});

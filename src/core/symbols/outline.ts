@@ -39,7 +39,9 @@ function declarationStart(language: TreeLanguage, node: Node): { outer: Node; fi
   for (let parent = outer.parent; parent && language.wrappers.has(parent.type); parent = outer.parent) {
     // `const a = () => 1, b = 2` is not a's alone: a wrapper counts only around its one declaration.
     const type = outer.type;
-    if (parent.namedChildren.filter((child) => child?.type === type).length > 1) break;
+    let same = 0;
+    for (let index = 0; index < parent.namedChildCount && same < 2; index++) if (parent.namedChild(index)?.type === type) same++;
+    if (same > 1) break;
     outer = parent;
   }
   let first = outer;

@@ -16,7 +16,7 @@ import { humanSize } from '../read/bytes';
 import type { Parser } from 'web-tree-sitter';
 import { parserFor, withTree } from './engine';
 import { languageOf, type OutlineLanguage, supportedLanguages } from './languages';
-import { markdownOutline } from './markdown';
+import { markdownOutliner } from './markdown';
 import { allSymbols, type CodeSymbol, type Outline, outlineOf } from './outline';
 
 /** A language ready to outline a text synchronously: its grammar already loaded. */
@@ -43,7 +43,7 @@ export async function outlinerFor(
   path: ConfinedPath,
   language: OutlineLanguage,
 ): Promise<Outliner> {
-  if (!('grammar' in language)) return markdownOutline;
+  if (!('grammar' in language)) return markdownOutliner();
   const source: GrammarSource | undefined = context.grammars;
   if (!source) throw unsupported(path.display);
   const parser: Parser = await parserFor(source, language);

@@ -50,25 +50,48 @@ function count(symbols: readonly CodeSymbol[]): number {
   return symbols.reduce((sum, symbol) => sum + 1 + count(symbol.children), 0);
 }
 
+const encoder = new TextEncoder();
+
+/** The bytes of a symbol's own entry as JSON (without its children), each measured once per call. */
+function ownBytes(symbol: CodeSymbol, sizes: Map<CodeSymbol, number>): number {
+  let size = sizes.get(symbol);
+  if (size === undefined) {
+    size = encoder.encode(
+      JSON.stringify({ name_path: symbol.namePath, kind: symbol.kind, start_line: symbol.startLine, end_line: symbol.endLine }),
+    ).length;
+    sizes.set(symbol, size);
+  }
+  return size;
+}
+
+/** The bytes `shown(symbols, depth)` takes as JSON, summed from the entries' own sizes rather than serialised. */
+function bytesAt(symbols: readonly CodeSymbol[], depth: number, sizes: Map<CodeSymbol, number>): number {
+  let total = 2 + Math.max(0, symbols.length - 1);
+  for (const symbol of symbols) {
+    total += ownBytes(symbol, sizes);
+    // ,"children":[…] inside the entry's braces.
+    if (depth > 0 && symbol.children.length > 0) total += 12 + bytesAt(symbol.children, depth - 1, sizes);
+  }
+  return total;
+}
+
 /**
  * The symbols to depth `asked`, within OUTLINE_BYTES: a tree too large loses its deepest level first (the reply's
  * `depth` says how deep it goes); a top level too large is cut after the symbols that fit (`truncated`).
  */
 function fitted(symbols: readonly CodeSymbol[], asked: number): { depth: number; symbols: ShownSymbol[]; truncated: boolean } {
-  const size = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
+  const sizes = new Map<CodeSymbol, number>();
   for (let depth = asked; depth >= 0; depth--) {
-    const tree = shown(symbols, depth);
-    if (size(tree) <= OUTLINE_BYTES) return { depth, symbols: tree, truncated: depth < asked };
+    if (bytesAt(symbols, depth, sizes) <= OUTLINE_BYTES) return { depth, symbols: shown(symbols, depth), truncated: depth < asked };
   }
-  const top = shown(symbols, 0);
   let bytes = 2;
   let kept = 0;
-  for (const symbol of top) {
-    bytes += size(symbol) + 1;
+  for (const symbol of symbols) {
+    bytes += ownBytes(symbol, sizes) + 1;
     if (bytes > OUTLINE_BYTES) break;
     kept++;
   }
-  return { depth: 0, symbols: top.slice(0, kept), truncated: true };
+  return { depth: 0, symbols: shown(symbols.slice(0, kept), 0), truncated: true };
 }
 
 export const readOutline = defineTool({
