@@ -9,7 +9,7 @@
  */
 
 /** A small deterministic generator (mulberry32). */
-export function random(seed: number): () => number {
+function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
@@ -49,17 +49,17 @@ function nameFrom(rng: Random, words: readonly string[]): string {
 }
 
 /** A file's final form: its line endings, a BOM, a final newline or not. */
-export interface Shape {
+interface Shape {
   readonly crlf: boolean;
   readonly bom: boolean;
   readonly finalNewline: boolean;
 }
 
-export function shapeOf(rng: Random): Shape {
+function shapeOf(rng: Random): Shape {
   return { crlf: rng() < 0.3, bom: rng() < 0.2, finalNewline: rng() < 0.8 };
 }
 
-export function finish(lines: readonly string[], shape: Shape): string {
+function finish(lines: readonly string[], shape: Shape): string {
   const text = lines.join(shape.crlf ? '\r\n' : '\n') + (shape.finalNewline ? (shape.crlf ? '\r\n' : '\n') : '');
   return (shape.bom ? '\uFEFF' : '') + text;
 }

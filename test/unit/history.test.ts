@@ -168,7 +168,11 @@ const CASES: readonly Case[] = [
   {
     operation: 'edit_symbol',
     input: { path: 'src/service.py', symbol: 'Service/run', action: 'replace', text: '    def run(self):\n        return 2\n' },
-    setup: (f) => fs.writeFileSync(path.join(f.base, 'src', 'service.py'), 'class Service:\r\n    @cached\r\n    def run(self):\r\n        return 1\r\n'),
+    setup: (f) =>
+      fs.writeFileSync(
+        path.join(f.base, 'src', 'service.py'),
+        'class Service:\r\n    @cached\r\n    def run(self):\r\n        return 1\r\n',
+      ),
   },
   { operation: 'apply_patch', input: { patch: PATCH } },
   { operation: 'apply_patch', input: { patch: V4A_PATCH } },

@@ -27,7 +27,7 @@ export type SymbolKind =
   | 'heading';
 
 /** What a rule says a node is. */
-export interface SymbolNode {
+interface SymbolNode {
   readonly name: string;
   readonly kind: SymbolKind;
   /** The node whose position find_references asks about (the name), where it is not the symbol node's `name`. */

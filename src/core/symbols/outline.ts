@@ -119,7 +119,7 @@ export function outlineOf(language: TreeLanguage, tree: Tree, text: string): Out
 }
 
 /** A name as a name path writes it: `/` escaped. */
-export function escapeName(name: string): string {
+function escapeName(name: string): string {
   return name.replace(/\//g, '\\/');
 }
 

@@ -19,7 +19,7 @@ import { readSourceText } from './symbols';
 import type { CodeSymbol } from './outline';
 
 /** One reference as the reply shows it: the line's text cut to a window around the name. */
-export interface Reference {
+interface Reference {
   readonly path: string;
   readonly line: number;
   /** 1-based, in characters (code points), as search_content counts. */
@@ -46,7 +46,7 @@ function windowed(text: string, column: number): string {
 }
 
 /** The identifier a symbol is referred to by: the last word of its name (`listen` of `app.listen`, `Start` of `(*S).Start`). */
-export function referenceName(symbol: CodeSymbol): string {
+function referenceName(symbol: CodeSymbol): string {
   const name = symbol.kind === 'impl' ? symbol.name.replace(/^impl\s+(?:.*\s+for\s+)?/, '') : symbol.name;
   const bare = name.replace(/<.*>$/s, '');
   return /[\p{L}\p{N}_$]+$/u.exec(bare)?.[0] ?? bare;

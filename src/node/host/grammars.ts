@@ -13,7 +13,8 @@ const RUNTIME = 'web-tree-sitter.wasm';
 
 /** Where a shipped file is when no grammars folder lies beside the code: in its package. */
 function fromPackage(file: string): string {
-  return require.resolve(file === RUNTIME ? 'web-tree-sitter/web-tree-sitter.wasm' : `@vscode/tree-sitter-wasm/wasm/${file}`);
+  if (file === RUNTIME) return require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+  return nodePath.join(nodePath.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', file);
 }
 
 export function nodeGrammarSource(directory = nodePath.join(__dirname, 'grammars')): GrammarSource {
