@@ -114,6 +114,8 @@ const shared = {
     'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs',
   },
   plugins: [pdfjsBeside, precompiledValidators],
+  // Only its .wasm files are read, from beside the bundle; unbundled code finds them through its package.json.
+  external: ['@vscode/tree-sitter-wasm'],
 };
 
 /**
@@ -132,7 +134,7 @@ export function binBuilds(outdir) {
 }
 
 const builds = [
-  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...shared.external] },
   { ...shared, entryPoints: ['src/node/bin/package.ts'], outfile: 'dist/agent-fs.js' },
   ...binBuilds('dist'),
 ];

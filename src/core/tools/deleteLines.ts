@@ -28,7 +28,7 @@ export const deleteLines = defineTool({
   name: 'delete_lines',
   title: 'Delete Lines',
   userDescription: 'Delete a range of lines from a workspace file.',
-  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive).',
+  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); a line outside the file is refused.',
   icon: 'remove',
   tags: ['write', 'edit'],
   effect: 'write',

@@ -13,7 +13,8 @@ const RUNTIME = 'web-tree-sitter.wasm';
 
 /** Where a shipped file is when no grammars folder lies beside the code: in its package. */
 function fromPackage(file: string): string {
-  if (file === RUNTIME) return require.resolve('web-tree-sitter/web-tree-sitter.wasm');
+  // Not a literal: the bundles alias `web-tree-sitter` to its CommonJS file (esbuild.mjs), which has no subpaths.
+  if (file === RUNTIME) return require.resolve(['web-tree-sitter', RUNTIME].join('/'));
   return nodePath.join(nodePath.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm', file);
 }
 

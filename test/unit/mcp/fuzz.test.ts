@@ -46,6 +46,8 @@ describe('MCP server: 1,000 random calls', function () {
         'dir/b.txt': 'beta\n',
         'dir/sub/c.md': '# c\n',
         'notes.md': 'one\ntwo\n',
+        // Source whose symbols some random strings name, for the symbol tools.
+        'tool.py': 'def alpha():\n    return 1\n\nclass x:\n    def beta(self):\n        pass\n',
         '.env': 'KEY=1\n',
       };
       for (const [relative, content] of Object.entries(files)) {
@@ -78,7 +80,7 @@ describe('MCP server: 1,000 random calls', function () {
 
     const next = random(SEED);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-    const inside = ['a.txt', 'dir', 'dir/b.txt', 'dir/sub', 'dir/sub/c.md', 'notes.md', 'new.txt', 'new/dir/x.txt', '.'];
+    const inside = ['a.txt', 'dir', 'dir/b.txt', 'dir/sub', 'dir/sub/c.md', 'notes.md', 'tool.py', 'new.txt', 'new/dir/x.txt', '.'];
     const escapes = [
       '',
       '.env',
