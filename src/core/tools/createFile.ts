@@ -71,7 +71,7 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription: `Create a new file (and parent directories); never replaces anything. To replace a file use ${toolRef('write_file')}.`,
+  modelDescription: `Create a new file (and parents); never replaces anything. To replace one: ${toolRef('write_file')}.`,
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',

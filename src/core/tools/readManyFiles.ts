@@ -100,7 +100,7 @@ export const readManyFiles = defineTool({
   name: 'read_many_files',
   title: 'Read Many Files',
   userDescription: 'Read several files in the workspace at once.',
-  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once with ${toolRef('read_file')}'s line options, sharing its byte budget evenly. Each entry has ok and data or error; fields equal in every file are given once in shared.`,
+  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once with ${toolRef('read_file')}'s line options, sharing its byte budget evenly. Each entry has ok and data or error; fields equal in every file come once, in shared.`,
   icon: 'files',
   tags: ['read'],
   effect: 'read',

@@ -148,7 +148,7 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: `Create a file or replace all its content, creating parent directories${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
+  modelDescription: `Create a file or replace all its content, creating parents${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
   icon: 'edit',
   tags: ['write'],
   effect: 'write',
