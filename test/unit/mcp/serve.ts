@@ -3,7 +3,7 @@
  * over real stdio, as MCP clients run it. No part of the protocol is mocked.
  */
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,12 +20,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
 import { makeTempDir } from '../helpers';
+import { buildBundles } from '../bundles';
 import { checkEnvelope } from '../../shared/results';
 import { Output } from '../../shared/output';
 
-export const REPO = path.join(__dirname, '..', '..', '..', '..');
-export const SERVER = path.join(REPO, 'dist', 'mcp.js');
-export const RUNNER = path.join(REPO, 'dist', 'cli.js');
+import { SERVER } from '../bundles';
+export { REPO, RUNNER, SERVER } from '../bundles';
 
 /** A temp folder with `base` (the root to serve, made) and `state` (a history folder beside it, not made). */
 export function tempLayout(prefix: string): { tmp: string; base: string; state: string } {
@@ -45,16 +45,8 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.kill()) await exited;
 }
 
-let built = false;
-
-/** Builds the bundles once per test run, so the server under test is the current source. */
-export function buildOnce(): void {
-  if (built) return;
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-  assert.equal(build.status, 0, `node esbuild.mjs failed:\n${build.stdout}\n${build.stderr}`);
-  assert.ok(fs.existsSync(SERVER), 'dist/mcp.js was not built');
-  built = true;
-}
+/** The bundles built from the current source (bundles.ts): done once per run, before any test. */
+export const buildOnce = buildBundles;
 
 export interface ServeOptions {
   readonly cwd?: string;
