@@ -10,7 +10,10 @@ import * as path from 'node:path';
 import { flagEncodingHost } from '../../src/core/encoding/host';
 import type { Session } from '../../src/core/invoke';
 import { createNodeSession } from '../../src/node/host/session';
+import { NodeContentIndex } from '../../src/node/indexes/contentIndex';
+import { NodePathIndex } from '../../src/node/indexes/pathIndex';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
+import { ripgrepForTests } from './search/ripgrep';
 
 interface Symbol {
   readonly name_path: string;
@@ -375,35 +378,113 @@ describe('read_outline', function () {
   });
 });
 
-describe('find_references without a language service', function () {
-  let base: string;
-  let session: Session;
-  beforeEach(function () {
-    base = makeTempDir('symbols-');
-    session = createNodeSession(base, {}, { locks: false, ripgrep: false });
-  });
-  afterEach(function () {
-    removeTree(base);
-  });
+/** The ways a headless find_references can search: the scan alone, ripgrep, and the content index. */
+const ENGINES: readonly { readonly name: string; readonly session: (base: string) => Promise<{ session: Session; close: () => void }> }[] =
+  [
+    {
+      name: 'the scan',
+      session: (base) => Promise.resolve({ session: createNodeSession(base, {}, { locks: false, ripgrep: false }), close: () => {} }),
+    },
+    {
+      name: 'ripgrep',
+      session: (base) =>
+        Promise.resolve({ session: createNodeSession(base, {}, { locks: false, ripgrep: ripgrepForTests() }), close: () => {} }),
+    },
+    {
+      name: 'the content index',
+      session: async (base) => {
+        const index = new NodePathIndex();
+        const contentIndex = new NodeContentIndex(index);
+        const session = createNodeSession(base, {}, { locks: false, ripgrep: false, index, contentIndex });
+        await index.whenReady(base);
+        await contentIndex.whenReady();
+        return {
+          session,
+          close: () => {
+            contentIndex.close();
+            index.close();
+          },
+        };
+      },
+    },
+  ];
 
-  it('gives the lines holding the name as a whole word, marked approximate, paged with offset', async function () {
-    fs.writeFileSync(path.join(base, 'lib.ts'), 'export function parse(text: string) {\n  return text;\n}\n');
-    fs.mkdirSync(path.join(base, 'src'));
-    const uses = Array.from({ length: 60 }, (_, index) => `const r${index} = parse('${index}'); // parser, parsed, reparse\n`).join('');
-    fs.writeFileSync(path.join(base, 'src', 'use.ts'), `import { parse } from '../lib';\n${uses}`);
-    const first = expectOk(await call(session, 'find_references', { path: 'lib.ts', symbol: 'parse' }));
-    assert.equal(first.approximate, true);
-    assert.equal(first.truncated, true);
-    const references = first.references as { path: string; line: number; column: number; text: string }[];
-    assert.deepEqual(references[0], { path: 'lib.ts', line: 1, column: 17, text: 'export function parse(text: string) {' });
-    assert.deepEqual(references[1], { path: 'src/use.ts', line: 1, column: 10, text: "import { parse } from '../lib';" });
-    const rest = expectOk(await call(session, 'find_references', { path: 'lib.ts', symbol: 'parse', offset: first.next_offset }));
-    assert.equal(rest.truncated, false);
-    assert.equal(rest.total, 62);
-    assert.equal(references.length + (rest.references as unknown[]).length, 62);
-    // Words that only contain the name are not references.
-    assert.ok([...references, ...(rest.references as typeof references)].every((reference) => reference.column !== 0));
-  });
+interface Reference {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  readonly text: string;
+}
+
+/** Every reference of `symbol` in `file`, the pages followed. */
+async function allReferences(
+  session: Session,
+  file: string,
+  symbol: string,
+): Promise<{ pages: Record<string, unknown>[]; references: Reference[] }> {
+  const pages: Record<string, unknown>[] = [];
+  let offset: unknown = 0;
+  do {
+    const page = expectOk(await call(session, 'find_references', { path: file, symbol, offset }));
+    pages.push(page);
+    offset = page.next_offset;
+  } while (pages.at(-1)?.truncated === true);
+  return { pages, references: pages.flatMap((page) => page.references as Reference[]) };
+}
+
+/** The text from a reference's column on: it starts with the name found. */
+const at = (reference: Reference): string =>
+  Array.from(reference.text)
+    .slice(reference.column - 1)
+    .join('');
+
+describe('find_references without a language service', function () {
+  for (const engine of ENGINES) {
+    it(`gives the lines holding the name as a whole word, marked approximate, paged with offset: ${engine.name}`, async function () {
+      const base = makeTempDir('symbols-');
+      fs.writeFileSync(path.join(base, 'lib.ts'), 'export function parse(text: string) {\n  return text;\n}\n');
+      fs.mkdirSync(path.join(base, 'src'));
+      const uses = Array.from({ length: 60 }, (_, index) => `const r${index} = parse('${index}'); // parser, parsed, reparse\n`).join('');
+      fs.writeFileSync(path.join(base, 'src', 'use.ts'), `import { parse } from '../lib';\n${uses}`);
+      // Words that hold the name but are other identifiers, in ASCII and beyond.
+      fs.writeFileSync(path.join(base, 'src', 'words.ts'), '// a parser parsed it; reparse, parse_all, $parse, parseé, éparse\n');
+      fs.writeFileSync(
+        path.join(base, 'größe.py'),
+        'def größe(a):\n    return a\n\ngrößer = 1\nklein_größe = 2\nprint(größe(2), größe_x)\n',
+      );
+      const { session, close } = await engine.session(base);
+      try {
+        const { pages, references } = await allReferences(session, 'lib.ts', 'parse');
+        assert.equal(pages.length, 2);
+        assert.equal(pages[0]?.approximate, true);
+        assert.equal(pages[0]?.truncated, true);
+        assert.equal(pages[1]?.truncated, false);
+        assert.equal(pages[1]?.total, 62);
+        assert.deepEqual(references[0], { path: 'lib.ts', line: 1, column: 17, text: 'export function parse(text: string) {' });
+        assert.deepEqual(references[1], { path: 'src/use.ts', line: 1, column: 10, text: "import { parse } from '../lib';" });
+        assert.deepEqual(
+          references.slice(2).map((reference) => [reference.path, reference.line, reference.column]),
+          Array.from({ length: 60 }, (_, index) => ['src/use.ts', index + 2, `const r${index} = `.length + 1]),
+        );
+        assert.deepEqual(
+          references.filter((reference) => !at(reference).startsWith('parse')),
+          [],
+        );
+
+        const wide = await allReferences(session, 'größe.py', 'größe');
+        assert.deepEqual(
+          wide.references.map((reference) => [reference.path, reference.line, at(reference).slice(0, 6)]),
+          [
+            ['größe.py', 1, 'größe('],
+            ['größe.py', 6, 'größe('],
+          ],
+        );
+      } finally {
+        close();
+        removeTree(base);
+      }
+    });
+  }
 });
 
 describe('read_file of a source file over the read budget', function () {

@@ -13,7 +13,7 @@ import { ToolError } from '../errors';
 import { assertMayRead } from '../policy/policy';
 import type { ReferenceLocation } from '../ports/references';
 import { ContentSearch } from '../search/contentSearch';
-import { compileQuery } from '../search/query';
+import { compileQuery, escapeRegExp } from '../search/query';
 import { compareCodePoints, searchStarts } from '../walk/listing';
 import { readSourceText } from './symbols';
 import type { CodeSymbol } from './outline';
@@ -52,12 +52,18 @@ function referenceName(symbol: CodeSymbol): string {
   return /[\p{L}\p{N}_$]+$/u.exec(bare)?.[0] ?? bare;
 }
 
+/**
+ * A character that continues an identifier in the languages outlined: a letter or digit of any script, `_`, and `$`
+ * (JavaScript's and PHP's). `\b` knows only ASCII letters, so `größe` would be found inside `größer` and `parse`
+ * inside `$parse`.
+ */
+const IDENTIFIER_CHAR = '[\\p{L}\\p{N}_$]';
+
 /** Whole-word matches of `name` in every root, the first `need` in path and line order. */
 async function matchesOfName(context: ToolContext, name: string, need: number): Promise<{ references: Reference[]; complete: boolean }> {
-  const ascii = /^[A-Za-z0-9_]+$/.test(name);
-  const query = ascii ? `\\b${name}\\b` : name;
-  const input = { query, is_regex: ascii, case_sensitive: true, context_lines: 0, include_ignored: false };
-  const search = new ContentSearch(context, input, compileQuery(query, ascii, true), undefined, need);
+  const query = `(?<!${IDENTIFIER_CHAR})${escapeRegExp(name)}(?!${IDENTIFIER_CHAR})`;
+  const input = { query, is_regex: true, case_sensitive: true, context_lines: 0, include_ignored: false };
+  const search = new ContentSearch(context, input, compileQuery(query, true, true), undefined, need);
   await search.searchAll(await searchStarts(context, undefined));
   const references = search.found.result().map(({ display, match }) => {
     const column = Array.from(match.text.slice(0, match.start)).length + 1;
