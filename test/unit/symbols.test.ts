@@ -2,9 +2,11 @@
  * The symbol tools over the Node adapter and real files: edit_symbol byte-exact in windows-1252 with CRLF, in UTF-16
  * with a BOM and in a file without a final newline (every byte outside the changed lines as it was, and undo giving
  * back the very bytes); the refusals a model can act on; read_outline's depth, members of JavaScript objects, every
- * shipped language and Markdown; find_references headless (approximate, whole words, paged); read_file's hint.
+ * shipped language and Markdown; find_references headless (approximate, whole words, paged) over each engine;
+ * read_file's hint; the grammars loaded on first use, once per language, in a fresh process (grammarLoads.ts).
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { flagEncodingHost } from '../../src/core/encoding/host';
@@ -503,6 +505,46 @@ describe('read_file of a source file over the read budget', function () {
       assert.equal(expectOk(await call(session, 'read_file', { file_name: 'long.txt' })).hint, undefined);
     } finally {
       removeTree(base);
+    }
+  });
+});
+
+describe('the grammars load lazily, once per language per process', function () {
+  it('none before the first outline, each on its first file, a failed load tried again by the next call', function () {
+    const base = makeTempDir('symbols-');
+    const state = makeTempDir('symbols-state-');
+    try {
+      fs.writeFileSync(path.join(base, 'a.go'), 'package a\n\nfunc Load() {}\n');
+      fs.writeFileSync(path.join(base, 'b.py'), 'def f():\n    pass\n');
+      fs.writeFileSync(path.join(base, 'notes.md'), '# Notes\n');
+      const probe = spawnSync(process.execPath, [path.join(__dirname, 'grammarLoads.js'), base, state], { encoding: 'utf8' });
+      assert.equal(probe.status, 0, probe.stderr);
+      const steps = JSON.parse(probe.stdout) as { call: string; ok: boolean; reads: string[] }[];
+      const RUNTIME = 'web-tree-sitter.wasm';
+      const GO = 'tree-sitter-go.wasm';
+      const PYTHON = 'tree-sitter-python.wasm';
+      assert.deepEqual(
+        steps.map((step) => [step.call.split(' ')[0], step.ok, step.reads]),
+        [
+          ['list_directory', true, []],
+          ['read_file', true, []],
+          // Markdown's outline needs no grammar.
+          ['read_outline', true, []],
+          ['read_outline', true, [RUNTIME, GO]],
+          ['read_outline', true, [RUNTIME, GO]],
+          ['read_file', true, [RUNTIME, GO]],
+          ['find_references', true, [RUNTIME, GO]],
+          ['edit_symbol', true, [RUNTIME, GO]],
+          // The first read of Python's grammar fails: that call fails, the next loads it, the one after reads nothing.
+          ['read_outline', false, [RUNTIME, GO, PYTHON]],
+          ['read_outline', true, [RUNTIME, GO, PYTHON, PYTHON]],
+          ['read_outline', true, [RUNTIME, GO, PYTHON, PYTHON]],
+        ],
+      );
+      assert.equal(fs.readFileSync(path.join(base, 'a.go'), 'utf8'), 'package a\n\nfunc Load() {}\n\nfunc Save() {}\n');
+    } finally {
+      removeTree(base);
+      removeTree(state);
     }
   });
 });
