@@ -49,6 +49,19 @@ function copyPdfjs(directory = 'dist') {
 }
 
 /**
+ * The parsers' WebAssembly (src/core/symbols/engine.ts), copied into `grammars/` beside the bundles, where the hosts
+ * read it on the first outline of each language (src/node/host/grammars.ts, src/vscode/grammars.ts): the tree-sitter
+ * runtime, and of @vscode/tree-sitter-wasm's grammars only those src/core/symbols/languages.ts lists.
+ */
+export async function copyGrammars(directory = 'dist') {
+  const require = createRequire(import.meta.url);
+  const { GRAMMAR_FILES } = await loadCatalog();
+  mkdirSync(`${directory}/grammars`, { recursive: true });
+  copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), `${directory}/grammars/web-tree-sitter.wasm`);
+  for (const file of GRAMMAR_FILES) copyFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${file}`), `${directory}/grammars/${file}`);
+}
+
+/**
  * The tools' input validators, compiled here rather than at a process's first call of each tool: ajv's standalone
  * code for every input schema, with the options of src/core/contract/validation.ts, in place of
  * src/core/contract/precompiled.ts (whose own body, none, is what the type check and the unit tests use). Compiled
@@ -97,8 +110,15 @@ const shared = {
   logLevel: 'warning',
   // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
   // ES module build is the same code, bundled statically.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // web-tree-sitter's ES module build finds Node's `require` through import.meta.url, which a CommonJS bundle does not
+  // have; its CommonJS build is the same code.
+  alias: {
+    'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js',
+    'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs',
+  },
   plugins: [pdfjsBeside, precompiledValidators],
+  // Only its .wasm files are read, from beside the bundle; unbundled code finds them through its package.json.
+  external: ['@vscode/tree-sitter-wasm'],
 };
 
 /**
@@ -128,11 +148,11 @@ const browserBuild = {
   mainFields: ['browser', 'module', 'main'],
   entryPoints: ['src/extension.web.ts'],
   outfile: 'dist/web.js',
-  external: ['vscode'],
+  external: ['vscode', ...shared.external],
 };
 
 const builds = [
-  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...shared.external] },
   browserBuild,
   { ...shared, entryPoints: ['src/node/bin/package.ts'], outfile: 'dist/agent-fs.js' },
   ...binBuilds('dist'),
@@ -153,6 +173,7 @@ export async function buildPackageBundle(directory) {
   });
   for (const bin of binBuilds(directory)) await esbuild.build({ ...bin, minify: true });
   copyPdfjs(directory);
+  await copyGrammars(directory);
 }
 
 /**
@@ -174,6 +195,7 @@ export async function loadCatalog() {
         "export { isGeneratedStringKey } from './src/core/catalog/manifest';",
         "export { rewriteAgentTools } from './src/core/catalog/agent';",
         "export { toolSetsFile } from './src/core/catalog/toolSets';",
+        "export { GRAMMAR_FILES } from './src/core/symbols/languages';",
       ].join(' '),
       resolveDir: ROOT,
       loader: 'ts',
@@ -230,6 +252,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     await writeManifestTools();
     copyPdfjs();
+    await copyGrammars();
     if (watch) {
       for (const options of builds) {
         const context = await esbuild.context(options);

@@ -21,6 +21,8 @@ import { breathing, type Progress, timerTurn } from './signals';
 import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
 import type { NotebookEditors } from './ports/notebooks';
+import type { GrammarSource } from './ports/grammars';
+import type { ReferenceProvider } from './ports/references';
 import { type HostNaming, renderText, RUNNER_NAMING, toolRef } from './naming';
 import { ENGLISH, type Localizer } from './ports/l10n';
 
@@ -49,6 +51,10 @@ export interface Session {
   readonly l10n?: Localizer;
   /** The host's encoding settings and codec; absent: UTF-8 unless a BOM says otherwise, no guessing. */
   readonly encodings?: EncodingHost;
+  /** Where the parsers' WebAssembly comes from; absent: only Markdown is outlined. */
+  readonly grammars?: GrammarSource;
+  /** The editor's reference provider; absent: find_references matches whole words. */
+  readonly references?: ReferenceProvider;
   /** Where git's per-user config and excludes file are, as the host's environment says; absent: none is read. */
   readonly git?: GitEnvironment;
   /**
@@ -204,6 +210,8 @@ async function createContext(
     l10n: session.l10n ?? ENGLISH,
     encodings: session.encodings ?? PLAIN_ENCODING_HOST,
     ...(session.git ? { git: session.git } : {}),
+    ...(session.grammars ? { grammars: session.grammars } : {}),
+    ...(session.references ? { references: session.references } : {}),
     hashes: new HashMemo(),
     isCancelled,
     ...(progress ? { progress } : {}),

@@ -17,6 +17,9 @@ import type { PathIndex } from '../core/ports/pathIndex';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
 import type { ContentIndex } from '../core/ports/contentIndex';
 import { EditorEncodings } from './encodings';
+import { editorGrammarSource } from './grammars';
+import { editorReferences } from './references';
+import type { GrammarSource } from '../core/ports/grammars';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
 import { editorNotebooks } from './notebooks';
@@ -54,7 +57,16 @@ export class EditorSession implements Session {
     private readonly store?: HistoryStore,
     /** What the local disk offers, on the desktop; undefined in the browser. */
     private readonly local?: LocalServices,
-  ) {}
+    /** The extension's folder, whose dist/grammars/ holds the parsers (grammars.ts); absent: only Markdown is outlined. */
+    extensionUri?: vscode.Uri,
+  ) {
+    if (extensionUri) this.grammars = editorGrammarSource(extensionUri);
+  }
+
+  /** Where the parsers' WebAssembly is read from. */
+  readonly grammars?: GrammarSource;
+  /** find_references asks VS Code's reference provider, with the document at its workspace URI. */
+  readonly references = editorReferences((path) => this.uriOf(path));
 
   /**
    * The history, unless the person turned it off (agentFs.history.enabled, a user setting only: a workspace cannot

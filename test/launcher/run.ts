@@ -195,7 +195,7 @@ function prepareScenario(
     // Test mode needs a development extension; this empty one contributes nothing, so Agent FS comes from the .vsix.
     return {
       target: { folder },
-      env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir },
+      env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir, AGENTFS_IT_VSIX: vsix },
       extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
     };
   }

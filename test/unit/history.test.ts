@@ -166,6 +166,15 @@ const CASES: readonly Case[] = [
   { operation: 'replace_lines', input: { path: 'src/deep/b.ts', start_line: 1, end_line: 1, content: 'export const b = 3;\n' } },
   { operation: 'insert_lines', input: { path: 'notes.md', position: 'end', content: 'appended\n' } },
   { operation: 'delete_lines', input: { path: 'notes.md', start_line: 1, end_line: 1 } },
+  {
+    operation: 'edit_symbol',
+    input: { path: 'src/service.py', symbol: 'Service/run', action: 'replace', text: '    def run(self):\n        return 2\n' },
+    setup: (f) =>
+      fs.writeFileSync(
+        path.join(f.base, 'src', 'service.py'),
+        'class Service:\r\n    @cached\r\n    def run(self):\r\n        return 1\r\n',
+      ),
+  },
   { operation: 'apply_patch', input: { patch: PATCH } },
   { operation: 'apply_patch', input: { patch: V4A_PATCH } },
   {

@@ -24,7 +24,7 @@ export const copyFile = defineTool({
   name: 'copy_file',
   title: 'Copy File',
   userDescription: 'Copy one file inside the workspace.',
-  modelDescription: `Copy a file, creating parent directories. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. For directories use ${toolRef('copy_directory')}.`,
+  modelDescription: `Copy a file, creating parents. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. Directories: ${toolRef('copy_directory')}.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',

@@ -21,10 +21,10 @@ import { DRY_RUN, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Path of the new file.'),
+    path: pathParameter('New file.'),
     content: { type: 'string', description: 'Its content.' },
     dry_run: DRY_RUN,
-    encoding: { type: 'string', description: 'Encoding, e.g. windows1252 (default: the settings).' },
+    encoding: { type: 'string', description: 'e.g. windows1252 (else the settings).' },
   },
   required: ['path', 'content'],
   additionalProperties: false,
@@ -71,7 +71,7 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription: `Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use ${toolRef('write_file')}.`,
+  modelDescription: `Create a new file (and parents); never replaces anything. To replace one: ${toolRef('write_file')}.`,
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',

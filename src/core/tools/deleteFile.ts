@@ -40,7 +40,7 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete File',
   userDescription: 'Delete one file in the workspace.',
-  modelDescription: `Delete one file${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. For directories use ${toolRef('delete_directory')}.`,
+  modelDescription: `Delete one file${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. Directories: ${toolRef('delete_directory')}.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',

@@ -9,7 +9,7 @@ import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('File to edit.'),
+    path: pathParameter('File.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     expected_hash: EXPECTED_HASH,
@@ -32,7 +32,7 @@ export const deleteLines = defineTool({
   name: 'delete_lines',
   title: 'Delete Lines',
   userDescription: 'Delete a range of lines from a workspace file.',
-  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); out of range is refused.',
+  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); a line outside the file is refused.',
   icon: 'remove',
   tags: ['write', 'edit'],
   effect: 'write',

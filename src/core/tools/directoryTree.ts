@@ -38,7 +38,7 @@ export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Directory Tree',
   userDescription: 'Show the directory tree of a workspace folder.',
-  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). For sizes use ${toolRef('list_directory')}.`,
+  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). Sizes: ${toolRef('list_directory')}.`,
   icon: 'list-tree',
   tags: ['read'],
   effect: 'read',

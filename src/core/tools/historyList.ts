@@ -57,7 +57,7 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription: `Recorded changes, newest first: operation_id, summary, paths, agent, session, undo_available. One in full: ${toolRef('history_get')}.`,
+  modelDescription: `Recorded changes, newest first: ids, summaries, sessions; one in full: ${toolRef('history_get')}.`,
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',

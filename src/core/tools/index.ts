@@ -40,6 +40,9 @@ import { fileInfo } from './fileInfo';
 import { searchFiles } from './searchFiles';
 import { searchContent } from './searchContent';
 import { workspaceInfo } from './workspaceInfo';
+import { readOutline } from './readOutline';
+import { editSymbol } from './editSymbol';
+import { findReferences } from './findReferences';
 
 /** A tool whose name's type is its own name. */
 type NamedTool<Name extends ToolName> = Tool & { readonly name: Name };
@@ -59,11 +62,13 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   path_exists: pathExists,
   find_file: findFile,
   read_many_files: readManyFiles,
+  read_outline: readOutline,
   list_directory: listDirectory,
   directory_tree: directoryTree,
   file_info: fileInfo,
   search_files: searchFiles,
   search_content: searchContent,
+  find_references: findReferences,
   workspace_info: workspaceInfo,
   create_file: createFile,
   edit_file: editFile,
@@ -71,6 +76,7 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   insert_lines: insertLines,
   delete_lines: deleteLines,
   apply_patch: applyPatch,
+  edit_symbol: editSymbol,
   history_list: historyList,
   history_get: historyGet,
   undo_operation: undoOperation,

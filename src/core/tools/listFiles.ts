@@ -32,7 +32,7 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List Files',
   userDescription: 'List the files in a workspace directory.',
-  modelDescription: `List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total and next_offset to go on. To find a file by name use ${toolRef('find_file')}.`,
+  modelDescription: `List the file paths under a directory, sorted, recursive by default. A cut list gives total and next_offset. By name: ${toolRef('find_file')}.`,
   icon: 'list-flat',
   tags: ['read', 'search'],
   effect: 'read',

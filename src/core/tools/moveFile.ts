@@ -22,7 +22,7 @@ export const moveFile = defineTool({
   name: 'move_file',
   title: 'Move File',
   userDescription: 'Move or rename one file inside the workspace.',
-  modelDescription: `Move or rename a file, creating parent directories. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. For directories use ${toolRef('move_directory')}.`,
+  modelDescription: `Move or rename a file, creating parents. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. Directories: ${toolRef('move_directory')}.`,
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',

@@ -23,7 +23,7 @@ export const DRY_RUN = { type: 'boolean', default: false, description: 'Just the
  * A VS Code encoding name (encoding/names.ts), checked by the tools (requestedEncoding in encoding/fileText.ts): an
  * enum of the fifty names would cost every definition that takes one about 600 bytes.
  */
-export const ENCODING = { type: 'string', description: 'e.g. latin1 (default: detected).' } as const;
+export const ENCODING = { type: 'string', description: 'e.g. latin1.' } as const;
 
 export const INCLUDE_IGNORED = {
   type: 'boolean',

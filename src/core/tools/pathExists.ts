@@ -23,7 +23,7 @@ export const pathExists = defineTool({
   name: 'path_exists',
   title: 'Path Exists',
   userDescription: 'Check whether a path exists in the workspace.',
-  modelDescription: 'Whether a path exists, and if it is a file or a directory (path_type file, directory or missing).',
+  modelDescription: 'Whether a path exists, and what it is: path_type file, directory or missing (nothing is read).',
   icon: 'question',
   tags: ['read'],
   effect: 'read',

@@ -1,5 +1,7 @@
 /** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
 import type { GitEnvironment } from '../../core/ports/git';
+import type { GrammarSource } from '../../core/ports/grammars';
+import { nodeGrammarSource } from './grammars';
 import { gitEnvironment } from './gitEnvironment';
 import { toNativePath, toPosixPath } from '../fs/nativePaths';
 import { realpathSync, statSync } from 'node:fs';
@@ -60,6 +62,8 @@ export interface NodeSessionOptions {
   readonly contentIndex?: ContentIndex;
   /** Where git's per-user config and excludes file are (gitEnvironment.ts); default: as this process's environment says. */
   readonly git?: GitEnvironment;
+  /** Where the parsers' WebAssembly is read from (grammars.ts); default: beside the bundle, else its packages. */
+  readonly grammars?: GrammarSource;
 }
 
 /**
@@ -113,6 +117,7 @@ export function createNodeSession(
     ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
     encodings: options.encodings ?? RUNNER_ENCODINGS,
     git: options.git ?? gitEnvironment(),
+    grammars: options.grammars ?? nodeGrammarSource(),
     host: {
       kind: options.hostKind ?? 'runner',
       version: process.version,

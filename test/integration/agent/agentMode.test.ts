@@ -14,6 +14,15 @@ import { COPILOT_CHAT, scriptedModel } from './bridge';
 import { remember } from './coverage';
 import { folderOf, reportDefinitions, runScenario, SKIPPED, say } from './scenario';
 
+/** The outline of the edit scenario's Python file, as read_outline gives it. */
+const SHOP_OUTLINE = {
+  name_path: 'Cart',
+  kind: 'class',
+  start_line: 1,
+  end_line: 3,
+  children: [{ name_path: 'Cart/total', kind: 'method', start_line: 2, end_line: 3 }],
+};
+
 function ok(envelope: Envelope | undefined): Record<string, unknown> {
   assert.ok(envelope, 'an Agent FS envelope');
   if (!envelope.ok) assert.fail(`expected ok, got ${envelope.error.code}: ${envelope.error.message}`);
@@ -210,8 +219,24 @@ describe('Copilot agent mode with a scripted model', function () {
           'lib/a.txt': 'alpha\nbeta\ngamma\n',
           'assets/logo.txt': 'logo\n',
           'assets/icons/x.txt': 'x\n',
+          'src/shop.py': 'class Cart:\n    def total(self):\n        return 0\n',
         },
         steps: [
+          {
+            tool: 'agentfs_read_outline',
+            input: () => ({ path: `${F}/src/shop.py` }),
+            expect: (_text, envelope) => assert.deepEqual(ok(envelope).symbols, [SHOP_OUTLINE]),
+          },
+          { tool: 'agentfs_find_references', input: () => ({ path: `${F}/src/shop.py`, symbol: 'Cart/total' }) },
+          {
+            tool: 'agentfs_edit_symbol',
+            input: () => ({
+              path: `${F}/src/shop.py`,
+              symbol: 'Cart/total',
+              action: 'replace',
+              text: '    def total(self):\n        return 1',
+            }),
+          },
           { tool: 'agentfs_create_directory', input: () => ({ directory_name: `${F}/out` }) },
           { tool: 'agentfs_create_file', input: () => ({ path: `${F}/out/new.md`, content: '# New\n' }) },
           { tool: 'agentfs_write_file', input: () => ({ file_name: `${F}/out/fresh.txt`, content: 'fresh\n' }) },
@@ -260,6 +285,8 @@ describe('Copilot agent mode with a scripted model', function () {
       'out/': '',
       'out/copy.md': '# New\n',
       'out/new.md': '# New\n',
+      'src/': '',
+      'src/shop.py': 'class Cart:\n    def total(self):\n        return 1\n',
     });
   });
 

@@ -319,6 +319,11 @@ const STEPS: readonly Step[] = [
     }),
   ],
   ['read_file', () => ({ file_name: 'nb.ipynb' })],
+  // The symbol tools, on a Python file: the outline, the references (whole words on both sides), the edit.
+  ['create_file', () => ({ path: 'tool.py', content: 'def beta():\n    return 1\n' })],
+  ['read_outline', () => ({ path: 'tool.py' })],
+  ['find_references', () => ({ path: 'tool.py', symbol: 'beta' })],
+  ['edit_symbol', () => ({ path: 'tool.py', symbol: 'beta', action: 'replace', text: 'def beta():\n    return 2' })],
 ];
 
 describe('MCP server: images, and no problems after edits', function () {
