@@ -306,7 +306,8 @@ describe('saved path index: a new index starts from it', () => {
         assert.equal(index.saveDue(root), false, 'its own saves call for no other');
         fs.writeFileSync(path.join(root, 'docs', 'new.md'), 'x\n');
         await sameAsWalk(root, index);
-        assert.equal(index.saveDue(root), true, 'a change calls for a save');
+        // Due, or already done: on a busy machine the 30 ms save delay can pass before this line runs.
+        assert.ok(index.saveDue(root) || index.stats.saves > built, 'a change calls for a save');
         const changed = await savedAfter(built);
         assert.ok(changed > built, 'saved after a change');
         await sameAsWalk(root, index);
