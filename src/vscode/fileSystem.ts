@@ -82,8 +82,16 @@ export class VscodeFileSystem implements FileSystem {
    * same per-user directory), so the editor's calls and theirs exclude each other on a shared workspace. Elsewhere
    * (remote-only or virtual file systems) there is no lock other processes could see: exclusion is per process.
    */
-  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly lock?: (paths: readonly string[], options?: { readonly wait?: boolean }) => Promise<HeldLock>;
   readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly truncate?: (path: string, size: number) => Promise<void>;
+  /**
+   * On the local disk, through node:fs: workspace.fs cannot fsync, but what it wrote is in the same files, so an fsync
+   * of them (and of their folders) after it made them keeps them. VS Code's own disk provider already flushes a file's
+   * bytes when it closes one it wrote (fdatasync); it syncs no folder, so no rename, creation or deletion would
+   * outlive a power cut without these. Elsewhere (remote-only or virtual file systems) there is nothing to call.
+   */
+  readonly sync?: (path: string, kind: 'file' | 'directory') => Promise<void>;
   /** Permission bits, on the local disk: a replaced file keeps its mode without a copy of it, and undo restores modes. */
   readonly setMode?: (path: string, mode: number) => Promise<void>;
   /**
@@ -92,7 +100,7 @@ export class VscodeFileSystem implements FileSystem {
    */
   readonly openWriter?: (path: string) => Promise<FileWriter>;
   readonly link?: (from: string, to: string) => Promise<void>;
-  readonly overwrite?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly overwrite?: (path: string, content: Uint8Array, offset?: number) => Promise<void>;
   readonly createFile?: (path: string, content: Uint8Array) => Promise<void>;
   readonly createHash?: () => IncrementalHash;
   private readonly local: boolean;
@@ -117,7 +125,9 @@ export class VscodeFileSystem implements FileSystem {
       this.setMode = (path, mode) => disk.setMode(this.uri(path).fsPath, mode);
       this.openWriter = (path) => disk.openWriter(this.uri(path).fsPath);
       this.link = (from, to) => disk.link(this.uri(from).fsPath, this.uri(to).fsPath);
-      this.overwrite = (path, content) => disk.overwrite(this.uri(path).fsPath, content);
+      this.overwrite = (path, content, offset) => disk.overwrite(this.uri(path).fsPath, content, offset);
+      this.truncate = (path, size) => disk.truncate(this.uri(path).fsPath, size);
+      this.sync = (path, kind) => disk.sync(this.uri(path).fsPath, kind);
       this.createFile = (path, content) => disk.createFile(this.uri(path).fsPath, content);
       this.createHash = () => disk.createHash();
       this.realPath = async (path) => {

@@ -23,6 +23,10 @@
  * shared between hosts, and a dead holder's pid taken by another process). Every lock attempt clears every stale
  * slot it sees, first recovering the holder's staging files: a parked original (`replaced`) goes back to its name
  * when that is empty (the swap never happened), any other staging file is deleted (its content never got in place).
+ * A dead process's idle slot is recovered the same way, since after a power cut its last claim may be on the disk
+ * under the idle name (the rename to .held was lost) while the staging files it noted are there; and the note of a
+ * parked original is synced to the disk (the slot, then the lock folder) before the original is parked, in every
+ * durability mode, since after a crash between the swap's two renames that note is the only way back to it.
  *
  * Bound: a live holder is waited for up to `waitMs`; then the attempt fails with FsError 'locked', naming it.
  *
@@ -160,15 +164,33 @@ let exitHandler = false;
  * one dead can clean it up. The port calls it for every path it creates under a staging name.
  */
 export function trackStaging(path: string): void {
-  for (const slots of slotsByDirectory.values()) {
+  // A parked original is the only copy of what it replaces until the swap is done: its note must outlive a power cut,
+  // or a crash between the two renames would leave it hidden for good. Other staging files only hold new content.
+  const parked = stagingNameInfo(nodePath.basename(path))?.purpose === 'replaced';
+  for (const [directory, slots] of slotsByDirectory) {
     for (const slot of slots) {
       if (!slot.paths) continue;
       try {
         append(slot, slot.held, `${path}\n`);
+        if (parked && slot.fd !== undefined) {
+          fs.fsyncSync(slot.fd);
+          syncFolder(directory);
+        }
       } catch {
         // A claim taken over as stale (this process looked dead): nothing left to note it in.
       }
     }
+  }
+}
+
+/** fsync of a folder's entries (the slot's name, held or idle); Windows has no folder handle to flush. */
+function syncFolder(directory: string): void {
+  if (process.platform === 'win32') return;
+  const fd = fs.openSync(directory, 'r');
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -254,9 +276,10 @@ export class NodeLocks {
   }
 
   /** The port's `lock` (see FileSystem.lock); a stable function, so ports sharing it are recognised as one. */
-  readonly lock = (paths: readonly string[]): Promise<HeldLock> => this.acquire(paths);
+  readonly lock = (paths: readonly string[], options: { readonly wait?: boolean } = {}): Promise<HeldLock> =>
+    this.acquire(paths, options.wait !== false);
 
-  private async acquire(paths: readonly string[]): Promise<HeldLock> {
+  private async acquire(paths: readonly string[], wait: boolean): Promise<HeldLock> {
     const keys = [...new Set(paths.map(canonical))];
     const mine = this.slots.filter((slot) => slot.granted && slot.paths);
     if (keys.every((key) => mine.some((slot) => slot.paths?.some((held) => covers(held, key)))))
@@ -281,10 +304,11 @@ export class NodeLocks {
       const yielding = conflicts.some(
         (other) => other.since < since || (other.since === since && other.name < nodePath.basename(slot.held)),
       );
-      if (yielding || Date.now() >= deadline) {
+      if (yielding || !wait || Date.now() >= deadline) {
         this.withdraw(slot);
         claimed = false;
       }
+      if (!wait) throw new FsError('locked', `Another Agent FS process is changing ${conflicts[0]?.path ?? keys.join(', ')}.`);
       if (Date.now() >= deadline) {
         const holder = conflicts[0];
         const who = holder
@@ -380,7 +404,9 @@ export class NodeLocks {
       const full = nodePath.join(this.directory, name);
       const dead = tag === this.hostTag && !processAlive(pid);
       if (state === 'idle') {
-        if (dead) this.removeQuietly(full);
+        // Released, or held when its process died and the rename to .held never reached the disk (a power cut): the
+        // staging files its last claim noted are put right either way (finished ones are gone, so it costs a look).
+        if (dead) this.recover(name, false);
         continue;
       }
       if (dead || this.untouched(full)) {
