@@ -3,7 +3,7 @@
  * HTTP. Interface (client configurations depend on it):
  *
  *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
- *                    [--confirm elicit|never|require]
+ *                    [--durability full|fast] [--confirm elicit|never|require]
  *                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
  *
  * Over stdio, stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON,
@@ -33,7 +33,7 @@ import {
 } from '../host/options';
 
 const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
-                    [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
+                    [--durability full|fast] [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
 Serves the Agent FS tools to an MCP client over stdio (or HTTP), confined to DIR (default: the current directory;
 several --root: a multi-root workspace). A client's roots narrow DIR over stdio; they never widen it.
   --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
@@ -43,6 +43,8 @@ several --root: a multi-root workspace). A client's roots narrow DIR over stdio;
   --no-history       record nothing
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800)
   --history-max-age-days N  sessions whose last change is older than N days go (default 30)
+  --durability MODE  full (default): each change is on the disk, synced, before its answer, in the workspace and in
+                     the history; fast: nothing is synced (still atomic), for throwaway trees and tests
   --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
                      (default utf-8; VS Code's encoding names)
   --no-guess-encoding  do not guess the encoding of files without a BOM
@@ -283,7 +285,7 @@ function main(argv: readonly string[]): number | undefined {
     ...(index ? { index } : {}),
     ...(contentIndex ? { contentIndex } : {}),
   });
-  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
+  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; durability ${options.durability}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
   let stopped = false;
   const stop = (): void => {
     stopped = true;
