@@ -28,7 +28,7 @@ export interface AgentFsApi {
 
 export function activate(context: vscode.ExtensionContext): AgentFsApi {
   const log = new CallLog();
-  const history = createHistoryStore(context);
+  const history = createHistoryStore(context, (line) => log.channel.warn(line));
   // The path index is saved where this extension keeps its own state, on the local disk only (it reads through node:fs).
   savePathIndexIn(context.globalStorageUri.scheme === 'file' ? `${context.globalStorageUri.fsPath}/path-index` : undefined);
   const session = new EditorSession(context.workspaceState, history);

@@ -1,166 +1,70 @@
 /**
- * The history store's journal (store.ts): its format, one line per change to the store, and the index a reader builds
- * from it. Lines: "+<id> <hex>:<size> … [@<session>]" when an operation is reserved (with the blobs it holds and the
- * session it belongs to), "*<id> <hex>:<size> …"
- * for content added after it, "-<id>" when pruned or given up; the first line names the journal's generation, so a
- * journal rewritten by another process is told from the one read before. A line counts only once its newline is
- * there, and a line naming an id or a blob of the wrong form is skipped, so no string from a model names a path.
+ * The history store as versions before the pack wrote it, read so that a store in that layout keeps its records: it
+ * is read as it is until the first change, which migrates it into a pack once (store.ts).
+ *
+ *   <directory>/operations/<operation id>.json   one record per file
+ *   <directory>/blobs/<sha-256 hex>               file content, a file per blob (large ones stay there after migration)
+ *   <directory>/journal                           "agentfs-history-journal 1 <generation>", then a line per change:
+ *                                                 "+<id> <hex>:<size> … [@<session>]" reserved, "*<id> …" content
+ *                                                 added after it, "-<id>" pruned or given up
+ *
+ * A store older still has no journal: its record files are its records. A line counts only once its newline is there,
+ * and a line naming an id or a blob of the wrong form is skipped, so no string from a model names a path.
  */
+import type { FileSystem } from '../ports/fs';
 
 /** Operation ids: lower-case base-36 time, a counter and a random tail. Also the only names the store accepts. */
 export const OPERATION_ID_PATTERN = /^[a-z0-9]{1,20}(-[a-z0-9]{1,20}){0,3}$/;
 
 /** A blob's name: the SHA-256 of its bytes, in hex. */
 export const BLOB_FILE = /^[0-9a-f]{64}$/;
-export const GENERATION_LENGTH = 12;
-export const JOURNAL_HEADER = /^agentfs-history-journal 1 ([0-9a-z]{12})$/;
+const JOURNAL_HEADER = /^agentfs-history-journal 1 ([0-9a-z]{12})$/;
+const RECORD_FILE = /^([a-z0-9-]+)\.json$/;
 
-export function randomToken(length: number): string {
-  let token = '';
-  while (token.length < length) token += Math.random().toString(36).slice(2);
-  return token.slice(0, length);
+const decoder = new TextDecoder();
+
+/** The ids a journal's text leaves live, in the order it added them. */
+function liveIds(text: string): string[] {
+  const live = new Set<string>();
+  for (const line of text.split('\n').slice(1, -1)) {
+    const id = (line.split(' ', 1)[0] ?? '').slice(1);
+    if (!OPERATION_ID_PATTERN.test(id)) continue;
+    if (line.startsWith('+')) live.add(id);
+    else if (line.startsWith('-')) live.delete(id);
+  }
+  return [...live];
 }
 
-export function journalHeader(generation: string): string {
-  return `agentfs-history-journal 1 ${generation}\n`;
-}
-
-export const HEADER_BYTES = journalHeader(randomToken(GENERATION_LENGTH)).length;
-const encoder = new TextEncoder();
-
-function journalLine(mark: '+' | '*', id: string, blobs: Readonly<Record<string, number>>, session?: string): string {
-  return `${mark}${id}${Object.entries(blobs)
-    .map(([hex, size]) => ` ${hex}:${size}`)
-    .join('')}${session === undefined ? '' : ` @${encodeURIComponent(session)}`}\n`;
+/** Whether `directory` holds a store in the old layout (a journal, or a folder of records). */
+export async function hasLegacyStore(fs: FileSystem, directory: string): Promise<boolean> {
+  return (await fs.stat(`${directory}/journal`)) !== undefined || (await fs.stat(`${directory}/operations`))?.kind === 'directory';
 }
 
 /**
- * The line of an operation reserved with these blobs, by `session` when it has one: pruning keeps sessions whole and
- * so must know every record's session, which the line tells without reading the record. The session goes last as
- * `@<percent-encoded>`, a word older readers skip (it is no blob's `hex:size`).
+ * The records of an old-layout store, oldest first, each checked by `accept` (its version and id); a record file
+ * that does not read or parse is left out, as the old store left it out. The journal says which records are live;
+ * without one, every record file is.
  */
-export function addLine(id: string, blobs: Readonly<Record<string, number>>, session?: string): string {
-  return journalLine('+', id, blobs, session);
-}
-
-/** The line of blobs added to an operation after it was reserved. */
-export function extendLine(id: string, blobs: Readonly<Record<string, number>>): string {
-  return journalLine('*', id, blobs);
-}
-
-interface IndexEntry<R> {
-  readonly blobs: Readonly<Record<string, number>>;
-  /** The session its journal line names; undefined when the line names none (written before lines did). */
-  readonly session?: string;
-  /** Loaded on first use. */
-  record?: R;
-}
-
-/** What the store holds, as of the journal's first `offset` bytes. */
-export class StoreIndex<R> {
-  readonly entries = new Map<string, IndexEntry<R>>();
-  /** Ascending, so oldest first. */
-  readonly ids: string[] = [];
-  /** Blob hex → how many records refer to it, and its size. */
-  readonly refs = new Map<string, { count: number; size: number }>();
-  bytes = 0;
-  /** Lines in the journal, for deciding when to compact it. */
-  lines = 0;
-
-  constructor(
-    /** Empty while the directory has no journal yet (a new store, or one an older version wrote). */
-    public generation: string,
-    public offset: number,
-    /** The journal's stat `ctimeMs` when last read: with `offset`, what tells a changed journal from ours. */
-    public stamp: number,
-  ) {}
-
-  insert(id: string, blobs: Readonly<Record<string, number>>, known: { readonly session?: string; readonly record?: R } = {}): void {
-    if (this.entries.has(id)) return;
-    const { session, record } = known;
-    this.entries.set(id, { blobs, ...(session === undefined ? {} : { session }), ...(record ? { record } : {}) });
-    let index = this.ids.length;
-    while (index > 0 && (this.ids[index - 1] ?? '') > id) index--;
-    this.ids.splice(index, 0, id);
-    for (const [hex, size] of Object.entries(blobs)) this.refer(hex, size);
+export async function readLegacyRecords<R>(fs: FileSystem, directory: string, accept: (parsed: unknown, id: string) => R | undefined): Promise<R[]> {
+  let ids: string[];
+  const journal = await fs.readFile(`${directory}/journal`).catch(() => undefined);
+  const text = journal ? decoder.decode(journal) : '';
+  if (journal && JOURNAL_HEADER.test(text.split('\n', 1)[0] ?? '')) ids = liveIds(text);
+  else {
+    const names = await fs.readDirectory(`${directory}/operations`).catch(() => []);
+    ids = names.flatMap((entry) => {
+      const id = RECORD_FILE.exec(entry.name)?.[1];
+      return id !== undefined && OPERATION_ID_PATTERN.test(id) ? [id] : [];
+    });
   }
-
-  /** More blobs for an operation already in the index (its after content, added once the change was made). */
-  extend(id: string, blobs: Readonly<Record<string, number>>): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
-    const added: Record<string, number> = {};
-    for (const [hex, size] of Object.entries(blobs)) {
-      if (entry.blobs[hex] !== undefined) continue;
-      added[hex] = size;
-      this.refer(hex, size);
-    }
-    this.entries.set(id, { ...entry, blobs: { ...entry.blobs, ...added } });
-  }
-
-  /** One more record refers to blob `hex`. */
-  private refer(hex: string, size: number): void {
-    const ref = this.refs.get(hex);
-    if (ref) ref.count++;
-    else {
-      this.refs.set(hex, { count: 1, size });
-      this.bytes += size;
+  const records: { id: string; record: R }[] = [];
+  for (const id of ids) {
+    try {
+      const record = accept(JSON.parse(decoder.decode(await fs.readFile(`${directory}/operations/${id}.json`))) as unknown, id);
+      if (record !== undefined) records.push({ id, record });
+    } catch {
+      // Unreadable or torn: the old store skipped it too.
     }
   }
-
-  /** Drops a record; returns the blobs no record refers to any more. */
-  remove(id: string): string[] {
-    const entry = this.entries.get(id);
-    if (!entry) return [];
-    this.entries.delete(id);
-    const at = this.ids.indexOf(id);
-    if (at >= 0) this.ids.splice(at, 1);
-    const freed: string[] = [];
-    for (const hex of Object.keys(entry.blobs)) {
-      const ref = this.refs.get(hex);
-      if (!ref) continue;
-      if (--ref.count === 0) {
-        this.refs.delete(hex);
-        this.bytes -= ref.size;
-        freed.push(hex);
-      }
-    }
-    return freed;
-  }
-
-  /** Applies journal text (complete lines only); returns how many bytes it consumed. */
-  apply(text: string): number {
-    let consumed = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', consumed)) {
-      const line = text.slice(consumed, end);
-      consumed = end + 1;
-      this.lines++;
-      const [head = '', ...parts] = line.split(' ');
-      const id = head.slice(1);
-      if (!OPERATION_ID_PATTERN.test(id)) continue;
-      const blobs: Record<string, number> = {};
-      let session: string | undefined;
-      for (const part of parts) {
-        if (part.startsWith('@')) {
-          session = decodedSession(part.slice(1));
-          continue;
-        }
-        const [hex = '', size = ''] = part.split(':');
-        if (BLOB_FILE.test(hex)) blobs[hex] = Number(size) || 0;
-      }
-      if (head.startsWith('+')) this.insert(id, blobs, session === undefined ? {} : { session });
-      else if (head.startsWith('*')) this.extend(id, blobs);
-      else if (head.startsWith('-')) this.remove(id);
-    }
-    return encoder.encode(text.slice(0, consumed)).length;
-  }
-}
-
-/** A line's session word back to the session; undefined (read the record instead) when it is not one this wrote. */
-function decodedSession(word: string): string | undefined {
-  try {
-    return decodeURIComponent(word);
-  } catch {
-    return undefined;
-  }
+  return records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((each) => each.record);
 }

@@ -58,6 +58,8 @@ export interface NodeSessionOptions {
   readonly contentIndex?: ContentIndex;
   /** Where git's per-user config and excludes file are (gitEnvironment.ts); default: as this process's environment says. */
   readonly git?: GitEnvironment;
+  /** Where the history says what it repaired (a torn pack cut, an old layout migrated): the host's log; default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -100,7 +102,9 @@ export function createNodeSession(
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
   const history =
     options.history ??
-    (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
+    (options.stateDirectory === undefined
+      ? undefined
+      : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits, options.log));
   const ripgrep = options.ripgrep === undefined ? findRipgrepOnPath() : options.ripgrep || undefined;
   return {
     ...(history ? { history } : {}),
