@@ -19,8 +19,8 @@
  * changes stay atomic (staging.ts) but a power cut may take what was not yet written back.
  */
 import type { FileSystem, FileWriter } from '../ports/fs';
-import { dirname, isWithin } from '../paths';
-import { isStagingName } from './staging';
+import { basename, dirname, isWithin } from '../paths';
+import { isStagingName, stagingNameInfo } from './staging';
 
 /** Whether a path can be seen by a listing: no part of it is a staging name. */
 function visible(path: string): boolean {
@@ -76,7 +76,8 @@ export class DurableChanges {
    */
   async settle(): Promise<void> {
     await this.visibleStarted;
-    const files = [...this.files];
+    // A folder whose mode was set is synced once, as a folder (its sync keeps its own metadata too).
+    const files = [...this.files].filter((file) => !this.folders.has(file));
     this.files.clear();
     await Promise.all(files.map((file) => this.sync(file, 'file')));
     const folders = [...this.folders];
@@ -93,12 +94,18 @@ export class DurableChanges {
 
   /** Syncs every file and folder written at or below `path` (a staged file or tree about to be renamed into place). */
   private async syncBelow(path: string): Promise<void> {
-    const files = [...this.files].filter((file) => isWithin(path, file));
     const folders = [...this.folders].filter((folder) => isWithin(path, folder));
-    for (const file of files) this.files.delete(file);
+    const files = [...this.files].filter((file) => isWithin(path, file) && !this.folders.has(file));
+    for (const file of [...this.files]) if (isWithin(path, file)) this.files.delete(file);
     for (const folder of folders) this.folders.delete(folder);
     // All of it is under a name no one sees until the rename, so the order among them does not matter.
     await Promise.all([...files.map((file) => this.sync(file, 'file')), ...folders.map((folder) => this.sync(folder, 'directory'))]);
+  }
+
+  /** Syncs every file and folder written under a staging name: what is staged, before an original is parked. */
+  private async syncStaged(): Promise<void> {
+    const staged = [...new Set([...this.files, ...this.folders])].filter((path) => !visible(path));
+    await Promise.all(staged.map((path) => this.syncBelow(path)));
   }
 
   /** Syncs the folders at or below `path` whose entries changed (not their files: they are about to go). */
@@ -143,7 +150,10 @@ export class DurableChanges {
         this.folders.add(dirname(path));
       },
       rename: async (from: string, to: string, options: { overwrite: boolean }) => {
-        await Promise.all([this.syncBelow(from), this.beforeVisible(from, to)]);
+        // Parking an original (a swap: staging.ts swapParked) leaves its name empty until the replacement is renamed
+        // in: what is staged is synced first, so that the name is empty only for the two renames.
+        const parking = stagingNameInfo(basename(to))?.purpose === 'replaced';
+        await Promise.all([this.syncBelow(from), this.beforeVisible(from, to), ...(parking ? [this.syncStaged()] : [])]);
         await inner.rename(from, to, options);
         this.forget(from);
         this.folders.add(dirname(from));
