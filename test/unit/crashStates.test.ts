@@ -7,7 +7,7 @@
  * agreeing with the files or undoing to them. The mutant proves the checker: the same write with the folders never
  * synced must fail it.
  *
- * Size: AGENTFS_CRASH_STATES caps the states checked per path and size (default 160, spread evenly over the
+ * Size: AGENTFS_CRASH_STATES caps the states checked per path and size (default 60, spread evenly over the
  * recording, every state after the reply among them); 0 checks every one.
  */
 import * as assert from 'node:assert/strict';
@@ -21,12 +21,14 @@ import { SCENARIOS, type Size } from './crash/scenarios';
 import { makeTempDir, removeTree } from './helpers';
 
 const worker = path.join(__dirname, 'crash', 'crashWorker.js');
-const LIMIT = Number(process.env.AGENTFS_CRASH_STATES ?? 160);
+const LIMIT = Number(process.env.AGENTFS_CRASH_STATES ?? 60);
 
 /** Records one scenario in a worker process; the recording, and the folder it worked in (to be removed). */
 async function record(scenario: number, size: Size, scratch: string, mutant = false): Promise<SavedRecording> {
   const out = path.join(scratch, `recording-${scenario}-${size}${mutant ? '-mutant' : ''}.json`);
-  const child = spawn(process.execPath, [worker, String(scenario), size, out, ...(mutant ? ['mutant'] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [worker, String(scenario), size, out, ...(mutant ? ['mutant'] : [])], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
@@ -78,7 +80,9 @@ describe('crash states: every change path is durable (an ALICE-style checker)', 
     try {
       const states = crashStates(recording.root, initialTree(recording), 'locks', recording.ops);
       const { violations } = await checkStates(recording, sample(states, LIMIT), scratch);
-      const lost = violations.filter((violation) => violation.acknowledged && /the call had replied, but dir\/new\.txt missing/.test(violation.what));
+      const lost = violations.filter(
+        (violation) => violation.acknowledged && /the call had replied, but dir\/new\.txt missing/.test(violation.what),
+      );
       assert.ok(lost.length > 0, `the checker found no lost acknowledged change: ${JSON.stringify(violations.slice(0, 3))}`);
     } finally {
       removeTree(recording.root);

@@ -45,7 +45,11 @@ export async function hasLegacyStore(fs: FileSystem, directory: string): Promise
  * that does not read or parse is left out, as the old store left it out. The journal says which records are live;
  * without one, every record file is.
  */
-export async function readLegacyRecords<R>(fs: FileSystem, directory: string, accept: (parsed: unknown, id: string) => R | undefined): Promise<R[]> {
+export async function readLegacyRecords<R>(
+  fs: FileSystem,
+  directory: string,
+  accept: (parsed: unknown, id: string) => R | undefined,
+): Promise<R[]> {
   let ids: string[];
   const journal = await fs.readFile(`${directory}/journal`).catch(() => undefined);
   const text = journal ? decoder.decode(journal) : '';

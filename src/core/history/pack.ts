@@ -38,7 +38,7 @@ import type { PathState } from './state';
 
 export const GENERATION_LENGTH = 12;
 const PACK_MAGIC = 'agentfs-history-pack 1 ';
-export const PACK_HEADER = /^agentfs-history-pack 1 ([0-9a-z]{12}) (\d{15})\n$/;
+const PACK_HEADER = /^agentfs-history-pack 1 ([0-9a-z]{12}) (\d{15})\n$/;
 export const PACK_HEADER_BYTES = PACK_MAGIC.length + GENERATION_LENGTH + 1 + 15 + 1;
 
 export type EntryKind = 'B' | 'I' | 'R' | 'C' | 'D';
@@ -71,7 +71,7 @@ function check(text: string): string {
   return bytesToHex(sha256(encoder.encode(text))).slice(0, 8);
 }
 
-export function sha256Hex(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return bytesToHex(sha256(bytes));
 }
 
@@ -271,7 +271,10 @@ export class PackIndex<R> {
     this.operations.delete(id);
     const at = this.ids.indexOf(id);
     if (at >= 0) this.ids.splice(at, 1);
-    this.dead += operation.intent.length + (operation.room?.length ?? 0) + (operation.record && operation.record !== operation.room ? operation.record.length : 0);
+    this.dead +=
+      operation.intent.length +
+      (operation.room?.length ?? 0) +
+      (operation.record && operation.record !== operation.room ? operation.record.length : 0);
     const freed: string[] = [];
     for (const hex of Object.keys(operation.blobs)) {
       const ref = this.refs.get(hex);

@@ -72,8 +72,6 @@ import {
 import type { Origin } from './origin';
 import type { PathState } from './state';
 
-export { OPERATION_ID_PATTERN };
-
 /** What a call is about to do, as its intent records it (pack.ts Intent, less what the store adds). */
 export interface IntentDraft {
   /** Given by a caller that records a change already made with an id of its own (`add`); otherwise made here. */
@@ -105,7 +103,9 @@ export interface WriteOptions {
  * record of what its paths hold now, `unchanged` when they hold what they held before (nothing happened), or
  * undefined to leave it for later (its paths are another process's now, or outside this call's roots).
  */
-export type Recovery = (intent: Intent) => Promise<{ record: OperationRecord; contents: ReadonlyMap<string, StoredContent> } | 'unchanged' | undefined>;
+export type Recovery = (
+  intent: Intent,
+) => Promise<{ record: OperationRecord; contents: ReadonlyMap<string, StoredContent> } | 'unchanged' | undefined>;
 
 /** The store could not make room for an operation: nothing of it was kept, and the change must not be made. */
 export class HistoryWriteError extends Error {
@@ -422,8 +422,7 @@ export class HistoryStore {
           if (content instanceof Uint8Array) {
             parts.push(entryBytes('B', content, hex));
             appended.push(hex);
-          }
-          else {
+          } else {
             await this.keepLarge(hex, content, full);
             made.push(hex);
           }
@@ -480,7 +479,12 @@ export class HistoryStore {
    * where there is room) appended, its record written into its room. Then prunes to the limits; the newest record is
    * never pruned (an operation over `maxBytes` was recorded without content).
    */
-  async commit(reservation: Reservation, record: OperationRecord, contents: ReadonlyMap<string, StoredContent>, options: WriteOptions = {}): Promise<void> {
+  async commit(
+    reservation: Reservation,
+    record: OperationRecord,
+    contents: ReadonlyMap<string, StoredContent>,
+    options: WriteOptions = {},
+  ): Promise<void> {
     try {
       await this.section(options.held, async (index) => {
         const operation = index.operations.get(reservation.id);
@@ -929,7 +933,9 @@ export class HistoryStore {
         kept = Object.fromEntries(Object.entries(added).filter(([hex]) => index.refs.has(hex) || index.located.has(hex)));
       }
     }
-    const blobs = Object.fromEntries(Object.entries(record.blobs).filter(([hex]) => operation.blobs[hex] !== undefined || kept[hex] !== undefined));
+    const blobs = Object.fromEntries(
+      Object.entries(record.blobs).filter(([hex]) => operation.blobs[hex] !== undefined || kept[hex] !== undefined),
+    );
     const finished: OperationRecord = { ...record, blobs };
     const body = recordBody(finished);
     const span = await this.fill(index, operation, body, full);
@@ -1120,7 +1126,11 @@ export class HistoryStore {
       if (room) parts.push(entryBytes('R', room));
     }
     const body = concat(parts);
-    await this.replaceDurably(this.packPath, concat([packHeader(randomToken(GENERATION_LENGTH), PACK_HEADER_BYTES + body.length), body]), true);
+    await this.replaceDurably(
+      this.packPath,
+      concat([packHeader(randomToken(GENERATION_LENGTH), PACK_HEADER_BYTES + body.length), body]),
+      true,
+    );
     this.log(`history: moved ${records.length} records of an earlier version's layout into ${this.packPath}`);
     for (const hex of written) await this.discard(`${this.blobsDirectory}/${hex}`);
     await this.removeLegacy();
@@ -1143,7 +1153,11 @@ export class HistoryStore {
    * Keeps a large file's content as a blob of its own: a hard link to it (the change replaces it by a rename, never
    * writing into it), else a copy made by the file system, put in place under its name by a rename.
    */
-  private async keepLarge(hex: string, content: { readonly file: string; readonly size: number; readonly mtimeMs?: number }, full: boolean): Promise<void> {
+  private async keepLarge(
+    hex: string,
+    content: { readonly file: string; readonly size: number; readonly mtimeMs?: number },
+    full: boolean,
+  ): Promise<void> {
     await this.makeDirectory(full);
     if (!this.blobsMade) {
       await this.fs.createDirectory(this.blobsDirectory);
@@ -1167,7 +1181,8 @@ export class HistoryStore {
       // a copy is hashed again, and its bytes synced before it takes the blob's name.
       const stat = await this.fs.stat(staging);
       const same = linked && stat?.size === content.size && content.mtimeMs !== undefined && stat.mtimeMs === content.mtimeMs;
-      if (!same && (await hashFile(this.fs, staging)).hex !== hex) throw new Error(`the file changed while it was being kept (${content.file})`);
+      if (!same && (await hashFile(this.fs, staging)).hex !== hex)
+        throw new Error(`the file changed while it was being kept (${content.file})`);
       if (!linked && full) await this.fs.sync?.(staging, 'file');
       await this.fs.rename(staging, path, { overwrite: true });
     } catch (error) {

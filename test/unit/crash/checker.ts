@@ -10,6 +10,7 @@
  *  - the history agrees with the files or undoes to them: a workspace as before the call has no record of it; any
  *    other has exactly one new record, and undoing it gives the workspace as before the call, exactly.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeOperation } from '../../../src/core/invoke';
@@ -28,7 +29,7 @@ export interface Violation {
   readonly what: string;
 }
 
-export function treeOf(entries: readonly SavedEntry[]): Map<string, TreeEntry> {
+function treeOf(entries: readonly SavedEntry[]): Map<string, TreeEntry> {
   const tree = new Map<string, TreeEntry>();
   for (const entry of entries) {
     if (entry.kind === 'dir') tree.set(entry.path, { kind: 'dir' });
@@ -62,8 +63,22 @@ function workspace(base: string): Map<string, TreeEntry> {
   return treeOf(snapshotEntries(base, (name) => name === PROBE || isStagingName(name)));
 }
 
+/** Files above this size are written once per content and linked into each state (the tools replace, never write into, them). */
+const LINKED_BYTES = 64 * 1024;
+const contentNames = new WeakMap<Buffer, string>();
+
+/** Writes `data` at `full`: a large file as a hard link to a copy of its content in `shared`, written once. */
+function writeData(full: string, data: Buffer, shared: string): void {
+  if (data.length <= LINKED_BYTES) return fs.writeFileSync(full, data);
+  let name = contentNames.get(data);
+  if (name === undefined) contentNames.set(data, (name = createHash('sha256').update(data).digest('hex')));
+  const kept = path.join(shared, name);
+  if (!fs.existsSync(kept)) fs.writeFileSync(kept, data);
+  fs.linkSync(kept, full);
+}
+
 /** Writes a crash state to the disk; the lock folder goes to `locks`, its slots renamed to a dead pid. */
-function materialize(recording: SavedRecording, state: CrashState, locks: string): void {
+function materialize(recording: SavedRecording, state: CrashState, locks: string, shared: string): void {
   for (const name of fs.readdirSync(recording.root)) fs.rmSync(path.join(recording.root, name), { recursive: true, force: true });
   fs.mkdirSync(locks, { recursive: true });
   const deadName = (name: string): string => name.replace(new RegExp(`^([0-9a-f]{8})\\.${recording.pid}\\.`), `$1.${DEAD_PID}.`);
@@ -74,6 +89,9 @@ function materialize(recording: SavedRecording, state: CrashState, locks: string
     else full = path.join(recording.root, relative);
     if (entry.kind === 'dir') fs.mkdirSync(full, { recursive: true });
     else if (entry.kind === 'link') fs.symlinkSync(entry.target, full);
+    // The workspace's files and the history's large blobs are only ever replaced or copied from; the pack is written
+    // into, so it gets a file of its own.
+    else if (relative.startsWith('base/') || relative.startsWith('state/blobs/')) writeData(full, entry.data, shared);
     else fs.writeFileSync(full, entry.data);
   }
 }
@@ -88,15 +106,18 @@ export async function checkStates(
   const before = treeOf(recording.old);
   const after = treeOf(recording.new);
   const whole = new Set<string>();
-  for (const tree of [before, after]) for (const entry of tree.values()) if (entry.kind === 'file') whole.add(entry.data.toString('base64'));
+  for (const tree of [before, after])
+    for (const entry of tree.values()) if (entry.kind === 'file') whole.add(entry.data.toString('base64'));
   const violations: Violation[] = [];
+  const shared = path.join(scratch, 'contents');
+  fs.mkdirSync(shared, { recursive: true });
   let checked = 0;
   for (const state of states) {
     const fail = (what: string): void => {
       violations.push({ moment: state.moment, acknowledged: state.acknowledged, what });
     };
     const locks = path.join(scratch, `locks-${checked}`);
-    materialize(recording, state, locks);
+    materialize(recording, state, locks, shared);
     checked++;
     const session = createNodeSession(
       base,
@@ -111,7 +132,8 @@ export async function checkStates(
     }
     const found = workspace(base);
     for (const [name, entry] of found)
-      if (entry.kind === 'file' && !whole.has(entry.data.toString('base64'))) fail(`${name} holds bytes no version of a file had (${entry.data.length} bytes)`);
+      if (entry.kind === 'file' && !whole.has(entry.data.toString('base64')))
+        fail(`${name} holds bytes no version of a file had (${entry.data.length} bytes)`);
     if (state.acknowledged) {
       const different = difference(found, after);
       if (different !== '') fail(`the call had replied, but ${different}`);

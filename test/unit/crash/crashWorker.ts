@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { acknowledged, follow, start, stop } from './recorder';
 import { invokeOperation } from '../../../src/core/invoke';
 import { createNodeSession } from '../../../src/node/host/session';
+import { DEFAULT_EDIT_IN_MEMORY_BYTES } from '../../../src/core/settings';
 import { SCENARIOS, type Size, SIZE_BYTES } from './scenarios';
 import { type SavedRecording, snapshotEntries } from './snapshot';
 
@@ -26,9 +27,10 @@ async function main(): Promise<void> {
   const state = path.join(root, 'state');
   fs.mkdirSync(base);
   follow(root, { dropFolderSyncs: mutant === 'mutant' });
+  const editInMemoryBytes = scenario.whole ? DEFAULT_EDIT_IN_MEMORY_BYTES : EDIT_IN_MEMORY_BYTES;
   const session = createNodeSession(
     base,
-    { editInMemoryBytes: EDIT_IN_MEMORY_BYTES },
+    { editInMemoryBytes },
     { stateDirectory: state, ripgrep: false, locks: { directory: path.join(root, 'locks') } },
   );
   const run = async (operation: string, input: Record<string, unknown>, origin?: string): Promise<Record<string, unknown>> => {
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
     old,
     new: snapshotEntries(base),
     setupIds: listed.map((each) => each.operation_id),
-    editInMemoryBytes: EDIT_IN_MEMORY_BYTES,
+    editInMemoryBytes,
   };
   fs.writeFileSync(out, JSON.stringify(recording));
 }

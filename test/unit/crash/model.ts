@@ -19,7 +19,8 @@ import { createHash } from 'node:crypto';
 import type { TraceOp } from './recorder';
 
 /** One entry of a tree as a snapshot or a crash state holds it: relative path → what is there. */
-export type TreeEntry = { readonly kind: 'dir' } | { readonly kind: 'file'; readonly data: Buffer } | { readonly kind: 'link'; readonly target: string };
+export type TreeEntry =
+  { readonly kind: 'dir' } | { readonly kind: 'file'; readonly data: Buffer } | { readonly kind: 'link'; readonly target: string };
 
 /** A tree as the recording's first moment found it: entries by relative path, and which files share one inode. */
 export interface InitialTree {
@@ -63,7 +64,7 @@ export interface Exploration {
   readonly seed: number;
 }
 
-export const DEFAULT_EXPLORATION: Exploration = { allSetsUpTo: 6, randomSets: 12, seed: 1 };
+const DEFAULT_EXPLORATION: Exploration = { allSetsUpTo: 6, randomSets: 12, seed: 1 };
 
 /** The recording replayed onto a model of the tree: its nodes, its entry events and its syncs. */
 class Replay {
@@ -94,7 +95,13 @@ class Replay {
       const inode = initial.inodes.get(path);
       let id = inode === undefined ? undefined : byInode.get(inode);
       if (id === undefined) {
-        id = this.make(entry.kind === 'file' ? { kind: 'file', versions: [{ at: -1, data: entry.data }] } : entry.kind === 'dir' ? { kind: 'dir' } : { kind: 'link', target: entry.target });
+        id = this.make(
+          entry.kind === 'file'
+            ? { kind: 'file', versions: [{ at: -1, data: entry.data }] }
+            : entry.kind === 'dir'
+              ? { kind: 'dir' }
+              : { kind: 'link', target: entry.target },
+        );
         if (inode !== undefined) byInode.set(inode, id);
       }
       this.dirs.get(parent)?.set(this.nameOf(path), id);
@@ -154,7 +161,12 @@ class Replay {
     if (node?.kind === 'file') node.versions.push({ at, data });
   }
 
-  private entry(at: number, place: { dir: number; relative: string }, change: (dirs: Map<number, Map<string, number>>) => void, dirs: number[] = [place.dir]): void {
+  private entry(
+    at: number,
+    place: { dir: number; relative: string },
+    change: (dirs: Map<number, Map<string, number>>) => void,
+    dirs: number[] = [place.dir],
+  ): void {
     const lockOnly = place.relative.startsWith(`${this.lockFolder}/`);
     this.events.push({ at, dirs, apply: change, lockOnly });
     change(this.dirs);
@@ -283,7 +295,8 @@ class Replay {
           break;
         case 'mkdir': {
           const relative = this.relative(op.path);
-          if (relative !== undefined && relative !== '' && this.resolve(relative) === undefined) this.add(at, op.path, this.make({ kind: 'dir' }));
+          if (relative !== undefined && relative !== '' && this.resolve(relative) === undefined)
+            this.add(at, op.path, this.make({ kind: 'dir' }));
           break;
         }
         case 'link': {
@@ -407,7 +420,10 @@ export function crashStates(
         };
         addDirs(0, '', new Set([0]));
         const acknowledged = moment > replay.ack;
-        const key = [...tree].map(([path, entry]) => `${path}\0${entry.kind === 'file' ? hashOf(entry.data) : entry.kind === 'link' ? entry.target : ''}`).sort().join('\n');
+        const key = [...tree]
+          .map(([path, entry]) => `${path}\0${entry.kind === 'file' ? hashOf(entry.data) : entry.kind === 'link' ? entry.target : ''}`)
+          .sort()
+          .join('\n');
         const full = `${acknowledged ? 'a' : 'u'}\n${key}`;
         if (seen.has(full)) continue;
         seen.add(full);
@@ -442,10 +458,12 @@ function entrySets(optional: readonly EntryEvent[], exploration: Exploration, dr
 /** How each reached file's form is chosen: all new, all as synced, all zeroed, all cut, and each file alone in each form. */
 function* formChoices(forms: ReadonlyMap<number, readonly Buffer[]>): Generator<(id: number) => Buffer> {
   const torn = [...forms].filter(([, each]) => each.length > 1);
-  const at = (index: number) => (id: number): Buffer => {
-    const each = forms.get(id) ?? [];
-    return each[Math.min(index, each.length - 1)] ?? Buffer.alloc(0);
-  };
+  const at =
+    (index: number) =>
+    (id: number): Buffer => {
+      const each = forms.get(id) ?? [];
+      return each[Math.min(index, each.length - 1)] ?? Buffer.alloc(0);
+    };
   for (let index = 0; index < 4; index++) yield at(index);
   for (const [id, each] of torn)
     for (let index = 1; index < each.length; index++)

@@ -17,7 +17,14 @@ import * as nodePath from 'node:path';
 /** One recorded call. Paths are absolute; data is base64. */
 export type TraceOp =
   | { readonly op: 'bind'; readonly fd: number; readonly path: string }
-  | { readonly op: 'open'; readonly fd: number; readonly path: string; readonly create: boolean; readonly truncate: boolean; readonly append: boolean }
+  | {
+      readonly op: 'open';
+      readonly fd: number;
+      readonly path: string;
+      readonly create: boolean;
+      readonly truncate: boolean;
+      readonly append: boolean;
+    }
   | { readonly op: 'close'; readonly fd: number }
   | { readonly op: 'write'; readonly fd: number; readonly position: number | null; readonly data: string }
   | { readonly op: 'ftruncate'; readonly fd: number; readonly size: number }
@@ -66,7 +73,8 @@ function inside<T>(call: () => T): T {
 }
 
 function base64(data: unknown, encoding?: unknown): string {
-  if (typeof data === 'string') return Buffer.from(data, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8').toString('base64');
+  if (typeof data === 'string')
+    return Buffer.from(data, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8').toString('base64');
   if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
   return '';
 }
@@ -74,7 +82,12 @@ function base64(data: unknown, encoding?: unknown): string {
 function flagsOf(flags: unknown): { create: boolean; truncate: boolean; append: boolean; write: boolean } {
   if (typeof flags === 'number') {
     const { O_CREAT, O_TRUNC, O_APPEND, O_WRONLY, O_RDWR } = fs.constants;
-    return { create: (flags & O_CREAT) !== 0, truncate: (flags & O_TRUNC) !== 0, append: (flags & O_APPEND) !== 0, write: (flags & (O_WRONLY | O_RDWR)) !== 0 };
+    return {
+      create: (flags & O_CREAT) !== 0,
+      truncate: (flags & O_TRUNC) !== 0,
+      append: (flags & O_APPEND) !== 0,
+      write: (flags & (O_WRONLY | O_RDWR)) !== 0,
+    };
   }
   const text = typeof flags === 'string' ? flags : 'r';
   return { create: /[wa]/.test(text), truncate: text.includes('w'), append: text.includes('a'), write: /[wa+]/.test(text) };
@@ -218,7 +231,13 @@ function install(): void {
     return done(() => note({ op: 'sync-end', id }));
   };
   for (const name of ['fsyncSync', 'fdatasyncSync'])
-    wrap(m, name, (original) => (...args: never[]) => syncing((args as unknown[])[0], () => original(...args)));
+    wrap(
+      m,
+      name,
+      (original) =>
+        (...args: never[]) =>
+          syncing((args as unknown[])[0], () => original(...args)),
+    );
   for (const name of ['fsync', 'fdatasync'])
     wrap(m, name, (original) => (...args: never[]) => {
       const [fd, callback] = args as unknown as [unknown, (error: unknown) => void];
@@ -227,10 +246,15 @@ function install(): void {
         () => original(...args),
         (finish) => {
           if (dropFolderSyncs && typeof fd === 'number' && isDirectoryFd(fd)) return setImmediate(() => callback(null));
-          return original(...([fd, (error: unknown) => {
-            if (!error) finish();
-            callback(error);
-          }] as never[]));
+          return original(
+            ...([
+              fd,
+              (error: unknown) => {
+                if (!error) finish();
+                callback(error);
+              },
+            ] as never[]),
+          );
         },
       );
     });
@@ -249,8 +273,18 @@ function install(): void {
   const wholeWrite = (path: unknown, data: unknown, options: unknown): void => {
     if (!below(path)) return;
     const flag = typeof options === 'object' && options !== null ? (options as { flag?: unknown }).flag : undefined;
-    const encoding = typeof options === 'string' ? options : typeof options === 'object' && options !== null ? (options as { encoding?: unknown }).encoding : undefined;
-    note({ op: 'writeFile', path: nodePath.resolve(path), data: base64(data, encoding), exclusive: typeof flag === 'string' && flag.includes('x') });
+    const encoding =
+      typeof options === 'string'
+        ? options
+        : typeof options === 'object' && options !== null
+          ? (options as { encoding?: unknown }).encoding
+          : undefined;
+    note({
+      op: 'writeFile',
+      path: nodePath.resolve(path),
+      data: base64(data, encoding),
+      exclusive: typeof flag === 'string' && flag.includes('x'),
+    });
   };
   wrap(m, 'writeFileSync', (original) => (...args: never[]) => {
     const [path, data, options] = args as unknown as [unknown, unknown, unknown];
@@ -283,7 +317,9 @@ function install(): void {
   });
   wrap(m, 'unlink', (original) => (...args: never[]) => {
     const [path] = args as unknown as [unknown];
-    return original(...(onSuccess(args, () => (below(path) ? note({ op: 'unlink', path: nodePath.resolve(path) }) : undefined)) as never[]));
+    return original(
+      ...(onSuccess(args, () => (below(path) ? note({ op: 'unlink', path: nodePath.resolve(path) }) : undefined)) as never[]),
+    );
   });
   wrap(m, 'rmdirSync', (original) => (...args: never[]) => {
     const [path] = args as unknown as [unknown];

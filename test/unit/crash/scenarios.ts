@@ -12,7 +12,7 @@ export type Size = 'small' | 'medium' | 'large';
 export const SIZE_BYTES: Readonly<Record<Size, number>> = { small: 120, medium: 300 * 1024, large: 9 * 1024 * 1024 };
 
 /** Numbered lines, `bytes` long or a little more: each line says its number and the text's name, so every edit is unique. */
-export function text(bytes: number, name: string): string {
+function text(bytes: number, name: string): string {
   const lines: string[] = [];
   let length = 0;
   for (let line = 1; length < bytes; line++) {
@@ -24,11 +24,13 @@ export function text(bytes: number, name: string): string {
 }
 
 /** What a scenario's setup may call: the tool, through the session the recorded call then uses, with an origin. */
-export type Run = (operation: string, input: Record<string, unknown>, session?: string) => Promise<Record<string, unknown>>;
+type Run = (operation: string, input: Record<string, unknown>, session?: string) => Promise<Record<string, unknown>>;
 
 export interface Scenario {
   readonly name: string;
   readonly sizes: readonly Size[];
+  /** The tool reads its file whole (a V4A patch, a notebook): it keeps the default in-memory limit, not the low one. */
+  readonly whole?: true;
   /** Makes the tree under `base` (and history through `run`); returns values the call's input needs. */
   readonly setup: (base: string, bytes: number, run: Run) => Promise<Record<string, string>>;
   readonly call: (bytes: number, values: Record<string, string>) => { operation: string; input: Record<string, unknown> };
@@ -111,7 +113,8 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'apply_patch (unified, several files)',
     sizes: SMALL_AND_MEDIUM,
-    setup: (base, bytes) => Promise.resolve(write(base, { 'a.txt': text(bytes, 'a'), 'b.txt': text(bytes, 'b'), 'gone.txt': 'gone\n' })).then(() => ({})),
+    setup: (base, bytes) =>
+      Promise.resolve(write(base, { 'a.txt': text(bytes, 'a'), 'b.txt': text(bytes, 'b'), 'gone.txt': 'gone\n' })).then(() => ({})),
     call: () => ({
       operation: 'apply_patch',
       input: {
@@ -127,7 +130,9 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'apply_patch (V4A: update, move, add, delete)',
     sizes: SMALL_AND_MEDIUM,
-    setup: (base, bytes) => Promise.resolve(write(base, { 'a.txt': text(bytes, 'a'), 'b.txt': text(bytes, 'b'), 'gone.txt': 'gone\n' })).then(() => ({})),
+    whole: true,
+    setup: (base, bytes) =>
+      Promise.resolve(write(base, { 'a.txt': text(bytes, 'a'), 'b.txt': text(bytes, 'b'), 'gone.txt': 'gone\n' })).then(() => ({})),
     call: () => ({
       operation: 'apply_patch',
       input: {
@@ -155,13 +160,18 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'edit_notebook',
     sizes: SMALL_AND_MEDIUM,
+    whole: true,
     setup: (base, bytes) => Promise.resolve(write(base, { 'nb.ipynb': notebook(bytes) })).then(() => ({})),
-    call: () => ({ operation: 'edit_notebook', input: { path: 'nb.ipynb', edits: [{ action: 'edit', cell: 'code', source: 'print(2)\n' }] } }),
+    call: () => ({
+      operation: 'edit_notebook',
+      input: { path: 'nb.ipynb', edits: [{ action: 'edit', cell: 'code', source: 'print(2)\n' }] },
+    }),
   },
   {
     name: 'copy_file (over an existing file)',
     sizes: ALL,
-    setup: (base, bytes) => Promise.resolve(write(base, { 'src/a.txt': text(bytes, 'a'), 'dst/a.txt': text(bytes, 'old') })).then(() => ({})),
+    setup: (base, bytes) =>
+      Promise.resolve(write(base, { 'src/a.txt': text(bytes, 'a'), 'dst/a.txt': text(bytes, 'old') })).then(() => ({})),
     call: () => ({ operation: 'copy_file', input: { source_path: 'src/a.txt', destination_path: 'dst/a.txt', overwrite: true } }),
   },
   {
@@ -186,20 +196,25 @@ export const SCENARIOS: readonly Scenario[] = [
     name: 'copy_directory (over an existing one)',
     sizes: SMALL_AND_MEDIUM,
     setup: (base, bytes) =>
-      Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'copy/old.txt': text(bytes, 'old') })).then(() => ({})),
+      Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'copy/old.txt': text(bytes, 'old') })).then(
+        () => ({}),
+      ),
     call: () => ({ operation: 'copy_directory', input: { source_path: 'tree', destination_path: 'copy', overwrite: true } }),
   },
   {
     name: 'move_directory (over an existing one)',
     sizes: SMALL_AND_MEDIUM,
     setup: (base, bytes) =>
-      Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'other/old.txt': text(bytes, 'old') })).then(() => ({})),
+      Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'other/old.txt': text(bytes, 'old') })).then(
+        () => ({}),
+      ),
     call: () => ({ operation: 'move_directory', input: { source_path: 'tree', destination_path: 'other', overwrite: true } }),
   },
   {
     name: 'delete_directory (recursive)',
     sizes: SMALL_AND_MEDIUM,
-    setup: (base, bytes) => Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'keep.txt': 'keep\n' })).then(() => ({})),
+    setup: (base, bytes) =>
+      Promise.resolve(write(base, { 'tree/a.txt': text(bytes, 'a'), 'tree/deep/b.txt': 'b\n', 'keep.txt': 'keep\n' })).then(() => ({})),
     call: () => ({ operation: 'delete_directory', input: { directory_path: 'tree', recursive: true } }),
   },
   {

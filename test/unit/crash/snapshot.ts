@@ -43,4 +43,3 @@ export function snapshotEntries(folder: string, skip: (name: string) => boolean 
   visit(folder, '');
   return entries;
 }
-
