@@ -362,7 +362,9 @@ describe('history and undo', () => {
     assert.deepEqual([...packOperations(pack).keys()], ids.slice(2));
     assert.equal(liveBlobs(pack).size, 4);
     assert.deepEqual(
-      pack.entries.filter((entry) => entry.kind === 'D').flatMap((entry) => (JSON.parse(entry.payload.toString()) as { drop: string[] }).drop),
+      pack.entries
+        .filter((entry) => entry.kind === 'D')
+        .flatMap((entry) => (JSON.parse(entry.payload.toString()) as { drop: string[] }).drop),
       ids.slice(0, 2),
     );
     const info = expectOk(await f.run('workspace_info', {})).history as { bytes: number; operations: number };

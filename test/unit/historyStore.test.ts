@@ -139,7 +139,11 @@ describe('history store: the pack, its index and sharing', function () {
     const interrupt = async (file: string, change: boolean): Promise<string> => {
       const child = spawn(
         process.execPath,
-        [worker, 'interrupted', JSON.stringify({ root: base, state, lockDirectory: path.join(tmp, 'locks'), file, content: 'interrupted\n', change })],
+        [
+          worker,
+          'interrupted',
+          JSON.stringify({ root: base, state, lockDirectory: path.join(tmp, 'locks'), file, content: 'interrupted\n', change }),
+        ],
         { stdio: ['ignore', 'pipe', 'pipe'] },
       );
       let out = '';
@@ -241,10 +245,18 @@ describe('history store: the pack, its index and sharing', function () {
       };
       // Ids as those versions made them: the time in base 36 first (pruning reads a record's age from it).
       const id = (ago: number, tail: string): string => `${(Date.now() - ago).toString(36).padStart(9, '0')}-${tail}`;
-      const records = [record(id(2000, '0001-aaaa'), 'old.txt', 'before\n', 'after\n'), record(id(1000, '0002-bbbb'), 'big.bin', large, 'small now\n')];
+      const records = [
+        record(id(2000, '0001-aaaa'), 'old.txt', 'before\n', 'after\n'),
+        record(id(1000, '0002-bbbb'), 'big.bin', large, 'small now\n'),
+      ];
       for (const each of records) fs.writeFileSync(path.join(state, 'operations', `${each.id}.json`), JSON.stringify(each));
       if (layout === 'with a journal') {
-        const lines = records.map((each) => `+${each.id} ${Object.entries(each.blobs).map(([hex, size]) => `${hex}:${size}`).join(' ')} @runner-old\n`);
+        const lines = records.map(
+          (each) =>
+            `+${each.id} ${Object.entries(each.blobs)
+              .map(([hex, size]) => `${hex}:${size}`)
+              .join(' ')} @runner-old\n`,
+        );
         fs.writeFileSync(path.join(state, 'journal'), `agentfs-history-journal 1 abcdefabcdef\n${lines.join('')}`);
       }
       const a = open();
@@ -254,7 +266,13 @@ describe('history store: the pack, its index and sharing', function () {
       const next = String(expectOk(await call(a, 'write_file', { file_name: 'new.txt', content: 'n' })).operation_id);
       assert.equal(logged.filter((line) => /moved 2 records of an earlier version's layout into/.test(line)).length, 1);
       await a.history?.settled();
-      assert.deepEqual(fs.readdirSync(state).filter((name) => name !== 'trash').sort(), ['blobs', 'operations', 'pack']);
+      assert.deepEqual(
+        fs
+          .readdirSync(state)
+          .filter((name) => name !== 'trash')
+          .sort(),
+        ['blobs', 'operations', 'pack'],
+      );
       assert.deepEqual(fs.readdirSync(path.join(state, 'operations')), []);
       // The large blob stays a file of its own; the small ones are in the pack now.
       assert.deepEqual(fs.readdirSync(blobs), [sha(large)]);

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-export interface PackEntry {
+interface PackEntry {
   readonly kind: 'B' | 'I' | 'R' | 'C' | 'D';
   /** Where its line starts. */
   readonly offset: number;
@@ -51,7 +51,10 @@ function body(entry: PackEntry): Record<string, unknown> | 'cancelled' | undefin
     if (/^ *$/.test(text)) return undefined;
     const newline = text.indexOf('\n');
     const [hash, length] = text.slice(0, newline).split(' ');
-    const content = entry.payload.subarray(Buffer.byteLength(text.slice(0, newline + 1)), Buffer.byteLength(text.slice(0, newline + 1)) + Number(length));
+    const content = entry.payload.subarray(
+      Buffer.byteLength(text.slice(0, newline + 1)),
+      Buffer.byteLength(text.slice(0, newline + 1)) + Number(length),
+    );
     if (sha(content) !== hash) return undefined;
     text = content.toString('utf8');
   }

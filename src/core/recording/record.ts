@@ -130,7 +130,11 @@ async function recordCall(
   const locked = (): Promise<unknown> =>
     withProcessLocks(locks, tool.failureCode, async () => {
       // The history this undo was planned from has records still to be put right: put them right, then plan again.
-      if (held && (await history.recoverInterrupted(recovery(context, history), { held: true, durability: context.policy.durability })) > 0 && first)
+      if (
+        held &&
+        (await history.recoverInterrupted(recovery(context, history), { held: true, durability: context.policy.durability })) > 0 &&
+        first
+      )
         return RETRY;
       return recordLocked(tool, call, context, history, run, targets, held);
     });
@@ -289,7 +293,11 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes, wr
         summary: await summarise(tool, input, [], context, undefined),
         input: summariseInput(tool, input),
         ...(context.origin ? { origin: context.origin } : {}),
-        paths: targets.map((target, index) => ({ absolute: target.absolute, display: target.display, before: states[index] ?? { type: 'missing' } })),
+        paths: targets.map((target, index) => ({
+          absolute: target.absolute,
+          display: target.display,
+          before: states[index] ?? { type: 'missing' },
+        })),
       },
       reader.contents,
       JSON.stringify({ input, targets, before: states }).length,

@@ -403,7 +403,10 @@ export class NodeFileSystem implements FileSystem {
     return new Promise((resolve, reject) => {
       open(path, SYNC_FLAGS, (openError, fd) => {
         // Gone since it changed: nothing of it is left to keep (its folder's own sync keeps that it went).
-        if (openError) return openError.code === 'ENOENT' ? resolve() : reject(new FsError(ERRNO_KINDS[openError.code ?? ''] ?? 'other', openError.message));
+        if (openError)
+          return openError.code === 'ENOENT'
+            ? resolve()
+            : reject(new FsError(ERRNO_KINDS[openError.code ?? ''] ?? 'other', openError.message));
         fsync(fd, (syncError) =>
           close(fd, () => (syncError ? reject(new FsError(ERRNO_KINDS[syncError.code ?? ''] ?? 'other', syncError.message)) : resolve())),
         );

@@ -141,7 +141,13 @@ describe('compile cache of the bins', function () {
     const before = fs.statSync(file);
     assert.deepEqual(read('note.txt'), first);
     assert.notEqual(fs.statSync(file).ino, before.ino, 'refused by its checksum, and a whole one written in its place');
-    assert.equal(fs.readFileSync(file).subarray(Math.floor(bytes.length / 2)).every((byte) => byte === 0), false);
+    assert.equal(
+      fs
+        .readFileSync(file)
+        .subarray(Math.floor(bytes.length / 2))
+        .every((byte) => byte === 0),
+      false,
+    );
     assert.deepEqual(read('note.txt'), first);
   });
 

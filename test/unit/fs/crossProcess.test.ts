@@ -284,14 +284,20 @@ describe('several processes, one workspace', function () {
     const pack = readPack(f.state);
     assert.equal(pack.tornBytes, 0);
     const operations = packOperations(pack);
-    const inPack = new Set(pack.entries.filter((entry) => entry.kind === 'B').map((entry) => createHash('sha256').update(entry.payload).digest('hex')));
+    const inPack = new Set(
+      pack.entries.filter((entry) => entry.kind === 'B').map((entry) => createHash('sha256').update(entry.payload).digest('hex')),
+    );
     for (const operation of listed.operations as { operation_id: string; undo_available: boolean }[]) {
       expectOk(await call(session, 'history_get', { operation_id: operation.operation_id }));
       if (!operation.undo_available) continue;
       const intent = operations.get(operation.operation_id)?.intent;
       assert.ok(intent, `${operation.operation_id} is in the pack`);
       for (const hex of Object.keys(intent.blobs)) {
-        const whole = inPack.has(hex) || createHash('sha256').update(fs.readFileSync(path.join(f.state, 'blobs', hex))).digest('hex') === hex;
+        const whole =
+          inPack.has(hex) ||
+          createHash('sha256')
+            .update(fs.readFileSync(path.join(f.state, 'blobs', hex)))
+            .digest('hex') === hex;
         assert.ok(whole, `blob ${hex} of ${operation.operation_id} is whole`);
       }
     }

@@ -98,7 +98,9 @@ async function writes(input: SessionInput & { readonly prefix: string; readonly 
   process.stdout.write('done\n');
 }
 
-async function interrupted(input: SessionInput & { readonly file: string; readonly content: string; readonly change: boolean }): Promise<void> {
+async function interrupted(
+  input: SessionInput & { readonly file: string; readonly content: string; readonly change: boolean },
+): Promise<void> {
   const port = new NodeFileSystem(NodeLocks.shared(input.lockDirectory));
   const store = new HistoryStore(port, toPosixPath(input.state));
   const absolute = toPosixPath(nodePath.join(input.root, input.file));
@@ -106,7 +108,12 @@ async function interrupted(input: SessionInput & { readonly file: string; readon
   const before = await reader.read(absolute);
   const held = await port.lock?.([absolute]);
   const reservation = await store.reserve(
-    { operation: 'write_file', summary: `write_file ${input.file}`, input: { file_name: input.file }, paths: [{ absolute, display: input.file, before }] },
+    {
+      operation: 'write_file',
+      summary: `write_file ${input.file}`,
+      input: { file_name: input.file },
+      paths: [{ absolute, display: input.file, before }],
+    },
     reader.contents,
     1000,
   );
