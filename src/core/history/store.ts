@@ -168,6 +168,8 @@ const SCAN_WINDOW = 1024 * 1024;
 /** The pack is rewritten once this much of it, and half of it, is dead (dropped records, freed blobs, room to spare). */
 const COMPACT_DEAD_BYTES = 1024 * 1024;
 
+/** How long an operation of another process must have gone without a record before a later pass asks after it. */
+const RECOVER_AFTER_MS = 5_000;
 /** Operations this process has reserved and not yet committed or given up: never another call's to recover. */
 const inFlight = new Set<string>();
 /** What each store directory's writes in this process wait for (HistoryStore.exclusive). */
@@ -277,6 +279,8 @@ export class HistoryStore {
   /** The pack's size when the last sync of it started, by generation: what an intent says its writer synced. */
   private synced = { generation: '', size: 0 };
   private directoryMade = false;
+  /** Operations without a record at this store's last recovery pass; undefined before the first (recoverIn). */
+  private lookedAt: Set<string> | undefined;
   private blobsMade = false;
   /** Files out of the store (pruned records, trashed blobs) waiting for `sweep`. */
   private readonly doomed = new Set<string>();
@@ -956,9 +960,20 @@ export class HistoryStore {
   /** Puts right every operation without a record that is no call's of this process (see `Recovery`). */
   private async recoverIn(index: Index, recover: Recovery, options: WriteOptions): Promise<number> {
     let done = 0;
-    for (const id of [...index.ids]) {
+    const pending = index.ids.filter((id) => {
       const operation = index.operations.get(id);
-      if (!operation || operation.record || operation.cancelled || inFlight.has(id) || operation.intent.length === 0) continue;
+      return operation !== undefined && !operation.record && !operation.cancelled && !inFlight.has(id) && operation.intent.length > 0;
+    });
+    // Another process's call under way leaves its intent without a record for a moment, and asking whether its process
+    // still holds its paths costs a look at the lock folder, while the store is held: an intent is looked at when this
+    // store first reads the pack (it may be a crash's), and later only once it has stayed without a record since this
+    // store's last pass and for RECOVER_AFTER_MS (a crash's, or a call that slow). Putting one right late loses nothing.
+    const looked = this.lookedAt;
+    this.lookedAt = new Set(pending);
+    const settledBefore = Date.now() - RECOVER_AFTER_MS;
+    for (const id of pending) {
+      const operation = index.operations.get(id);
+      if (!operation || (looked !== undefined && (!looked.has(id) || !(timeOfId(id) < settledBefore)))) continue;
       const intent = parseIntent(decodeText(await this.readPack(operation.intent)));
       if (!intent) continue;
       const result = await recover(intent);

@@ -15,6 +15,9 @@
  * the younger (later `since`, then name) withdraws, renaming its file back to .idle, and tries again later, while
  * the older keeps its claim and waits for the other to go. Whichever of two claims looked second saw the first,
  * so two overlapping holders never both proceed, and as the older never withdraws they cannot livelock or deadlock.
+ * A withdrawn claim is not published again while an older one over its paths is there (it looks first), so it does not
+ * keep the older waiting; and a waiting claim wakes when the lock folder changes (one watch per folder), not only
+ * after its backoff, so a claim held for a moment (the history store's) goes to the next at once.
  * A claim is made visible by a rename once its line is complete, so no reader sees half of one (a slot's very
  * first claim is appended in place, and a reader that cannot parse it waits).
  *
@@ -85,10 +88,6 @@ const SLOT_MAX_BYTES = 256 * 1024;
 const TAIL_BYTES = 8192;
 const RECOVERING_NAME = /^([0-9a-f]{8})\.(\d+)\.(\d+)\.held\.recovering-(\d+)$/;
 const CASE_INSENSITIVE = process.platform === 'darwin' || process.platform === 'win32';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Whether a process with this pid runs on this host (a zombie, already dead but not yet reaped, does not count). */
 function processAlive(pid: number): boolean {
@@ -261,6 +260,9 @@ export class NodeLocks {
   private readonly slots: Slot[];
   private prepared = false;
   private heartbeat: NodeJS.Timeout | undefined;
+  /** The watch on the lock folder that wakes waiting claims (undefined: not made yet; null: cannot be had). */
+  private watcher: fs.FSWatcher | null | undefined;
+  private readonly sleepers: (() => void)[] = [];
 
   constructor(
     /** The lock directory every cooperating process uses (src/node/host/stateDirectory.ts `defaultLockDirectory`). */
@@ -285,28 +287,41 @@ export class NodeLocks {
     if (keys.every((key) => mine.some((slot) => slot.paths?.some((held) => covers(held, key)))))
       return { release: () => Promise.resolve() };
     this.prepare();
+    // A lock that must not wait looks first: a live claim over the paths answers at once, with no claim of its own
+    // made and withdrawn (the history's recovery asks this of every other process's call under way).
+    if (!wait) {
+      const busy = this.conflicts(undefined, keys)[0];
+      if (busy) throw new FsError('locked', `Another Agent FS process is changing ${busy.path}.`);
+    }
     const slot = this.freeSlot();
     const since = Date.now();
     const deadline = since + this.waitMs;
     const claim = `${JSON.stringify({ pid: process.pid, host: this.host, since, paths: keys } satisfies Claim)}\n`;
     let delay = 1;
     let claimed = false;
+    let conflicts: (Claim & { name: string; path: string })[] = [];
+    const older = (other: { since: number; name: string }): boolean =>
+      other.since < since || (other.since === since && other.name < nodePath.basename(slot.held));
     for (;;) {
       if (!claimed) {
-        this.publish(slot, claim, keys);
-        claimed = true;
+        // While an older claim over these paths is there (held, or waiting its turn), publishing this one would only
+        // get in its way (it would see a conflict and wait on): look, and publish once none is.
+        conflicts = this.conflicts(undefined, keys);
+        if (!conflicts.some(older)) {
+          this.publish(slot, claim, keys);
+          claimed = true;
+        }
       }
-      const conflicts = this.conflicts(slot, keys);
-      if (conflicts.length === 0) {
-        slot.granted = true;
-        return { release: () => Promise.resolve(this.release(slot)) };
-      }
-      const yielding = conflicts.some(
-        (other) => other.since < since || (other.since === since && other.name < nodePath.basename(slot.held)),
-      );
-      if (yielding || !wait || Date.now() >= deadline) {
-        this.withdraw(slot);
-        claimed = false;
+      if (claimed) {
+        conflicts = this.conflicts(slot, keys);
+        if (conflicts.length === 0) {
+          slot.granted = true;
+          return { release: () => Promise.resolve(this.release(slot)) };
+        }
+        if (conflicts.some(older) || !wait || Date.now() >= deadline) {
+          this.withdraw(slot);
+          claimed = false;
+        }
       }
       if (!wait) throw new FsError('locked', `Another Agent FS process is changing ${conflicts[0]?.path ?? keys.join(', ')}.`);
       if (Date.now() >= deadline) {
@@ -319,9 +334,41 @@ export class NodeLocks {
           `Another Agent FS process is changing ${holder?.path ?? keys.join(', ')} (${who}); waited ${Math.round(this.waitMs / 1000)} s. Nothing was changed; try again when it has finished.`,
         );
       }
-      await sleep(delay);
+      await this.changeOrTimeout(delay);
       delay = Math.min(delay * 2, 50);
     }
+  }
+
+  /**
+   * Resolves when the lock folder changes (a claim withdrawn, released or made) or after `ms`, whichever comes first:
+   * a claim held for a moment (the history store's, many times a second when processes record at once) is taken the
+   * moment it is released, instead of after a backoff that grows to 50 ms. The watch is one per folder, made on the
+   * first wait; where it cannot be had, the timeout alone serves.
+   */
+  private changeOrTimeout(ms: number): Promise<void> {
+    if (this.watcher === undefined) {
+      try {
+        this.watcher = fs.watch(this.directory, () => {
+          for (const wake of this.sleepers.splice(0)) wake();
+        });
+        this.watcher.on('error', () => undefined);
+        this.watcher.unref();
+      } catch {
+        this.watcher = null;
+      }
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        const at = this.sleepers.indexOf(wake);
+        if (at >= 0) this.sleepers.splice(at, 1);
+        resolve();
+      }, ms);
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.sleepers.push(wake);
+    });
   }
 
   private prepare(): void {
@@ -384,10 +431,10 @@ export class NodeLocks {
     fs.unlink(slot.idle, () => undefined);
   }
 
-  /** Other live claims overlapping `keys`; clears every stale slot on the way. */
-  private conflicts(slot: Slot, keys: readonly string[]): (Claim & { name: string; path: string })[] {
+  /** Other live claims overlapping `keys` (besides `slot`'s, if given); clears every stale slot on the way. */
+  private conflicts(slot: Slot | undefined, keys: readonly string[]): (Claim & { name: string; path: string })[] {
     const found: (Claim & { name: string; path: string })[] = [];
-    const own = nodePath.basename(slot.held);
+    const own = slot === undefined ? undefined : nodePath.basename(slot.held);
     for (const name of fs.readdirSync(this.directory)) {
       if (name === own) continue;
       const recovering = RECOVERING_NAME.exec(name);
