@@ -100,7 +100,7 @@ const nodeBase = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },

@@ -51,9 +51,9 @@ export function countLines(text: string): number {
  * An external command, its output piped to this process and read whole (never /dev/null, which ripgrep recognises
  * and answers early). Describes the result by its line count.
  */
-function command(executable: string, args: readonly string[], cwd?: string): () => string {
+function command(executable: string, args: readonly string[], cwd?: string, env?: () => NodeJS.ProcessEnv): () => string {
   return () => {
-    const child = spawnSync(executable, args, { cwd, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
+    const child = spawnSync(executable, args, { cwd, env: env?.(), maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
     if (child.error) throw child.error;
     if (child.status !== 0 && child.status !== 1) throw new Error(`${executable} exited ${child.status}: ${child.stderr.toString()}`);
     let lines = 0;
@@ -206,6 +206,11 @@ export class Bench {
   /** A reference row running an external command. */
   command(tool: string, executable: string, args: readonly string[]): Spec {
     return { tool, reference: true, run: command(executable, args), memory: commandPeak(executable, args) };
+  }
+
+  /** Our own command, run with the environment `env` gives for each run (a fresh cache folder, say). */
+  oursCommand(tool: string, executable: string, args: readonly string[], env: () => NodeJS.ProcessEnv): Spec {
+    return { tool, reference: false, run: command(executable, args, undefined, env) };
   }
 
   async close(): Promise<void> {

@@ -17,7 +17,7 @@ import { PathResolver, type Workspace } from './confinement';
 import type { ContentSearcher } from './ports/searcher';
 import type { Policy } from './settings';
 import type { EditorState, HostInfo, ToolContext } from './context';
-import type { Progress } from './signals';
+import { breathing, type Progress, timerTurn } from './signals';
 import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
 import type { NotebookEditors } from './ports/notebooks';
@@ -48,6 +48,11 @@ export interface Session {
   readonly encodings?: EncodingHost;
   /** Where git's per-user config and excludes file are, as the host's environment says; absent: none is read. */
   readonly git?: GitEnvironment;
+  /**
+   * One turn of the host's event loop, which a long call awaits every BREATH_MS (signals.ts) so that the host reads
+   * what came meanwhile (a cancellation, another call); absent: a zero-delay timer.
+   */
+  readonly turn?: () => Promise<void>;
 }
 
 function namingOf(session: Session): HostNaming {
@@ -198,6 +203,7 @@ async function createContext(
     hashes: new HashMemo(),
     isCancelled,
     ...(progress ? { progress } : {}),
+    breathe: breathing(session.turn ?? timerTurn, isCancelled),
   };
   return { call: await accepted.bind(context), context };
 }

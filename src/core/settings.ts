@@ -180,4 +180,5 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.contentIndex.enabled': true,
   // Read by the editor alone (src/vscode/problems.ts): the runner and the MCP server have no language services.
   'agentFs.problemsAfterEdits': 'open',
+  'agentFs.problemsAfterEditsTimeout': 1000,
 };

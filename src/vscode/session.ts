@@ -14,6 +14,7 @@ import type { Policy } from '../core/settings';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/ports/pathIndex';
 import { gitEnvironment } from '../node/host/gitEnvironment';
+import { nextTurn } from '../node/host/foreground';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
 import { editorIndexOptions, NodePathIndex } from '../node/indexes/pathIndex';
 import { NodeContentIndex } from '../node/indexes/contentIndex';
@@ -78,6 +79,8 @@ export class EditorSession implements Session {
 
   /** Tools are registered as agentfs_<operation>, and deletes go to the trash: messages say so. */
   readonly naming = EDITOR_NAMING;
+  /** The extension host's event loop, shared with every other extension: a long call lets it turn (signals.ts). */
+  readonly turn = nextTurn;
   /** The editor's encodings: open documents' and VS Code's files.* settings per file, VS Code's own codec. */
   readonly encodings = new EditorEncodings((path) => this.uriOf(path));
 

@@ -136,8 +136,9 @@ async function expandSteps(page: Page): Promise<void> {
   const closed = response
     .locator('summary.completed-response-summary[aria-expanded="false"], .chat-used-context-label > a[aria-expanded="false"]')
     .filter({ visible: true });
-  // Opening the outer box shows the inner ones: a few rounds, until none is closed.
-  for (let round = 0; round < 4 && (await closed.count()) > 0; round++) {
+  // Opening the outer box shows the inner ones: rounds until none is closed (the boxes open as the page renders them).
+  for (const deadline = Date.now() + STEP_TIMEOUT; (await closed.count()) > 0;) {
+    if (Date.now() > deadline) throw new Error(`a steps box stayed closed for ${STEP_TIMEOUT} ms`);
     // A DOM click: the box's own label overlays the element Playwright would aim at.
     await closed.first().dispatchEvent('click');
     await delay(400);

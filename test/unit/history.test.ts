@@ -18,6 +18,7 @@ import { checkEnvelope } from '../shared/results';
 import { assertTree, snapshot } from '../shared/tree';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
 import { liveBlobs, packOperations, readPack } from './packFile';
+import { buildBundles } from './bundles';
 
 /** Every entry below `root` with its type, mode and bytes (links by target), so "identical" means identical. */
 function fullTree(root: string): Record<string, string> {
@@ -483,10 +484,7 @@ describe('history through the runner: node dist/cli.js --state DIR', function ()
   const cli = path.join(repo, 'dist', 'cli.js');
   let f: Fixture;
 
-  before(() => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-  });
+  before(buildBundles);
   beforeEach(() => {
     f = fixture();
     seed(f);

@@ -11,6 +11,7 @@ import { compareCodePoints, walkListings, type VisibleEntry } from '../walk/list
 import { internKey, ListingMemo } from '../walk/memo';
 import { INCLUDE_IGNORED, OFFSET } from './parameters';
 import { pageFields, pageOf } from '../contract/paging';
+import { mapBreathing } from '../signals';
 
 export const FIND_FILE_CAP = 200;
 
@@ -124,8 +125,8 @@ export const findFile = defineTool({
       ignored += rules.ignoredCount;
     }
 
-    const { matchType, ranked } = search.results();
-    const matches: Match[] = ranked.map(({ item, score }) => ({
+    const { matchType, ranked } = await search.results(context);
+    const matches: Match[] = await mapBreathing(context, ranked, ({ item, score }) => ({
       file_name: item.name,
       relative_path: context.paths.display(item.root, item.absolute),
       score,

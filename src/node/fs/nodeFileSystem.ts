@@ -73,27 +73,32 @@ function now<T>(call: () => T): Promise<T> {
 
 /**
  * Directory reads and small file reads are synchronous too, but in slices of this many milliseconds: once a slice is
- * used up the next such call goes through the thread pool, which lets the event loop run (a cancellation, another
- * request), and the call after it starts a new slice. A walk makes thousands of directory reads and a content scan
- * thousands of small file reads, each far cheaper than its round trip through the thread pool (on a warm page cache a
- * 5,000-directory walk took 1.5× as long with callbacks and 1.8× with promises), while a host that serves other work
- * meanwhile (the editor's extension host, an MCP server) is never blocked for much longer than one slice.
+ * used up, such calls go through the thread pool until the event loop has turned, which lets it read what came
+ * meanwhile (a cancellation, another request); the first call after the turn starts a new slice. A walk makes
+ * thousands of directory reads and a content scan thousands of small file reads, each far cheaper than its round trip
+ * through the thread pool (on a warm page cache a 5,000-directory walk took 1.5× as long with callbacks and 1.8× with
+ * promises), while a host that serves other work meanwhile (the editor's extension host, an MCP server) is never
+ * blocked for much longer than one slice.
+ *
+ * A slice ends at a turn (setImmediate, after the poll phase), never when a call through the thread pool completes:
+ * the pool's completions arrive together in one poll phase, and a fresh slice for each would run them back to back
+ * with nothing read in between.
  */
 const SLICE_MS = 8;
 let sliceStarted: number | undefined;
 
-/** Whether a synchronous call still fits in the current slice (starting one if none is running). */
-function inSlice(): boolean {
-  const now = performance.now();
-  sliceStarted ??= now;
-  return now - sliceStarted < SLICE_MS;
+function endSlice(): void {
+  sliceStarted = undefined;
 }
 
-/** A call through the thread pool: the event loop runs while it waits, so the next slice starts afresh. */
-function yielding<T>(call: Promise<T>): Promise<T> {
-  return call.finally(() => {
-    sliceStarted = undefined;
-  });
+/** Whether a synchronous call still fits in the current slice (starting one, to end at the next turn, if none runs). */
+function inSlice(): boolean {
+  const now = performance.now();
+  if (sliceStarted === undefined) {
+    sliceStarted = now;
+    setImmediate(endSlice);
+  }
+  return now - sliceStarted < SLICE_MS;
 }
 
 /** Whole-file reads and writes up to this size are synchronous. */
@@ -195,10 +200,8 @@ export class NodeFileSystem implements FileSystem {
     const entries = await translated(() =>
       inSlice()
         ? Promise.resolve(fs.readdirSync(path, { withFileTypes: true }))
-        : yielding(
-            new Promise<Dirent[]>((resolve, reject) =>
-              fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))),
-            ),
+        : new Promise<Dirent[]>((resolve, reject) =>
+            fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))),
           ),
     );
     // Only links need another system call; a promise per plain entry would triple the cost of a large walk.
@@ -226,7 +229,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   readFile(path: string): Promise<Uint8Array> {
-    if (!inSlice()) return yielding(translated(() => fsp.readFile(path)));
+    if (!inSlice()) return translated(() => fsp.readFile(path));
     let fd: number | undefined;
     try {
       fd = openSync(path, 'r');
@@ -275,31 +278,29 @@ export class NodeFileSystem implements FileSystem {
       }
     }
     // Callbacks, not fs.promises: a FileHandle costs far more than a read.
-    return yielding(
-      new Promise((resolve, reject) => {
-        open(path, flags, (openError, fd) => {
-          if (openError) return reject(fail(openError));
-          const buffer = Buffer.allocUnsafe(length);
-          let filled = 0;
-          const finish = (error: NodeJS.ErrnoException | null): void =>
-            close(fd, () => {
-              if (error) reject(fail(error));
-              else resolve(buffer.subarray(0, filled));
-            });
-          // A single read may return less than asked before the end of the file; only 0 bytes means the end.
-          const next = (): void => {
-            if (filled >= length) return finish(null);
-            read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
-              if (readError) return finish(readError);
-              if (bytesRead === 0) return finish(null);
-              filled += bytesRead;
-              next();
-            });
-          };
-          next();
-        });
-      }),
-    );
+    return new Promise((resolve, reject) => {
+      open(path, flags, (openError, fd) => {
+        if (openError) return reject(fail(openError));
+        const buffer = Buffer.allocUnsafe(length);
+        let filled = 0;
+        const finish = (error: NodeJS.ErrnoException | null): void =>
+          close(fd, () => {
+            if (error) reject(fail(error));
+            else resolve(buffer.subarray(0, filled));
+          });
+        // A single read may return less than asked before the end of the file; only 0 bytes means the end.
+        const next = (): void => {
+          if (filled >= length) return finish(null);
+          read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
+            if (readError) return finish(readError);
+            if (bytesRead === 0) return finish(null);
+            filled += bytesRead;
+            next();
+          });
+        };
+        next();
+      });
+    });
   }
 
   readInto(path: string, offset: number, buffer: Uint8Array): Promise<number> {

@@ -18,9 +18,11 @@ import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../../core/
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../../core/policy/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from '../fs/locks';
 import { NodeFileSystem } from '../fs/nodeFileSystem';
+import { pausePointsIn, withPausePoints } from '../fs/pausePoints';
 import { findRipgrepOnPath, RipgrepSearcher } from '../search/ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
+import { nextTurn } from './foreground';
 
 export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */
@@ -96,7 +98,9 @@ export function createNodeSession(
     directories,
     [userStateDirectory(), lockDirectory, options.stateDirectory].filter((folder): folder is string => folder !== undefined),
   );
-  const fs = new NodeFileSystem(locks);
+  const pausePoints = pausePointsIn();
+  const disk = new NodeFileSystem(locks);
+  const fs = pausePoints ? withPausePoints(disk, pausePoints) : disk;
   const roots = namedRoots(directories.map(toPosixPath));
   const { sharedPolicy } = options;
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
@@ -129,6 +133,7 @@ export function createNodeSession(
       return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },
     naming: options.naming ?? RUNNER_NAMING,
+    turn: nextTurn,
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
         if (!isDirectory(directory)) {

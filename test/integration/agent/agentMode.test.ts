@@ -489,7 +489,17 @@ describe('Copilot agent mode with a scripted model', function () {
         'Agent FS is read-only',
         10_000,
       );
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The when clauses are the workbench's, which learns of the setting apart from the extension host: a request
+      // without steps goes out until one offers no tool that changes files.
+      const writers = new Set(mutatingTools().map((tool) => tool.name));
+      await eventually(
+        async () => {
+          const probe = await runScenario({ name: 'readonly-probe', files: {}, steps: [] }, 'say done');
+          return !probe.firstTools.some((tool) => writers.has(tool.name));
+        },
+        'the chat offering no tool that changes files',
+        60_000,
+      );
       const result = await runScenario(
         {
           name: 'readonly',

@@ -8,7 +8,7 @@
  * for the long run).
  */
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,6 +19,7 @@ import { createNodeSession } from '../../../src/node/host/session';
 import { call, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from '../helpers';
 import { churnProblems, setUpChurn, stagingLeft } from './kills';
 import { packOperations, readPack } from '../packFile';
+import { buildBundles } from '../bundles';
 
 const repo = path.join(__dirname, '..', '..', '..', '..');
 const cli = path.join(repo, 'dist', 'cli.js');
@@ -94,10 +95,7 @@ describe('several processes, one workspace', function () {
   let f: Fixture;
   const children: ChildProcess[] = [];
 
-  before(() => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-  });
+  before(buildBundles);
   beforeEach(() => {
     f = fixture();
   });

@@ -20,6 +20,7 @@ import {
 import type { Envelope } from '../../../src/core/envelope';
 import { stateToken } from '../../../src/node/mcp/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
+import { Output } from '../../shared/output';
 import { buildOnce, RUNNER, serve, SERVER, stopChild } from './serve';
 
 /** Splits a POSIX shell line of plain and single-quoted words (what shellWord writes). */
@@ -146,12 +147,10 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     assert.ok(line);
     const [command = '', ...args] = shellWords(line.text.trim());
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-    });
+    const errors = new Output(child.stderr);
     try {
-      for (let tries = 0; tries < 400 && !log.includes('listening on'); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await errors.until((text) => text.includes('listening on'), 'where it listens');
+      const log = errors.text;
       assert.match(
         log,
         new RegExp(`listening on http://127\\.0\\.0\\.1:${port}/mcp; token in ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),

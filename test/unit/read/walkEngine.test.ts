@@ -133,7 +133,7 @@ describe('walk engine shortcuts', function () {
     if (ws && fs.existsSync(ws.tmp)) ws.cleanup();
   });
 
-  it('find_file: the prefilter and the per-name ranking drop no match and change no score fuse.js gives', function () {
+  it('find_file: the prefilter and the per-name ranking drop no match and change no score fuse.js gives', async function () {
     this.timeout(120_000);
     const next = random(20261201);
     const all = names(next, 3000);
@@ -142,7 +142,7 @@ describe('walk engine shortcuts', function () {
     for (const query of queries(next, 800)) {
       const search = new FileNameSearch<string>(query.trim());
       for (const name of all) search.add(name, name);
-      const got = search.results();
+      const got = await search.results();
       const expected = reference(query, all);
       assert.equal(got.matchType, expected.matchType, `match_type for ${JSON.stringify(query)}`);
       assert.deepEqual(

@@ -21,7 +21,7 @@ import {
 } from '../../../../src/node/indexes/savedIndex';
 import { createNodeSession } from '../../../../src/node/host/session';
 import { writeTree } from '../../../shared/tree';
-import { makeTempDir, removeTree } from '../../helpers';
+import { makeTempDir, pollUntil, removeTree } from '../../helpers';
 import { sleep } from './setup';
 
 const TREE = {
@@ -287,19 +287,33 @@ describe('saved path index: a new index starts from it', () => {
       try {
         index.preload(root);
         await index.whenReady(root);
-        // Saved once built, and again for the folders that save made in the root; then quiet, however long it waits.
-        await sleep(200);
-        const built = index.stats.saves;
+        // Saved once built, and again for the folders that save made in the root; then quiet: once the events of a
+        // save's own writes are in (a call takes in every event queued before it), no save is due.
+        const savedAfter = async (previous: number): Promise<number> => {
+          await pollUntil(
+            () => index.stats.saves,
+            (saves) => saves > previous,
+          );
+          for (;;) {
+            await sameAsWalk(root, index);
+            if (!index.saveDue(root)) return index.stats.saves;
+            await pollUntil(
+              () => index.saveDue(root),
+              (due) => !due,
+            );
+          }
+        };
+        const built = await savedAfter(0);
         assert.ok(built >= 1, 'saved once built');
-        await sleep(300);
-        assert.equal(index.stats.saves, built, 'its own saves call for no other');
+        await sameAsWalk(root, index);
+        assert.equal(index.saveDue(root), false, 'its own saves call for no other');
         fs.writeFileSync(path.join(root, 'docs', 'new.md'), 'x\n');
         await sameAsWalk(root, index);
-        await sleep(200);
-        const changed = index.stats.saves;
+        assert.equal(index.saveDue(root), true, 'a change calls for a save');
+        const changed = await savedAfter(built);
         assert.ok(changed > built, 'saved after a change');
-        await sleep(300);
-        assert.equal(index.stats.saves, changed, 'and then quiet again');
+        await sameAsWalk(root, index);
+        assert.equal(index.saveDue(root), false, 'and then quiet again');
         const saved = await readSavedIndex(savedIndexFile(state, root), root);
         assert.ok(typeof saved !== 'string' && saved.directories.some((each) => each.entries.some((entry) => entry.name === 'new.md')));
       } finally {
