@@ -127,9 +127,22 @@ export class DurableChanges {
     if (visible(path) || !visible(dirname(path))) this.folders.add(dirname(path));
   }
 
+  /** The port the call changes files through: the inner port, its changing methods tracked (see the header). */
   private tracking(): FileSystem {
+    const methods = { ...this.required(), ...this.optional() } as Record<PropertyKey, unknown>;
+    // Everything else (reads, stats, locks, hashing) is the inner port's own, the lock by identity (locks.ts merges
+    // requests by it); an optional method the inner port lacks stays absent.
+    return new Proxy(this.inner, {
+      get(target, property, receiver): unknown {
+        return methods[property] ?? (Reflect.get(target, property, receiver) as unknown);
+      },
+    });
+  }
+
+  /** The changing methods every port has, tracked. */
+  private required(): Partial<FileSystem> {
     const inner = this.inner;
-    const methods: Partial<FileSystem> = {
+    return {
       writeFile: async (path: string, content: Uint8Array) => {
         await this.beforeVisible(path);
         await inner.writeFile(path, content);
@@ -165,7 +178,12 @@ export class DurableChanges {
         this.wrote(to);
       },
     };
-    const optional: Partial<FileSystem> = {
+  }
+
+  /** The changing methods a port may have, tracked where it has them (undefined, and so absent, where not). */
+  private optional(): Partial<FileSystem> {
+    const inner = this.inner;
+    return {
       createFile: inner.createFile
         ? async (path: string, content: Uint8Array) => {
             await this.beforeVisible(path);
@@ -217,14 +235,5 @@ export class DurableChanges {
           }
         : undefined,
     };
-    // Everything else (reads, stats, locks, hashing) is the inner port's own, the lock by identity (locks.ts merges
-    // requests by it).
-    return new Proxy(inner, {
-      get(target, property, receiver): unknown {
-        const own = (methods as Record<PropertyKey, unknown>)[property] ?? (optional as Record<PropertyKey, unknown>)[property];
-        if (own !== undefined) return own;
-        return Reflect.get(target, property, receiver) as unknown;
-      },
-    });
   }
 }
