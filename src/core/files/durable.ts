@@ -34,6 +34,12 @@ async function missingFolders(fs: FileSystem, path: string): Promise<string[]> {
   return missing;
 }
 
+/** A path to sync, and what it is. */
+type Entry = readonly [path: string, kind: 'file' | 'directory'];
+
+/** How many syncs run at once (syncEach). */
+const SYNCS_AT_ONCE = 16;
+
 export interface DurableOptions {
   /** Awaited once, before the first change another process could see (2. above). */
   readonly beforeVisible?: () => Promise<void>;
@@ -79,10 +85,10 @@ export class DurableChanges {
     // A folder whose mode was set is synced once, as a folder (its sync keeps its own metadata too).
     const files = [...this.files].filter((file) => !this.folders.has(file));
     this.files.clear();
-    await Promise.all(files.map((file) => this.sync(file, 'file')));
+    await this.syncEach(files.map((file) => [file, 'file']));
     const folders = [...this.folders];
     this.folders.clear();
-    await Promise.all(folders.map((folder) => this.sync(folder, 'directory')));
+    await this.syncEach(folders.map((folder) => [folder, 'directory']));
   }
 
   /** Awaits `beforeVisible` once, before the first change to a visible path. */
@@ -99,20 +105,39 @@ export class DurableChanges {
     for (const file of [...this.files]) if (isWithin(path, file)) this.files.delete(file);
     for (const folder of folders) this.folders.delete(folder);
     // All of it is under a name no one sees until the rename, so the order among them does not matter.
-    await Promise.all([...files.map((file) => this.sync(file, 'file')), ...folders.map((folder) => this.sync(folder, 'directory'))]);
+    await this.syncEach([...files.map((file): Entry => [file, 'file']), ...folders.map((folder): Entry => [folder, 'directory'])]);
   }
 
   /** Syncs every file and folder written under a staging name: what is staged, before an original is parked. */
   private async syncStaged(): Promise<void> {
-    const staged = [...new Set([...this.files, ...this.folders])].filter((path) => !visible(path));
-    await Promise.all(staged.map((path) => this.syncBelow(path)));
+    // Everything below a staging name is itself invisible, so this is every staged tree's syncBelow at once.
+    const folders = [...this.folders].filter((folder) => !visible(folder));
+    const files = [...this.files].filter((file) => !visible(file) && !this.folders.has(file));
+    for (const file of [...this.files]) if (!visible(file)) this.files.delete(file);
+    for (const folder of folders) this.folders.delete(folder);
+    await this.syncEach([...files.map((file): Entry => [file, 'file']), ...folders.map((folder): Entry => [folder, 'directory'])]);
   }
 
   /** Syncs the folders at or below `path` whose entries changed (not their files: they are about to go). */
   private async syncFoldersBelow(path: string): Promise<void> {
     const folders = [...this.folders].filter((folder) => isWithin(path, folder));
     for (const folder of folders) this.folders.delete(folder);
-    await Promise.all(folders.map((folder) => this.sync(folder, 'directory')));
+    await this.syncEach(folders.map((folder) => [folder, 'directory']));
+  }
+
+  /**
+   * Syncs each entry, SYNCS_AT_ONCE at a time: each holds a descriptor open while it waits for the disk, and a staged
+   * tree of thousands of files synced all at once ran out of them (EMFILE). The thread pool runs four at a time anyway.
+   */
+  private async syncEach(entries: readonly Entry[]): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < entries.length) {
+        const [path, kind] = entries[next++] ?? [];
+        if (path !== undefined && kind !== undefined) await this.sync(path, kind);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SYNCS_AT_ONCE, entries.length) }, worker));
   }
 
   /** Forgets what was at or below a path that is gone (deleted, or renamed away after its sync). */
