@@ -92,8 +92,9 @@ const CASE_INSENSITIVE = process.platform === 'darwin' || process.platform === '
 /**
  * How long a process found alive is taken to be alive without asking again. Every lock attempt looks at every slot
  * of the folder, and asking (a signal and a read of /proc) cost about 30 µs a slot, three attempts a recorded call:
- * with a few other Agent FS processes on the machine, 0.4 ms of each call. A process that died is found so at most
- * this much later, which only delays taking over its claims; nothing alive is ever taken for dead.
+ * with a few other Agent FS processes on the machine, 0.4 ms of each call. The holder of a claim an attempt would wait
+ * for is always asked afresh (conflicts), so this only delays clearing the slots of dead processes that are in no
+ * one's way; nothing alive is ever taken for dead.
  */
 const ALIVE_FOR_MS = 1_000;
 /** Per pid, when it was last found alive. */
@@ -491,7 +492,14 @@ export class NodeLocks {
         continue;
       }
       const overlap = claim.paths.find((other) => keys.some((key) => overlaps(key, other)));
-      if (overlap !== undefined) found.push({ ...claim, name, path: overlap });
+      if (overlap === undefined) continue;
+      // A claim this attempt would wait for: its process is asked afresh, so a killed holder's lock goes at once.
+      if (tag === this.hostTag && !askAlive(pid)) {
+        foundAlive.delete(pid);
+        this.recover(name, false);
+        continue;
+      }
+      found.push({ ...claim, name, path: overlap });
     }
     return found;
   }
