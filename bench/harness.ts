@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { invokeOperation, type Session } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/search/ripgrep';
 import { createNodeSession } from '../src/node/host/session';
+import type { Durability } from '../src/core/settings';
 import { type Generated, GENERATOR } from './generate';
 import { McpServer } from './mcpClient';
 import { commandPeak, type Memory } from './memory';
@@ -107,14 +108,16 @@ export class Bench {
     this.scanSession = this.sessionFor(generated.tree, { ripgrep: false });
   }
 
-  /** A session over `root` configured like a user's (history on), with its own history folder under the bench dir. */
-  sessionFor(root: string, options: { ripgrep?: false; history?: false }): Session {
+  /**
+   * A session over `root` configured like a user's (history on, durability full), with its own history folder under
+   * the bench dir.
+   */
+  sessionFor(root: string, options: { ripgrep?: false; history?: false; durability?: Durability }): Session {
     const state = path.join(this.options.dir, 'state', `${path.basename(root)}-${Math.random().toString(36).slice(2, 8)}`);
-    return createNodeSession(
-      root,
-      {},
-      { ripgrep: options.ripgrep === false ? false : (this.rg ?? false), ...(options.history === false ? {} : { stateDirectory: state }) },
-    );
+    return createNodeSession(root, options.durability === undefined ? {} : { durability: options.durability }, {
+      ripgrep: options.ripgrep === false ? false : (this.rg ?? false),
+      ...(options.history === false ? {} : { stateDirectory: state }),
+    });
   }
 
   wants(key: string): boolean {

@@ -44,7 +44,7 @@ export interface Platform {
 
 export function activateAgentFs(context: vscode.ExtensionContext, platform: Platform): AgentFsApi {
   const log = new CallLog();
-  const history = createHistoryStore(context);
+  const history = createHistoryStore(context, (line) => log.channel.warn(line));
   const session = new EditorSession(context.workspaceState, history, platform.local, context.extensionUri);
   const activity = new ActivityView(history);
   // Every finished call may have changed the history: the view refreshes as calls happen.

@@ -45,6 +45,8 @@ export type LocalDiskAccess = Pick<
   | 'openWriter'
   | 'link'
   | 'overwrite'
+  | 'truncate'
+  | 'sync'
   | 'createFile'
   | 'createHash'
 > & {
@@ -115,8 +117,16 @@ export class VscodeFileSystem implements FileSystem {
    * (remote-only or virtual file systems, the browser) there is no lock other processes could see: exclusion is per
    * process.
    */
-  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly lock?: (paths: readonly string[], options?: { readonly wait?: boolean }) => Promise<HeldLock>;
   readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly truncate?: (path: string, size: number) => Promise<void>;
+  /**
+   * On the local disk, through node:fs: workspace.fs cannot fsync, but what it wrote is in the same files, so an fsync
+   * of them (and of their folders) after it made them keeps them. VS Code's own disk provider already flushes a file's
+   * bytes when it closes one it wrote (fdatasync); it syncs no folder, so no rename, creation or deletion would
+   * outlive a power cut without these. Elsewhere (remote-only or virtual file systems) there is nothing to call.
+   */
+  readonly sync?: (path: string, kind: 'file' | 'directory') => Promise<void>;
   /** Permission bits, on the local disk: a replaced file keeps its mode without a copy of it, and undo restores modes. */
   readonly setMode?: (path: string, mode: number) => Promise<void>;
   /**
@@ -125,7 +135,7 @@ export class VscodeFileSystem implements FileSystem {
    */
   readonly openWriter?: (path: string) => Promise<FileWriter>;
   readonly link?: (from: string, to: string) => Promise<void>;
-  readonly overwrite?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly overwrite?: (path: string, content: Uint8Array, offset?: number) => Promise<void>;
   readonly createFile?: (path: string, content: Uint8Array) => Promise<void>;
   readonly createHash?: () => IncrementalHash;
   /** What the local disk lent this port; undefined elsewhere. */
@@ -150,6 +160,8 @@ export class VscodeFileSystem implements FileSystem {
       this.openWriter = disk.openWriter;
       this.link = disk.link;
       this.overwrite = disk.overwrite;
+      this.truncate = disk.truncate;
+      this.sync = disk.sync;
       this.createFile = disk.createFile;
       this.createHash = disk.createHash;
       this.realPath = disk.realPath;

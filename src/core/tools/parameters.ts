@@ -33,7 +33,7 @@ export const INCLUDE_IGNORED = {
 
 export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
 
-/** An id of the history (history/journal.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
+/** An id of the history (history/legacy.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
 export const OPERATION_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' } as const;
 
 export const OFFSET = { type: 'integer', minimum: 0, description: 'From next_offset.' } as const;

@@ -8,7 +8,20 @@
  *
  * Over 300 lines: one adapter, a method per operation of the port.
  */
-import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fstatSync,
+  fsync,
+  open,
+  openSync,
+  promises as fsp,
+  read,
+  readSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import * as fs from 'node:fs';
 import { isStagingName } from '../../core/files/staging';
 import {
@@ -140,8 +153,14 @@ export function linkTargetKind(path: string): EntryKind {
   }
 }
 
+/**
+ * How a file or folder is opened to be synced: read-only is enough for fsync on POSIX; Windows flushes only a handle
+ * that may write.
+ */
+const SYNC_FLAGS = process.platform === 'win32' ? 'r+' : 'r';
+
 export class NodeFileSystem implements FileSystem {
-  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly lock?: (paths: readonly string[], options?: { readonly wait?: boolean }) => Promise<HeldLock>;
 
   /** `locks`: the cross-process locks this port offers (absent: exclusion within this process only). */
   constructor(locks?: NodeLocks) {
@@ -359,15 +378,40 @@ export class NodeFileSystem implements FileSystem {
     };
   }
 
-  overwrite(path: string, content: Uint8Array): Promise<void> {
+  overwrite(path: string, content: Uint8Array, offset = 0): Promise<void> {
     return now(() => {
       const fd = openSync(path, 'r+');
       try {
         let written = 0;
-        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written, written);
+        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written, offset + written);
       } finally {
         closeSync(fd);
       }
+    });
+  }
+
+  truncate(path: string, size: number): Promise<void> {
+    return now(() => fs.truncateSync(path, size));
+  }
+
+  /**
+   * fsync through the thread pool, so that the syncs a change needs (its new file, the history's pack, its folders)
+   * run side by side and the event loop serves other calls while the disk works. Windows cannot open a folder to flush
+   * it (NTFS journals its entries itself), so a folder's sync is a no-op there.
+   */
+  sync(path: string, kind: 'file' | 'directory'): Promise<void> {
+    if (kind === 'directory' && process.platform === 'win32') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      open(path, SYNC_FLAGS, (openError, fd) => {
+        // Gone since it changed: nothing of it is left to keep (its folder's own sync keeps that it went).
+        if (openError)
+          return openError.code === 'ENOENT'
+            ? resolve()
+            : reject(new FsError(ERRNO_KINDS[openError.code ?? ''] ?? 'other', openError.message));
+        fsync(fd, (syncError) =>
+          close(fd, () => (syncError ? reject(new FsError(ERRNO_KINDS[syncError.code ?? ''] ?? 'other', syncError.message)) : resolve())),
+        );
+      });
     });
   }
 

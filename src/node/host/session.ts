@@ -64,6 +64,8 @@ export interface NodeSessionOptions {
   readonly git?: GitEnvironment;
   /** Where the parsers' WebAssembly is read from (grammars.ts); default: beside the bundle, else its packages. */
   readonly grammars?: GrammarSource;
+  /** Where the history says what it repaired (a torn pack cut, an old layout migrated): the host's log; default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -108,7 +110,9 @@ export function createNodeSession(
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
   const history =
     options.history ??
-    (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
+    (options.stateDirectory === undefined
+      ? undefined
+      : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits, options.log));
   const ripgrep = options.ripgrep === undefined ? findRipgrepOnPath() : options.ripgrep || undefined;
   return {
     ...(history ? { history } : {}),

@@ -8,7 +8,7 @@ import { CONFIRM_MODES, type ConfirmMode } from './server';
 import { type HostOptions, parseHostOptions } from '../host/options';
 
 export const USAGE = `Usage: agent-fs-mcp [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
-                    [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
+                    [--durability full|fast] [--confirm elicit|never|require] [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
 Serves the Agent FS tools to an MCP client over stdio (or HTTP), confined to DIR (default: the current directory;
 several --root: a multi-root workspace). A client's roots narrow DIR over stdio; they never widen it.
   --read-only        list only the read tools; every tool that changes files answers READ_ONLY_MODE
@@ -18,6 +18,8 @@ several --root: a multi-root workspace). A client's roots narrow DIR over stdio;
   --no-history       record nothing
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800)
   --history-max-age-days N  sessions whose last change is older than N days go (default 30)
+  --durability MODE  full (default): each change is on the disk, synced, before its answer, in the workspace and in
+                     the history; fast: nothing is synced (still atomic), for throwaway trees and tests
   --encoding NAME    read files without a BOM in NAME unless a guess says otherwise, and write new files in it
                      (default utf-8; VS Code's encoding names)
   --no-guess-encoding  do not guess the encoding of files without a BOM

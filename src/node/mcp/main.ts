@@ -3,7 +3,7 @@
  * HTTP. Interface (client configurations depend on it):
  *
  *   node dist/mcp.js [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--no-index] [--no-content-index]
- *                    [--confirm elicit|never|require]
+ *                    [--durability full|fast] [--confirm elicit|never|require]
  *                    [--http [HOST:]PORT [--token-file FILE] [--allow-remote]]
  *
  * Over stdio, stdout carries the protocol and nothing else; every log line goes to stderr. A line that is not JSON,
@@ -214,7 +214,7 @@ function main(argv: readonly string[]): number | undefined {
     ...(index ? { index } : {}),
     ...(contentIndex ? { contentIndex } : {}),
   });
-  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
+  const serving = `${EXTENSION_VERSION} serving ${directories.join(', ')}${options.readOnly ? ' (read-only)' : ''}; history ${state.directory ?? 'off'}; durability ${options.durability}; confirm ${confirm}; path index ${index ? (index.report().reason ?? 'on') : 'off (--no-index)'}; content index ${contentIndex ? (contentIndex.report().reason ?? 'on') : 'off'}`;
   let stopped = false;
   const stop = (): void => {
     stopped = true;

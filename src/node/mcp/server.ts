@@ -332,6 +332,7 @@ function sessionPool(options: McpServerOptions): SessionPool {
       ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
       ...(options.index ? { index: options.index } : {}),
       ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
+      log: options.log,
     });
   };
   return new SessionPool({ sessionFor, log: options.log }, options.roots);

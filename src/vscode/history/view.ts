@@ -162,7 +162,8 @@ const REFRESH_DELAY_MS = 200;
  */
 export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vscode.Disposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const watcher = watchFolder(vscode.Uri.joinPath(directory, 'operations'), '*.json', () => {
+  // Every record, whoever writes it, is a write to the store's pack (history/store.ts).
+  const watcher = watchFolder(directory, 'pack', () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;

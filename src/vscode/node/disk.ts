@@ -18,7 +18,9 @@ export const nodeLocalDisk: LocalDisk = (uriOf, { diskReads }) => {
     setMode: (path, mode) => disk.setMode(native(path), mode),
     openWriter: (path) => disk.openWriter(native(path)),
     link: (from, to) => disk.link(native(from), native(to)),
-    overwrite: (path, content) => disk.overwrite(native(path), content),
+    overwrite: (path, content, offset) => disk.overwrite(native(path), content, offset),
+    truncate: (path, size) => disk.truncate(native(path), size),
+    sync: (path, kind) => disk.sync(native(path), kind),
     createFile: (path, content) => disk.createFile(native(path), content),
     createHash: () => disk.createHash(),
     realPath: async (path) => {

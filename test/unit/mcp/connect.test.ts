@@ -20,6 +20,7 @@ import {
 import type { Envelope } from '../../../src/core/envelope';
 import { stateToken } from '../../../src/node/mcp/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
+import { packOperations, readPack } from '../packFile';
 import { Output } from '../../shared/output';
 import { buildOnce, RUNNER, serve, SERVER, stopChild } from './serve';
 
@@ -126,7 +127,8 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     const listed = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, 'history_list', '{}'], { encoding: 'utf8' });
     const data = expectOk(JSON.parse(listed.stdout) as Parameters<typeof expectOk>[0], 'history_list');
     assert.equal(data.count, snippets.length);
-    assert.ok(fs.readdirSync(path.join(state, 'operations')).length >= snippets.length);
+    const recorded = [...packOperations(readPack(state)).values()].filter((operation) => operation.record);
+    assert.ok(recorded.length >= snippets.length, `${recorded.length} records in the pack`);
   });
 
   it('over HTTP: the server line starts it on the folder, and each client entry reaches it with the URL and the token', async function () {

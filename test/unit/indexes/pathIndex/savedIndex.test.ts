@@ -168,7 +168,7 @@ describe('saved path index: the file', () => {
     });
   });
 
-  it('refuses another version, another root, a truncated, altered or empty file, a link, and records that cannot be', async () => {
+  it('refuses another version, another root, a truncated, altered, zeroed or empty file, a link, and records that cannot be', async () => {
     await withScratch(async (root, state) => {
       const text = encodeSavedIndex(sample(root)) ?? '';
       const newline = text.indexOf('\n');
@@ -180,6 +180,9 @@ describe('saved path index: the file', () => {
         ['appended to', `${text}\n[]`, /length/],
         ['a byte altered', text.slice(0, -3) + (text.at(-3) === 'a' ? 'b' : 'a') + text.slice(-2), /digest/],
         ['empty', '', /no header/],
+        // What a power cut leaves of a file renamed into place before its bytes reached the disk: its size, in zeros.
+        ['zeros', '\u0000'.repeat(text.length), /no header|not JSON/],
+        ['its body zeros', `${text.slice(0, newline + 1)}${'\u0000'.repeat(body.length)}`, /digest/],
         ['not ours', '{"format":"something else"}\n[]', /not a saved path index/],
         ['a name with ..', resigned(text, body.replace('a.md', '..')), /cannot be/],
         ['a path out of the root', resigned(text, body.replace('"sub"', '"../sub"')), /not below the root/],
