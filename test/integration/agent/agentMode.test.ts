@@ -627,46 +627,30 @@ describe('Copilot agent mode with a scripted model', function () {
   });
 
   it('a custom agent whose tools are the agentfs tool set alone is offered every Agent FS tool, and nothing else of files', async function () {
-    // A workspace custom agent, as a person writes one: its tools name the set (#agentfs in a prompt names the same).
-    const file = path.join(workspaceRoot(), '.github', 'agents', 'agentfs-set.agent.md');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(
-      file,
-      [
-        '---',
-        'name: Agent FS Set',
-        'description: Only the agentfs tool set.',
-        "tools: ['agentfs']",
-        '---',
-        'Work on files with Agent FS.',
-        '',
-      ].join('\n'),
+    // A workspace custom agent, as a person writes one, whose tools name the set (#agentfs in a prompt names the
+    // same): the launch writes it before the window opens (test/launcher/agent.ts).
+    assert.ok(fs.existsSync(path.join(workspaceRoot(), '.github', 'agents', 'agentfs-set.agent.md')), 'the launch wrote the agent');
+    const F = folderOf('toolset');
+    const result = await runScenario(
+      {
+        name: 'toolset',
+        mode: 'Agent FS Set',
+        files: { 'a.txt': 'a\n' },
+        steps: [{ tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/a.txt` }) }],
+      },
+      'read a.txt',
     );
-    try {
-      const F = folderOf('toolset');
-      const result = await runScenario(
-        {
-          name: 'toolset',
-          mode: 'Agent FS Set',
-          files: { 'a.txt': 'a\n' },
-          steps: [{ tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/a.txt` }) }],
-        },
-        'read a.txt',
-      );
-      remember(result);
-      for (const envelope of result.envelopes) ok(envelope);
-      const offered = result.firstTools.map((tool) => tool.name);
-      assert.deepEqual(
-        offered.filter((name) => name.startsWith(TOOL_PREFIX)).sort(),
-        contributedTools()
-          .map((tool) => tool.name)
-          .sort(),
-        'the set is every Agent FS tool',
-      );
-      for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
-    } finally {
-      fs.rmSync(path.dirname(path.dirname(file)), { recursive: true, force: true });
-    }
+    remember(result);
+    for (const envelope of result.envelopes) ok(envelope);
+    const offered = result.firstTools.map((tool) => tool.name);
+    assert.deepEqual(
+      offered.filter((name) => name.startsWith(TOOL_PREFIX)).sort(),
+      contributedTools()
+        .map((tool) => tool.name)
+        .sort(),
+      'the set is every Agent FS tool',
+    );
+    for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
   });
 
   it('the "Agent FS" agent codes: an edit\'s result shows the type error it caused, the tests fail in the terminal, get_errors agrees, one edit fixes it and the tests pass; a subagent of another agent is refused', async function () {
