@@ -46,6 +46,13 @@ const BINARY_HEAD = 64 * 1024;
 const SLICE_MS = 2;
 /** Files read at once: the reads wait on the disk (and on the thread pool), not on this thread. */
 const READS_AT_ONCE = 4;
+/**
+ * Once built, how long a change waits before its file is read again: an agent writes file after file, often the same
+ * ones, and one read after a burst serves where a read after every write cost as much as the write (half a
+ * millisecond of the server's thread a call). A changed file is a candidate of every search meanwhile, so waiting
+ * costs a search at most the read of it.
+ */
+const SETTLE_MS = 50;
 /** How long the trigram collector is kept after its last slice (see `collector`). */
 const COLLECTOR_IDLE_MS = 5_000;
 /** Below this many files common trigrams are kept: they cost little memory there. */
@@ -129,6 +136,8 @@ export class NodeContentIndex implements ContentIndex {
   private files = 0;
   private built = false;
   private scheduled = false;
+  /** The timer of changes settling (SETTLE_MS), while one is set. */
+  private settling: NodeJS.Timeout | undefined;
   private readonly foreground: Foreground | undefined;
   private closed = false;
   private offReason: string | undefined;
@@ -204,6 +213,7 @@ export class NodeContentIndex implements ContentIndex {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.settling);
     this.collector = undefined;
   }
 
@@ -229,7 +239,11 @@ export class NodeContentIndex implements ContentIndex {
       if (stat?.isFile() && stat.nlink > 1) this.linked.add(stat.ino);
     }
     this.queue.add(directory);
-    this.schedule();
+    if (!this.built) return this.schedule();
+    this.settling ??= setTimeout(() => {
+      this.settling = undefined;
+      this.schedule();
+    }, SETTLE_MS).unref();
   }
 
   private schedule(): void {
