@@ -11,7 +11,8 @@
  *  - Then the call waits until the language services have settled: until VS Code has reloaded the documents that were
  *    open (on a busy machine that alone can take seconds), then until every changed file has been reported on since
  *    its document last changed and SETTLE_MS have passed without a report; agentFs.problemsAfterEditsTimeout (1 s)
- *    bounds the whole wait. A report that came before the reload is of the old text, so it does not count. It does
+ *    bounds the whole wait. A report that came before the reload is of the old text, so it does not count; nor does
+ *    one that still holds, unchanged, a problem on text the change replaced (a late pass over the old text). It does
  *    not wait for files of a language no service has reported on in this window (plain text): nothing would come.
  *  - New and resolved are counted per file as multisets of (severity, source, code, message), lines left out: an
  *    unchanged error that an inserted line moved down is neither new nor resolved.
@@ -89,6 +90,12 @@ function codeOf(diagnostic: vscode.Diagnostic): string {
   const { code } = diagnostic;
   if (code === undefined) return '';
   return typeof code === 'object' ? String(code.value) : String(code);
+}
+
+/** Whether a change that replaced `change` touched `problem`'s text (an insertion counts strictly inside it). */
+function overlaps(change: vscode.Range, problem: vscode.Range): boolean {
+  if (change.isEmpty) return problem.start.isBefore(change.start) && change.start.isBefore(problem.end);
+  return change.start.isBefore(problem.end) && problem.start.isBefore(change.end);
 }
 
 function identity(diagnostic: vscode.Diagnostic): string {
@@ -224,12 +231,17 @@ export class DiagnosticsWatch implements vscode.Disposable {
   private readonly changed = new Map<string, number>();
   /** When each document last changed during the call: a report on it from before then is of the text it replaced. */
   private readonly edited = new Map<string, number>();
+  /** The ranges each document's changes replaced during the call (VS Code reloads a changed file by its changed lines). */
+  private readonly replaced = new Map<string, vscode.Range[]>();
   private readonly subscription = vscode.languages.onDidChangeDiagnostics((event) => {
     const now = Date.now();
     for (const uri of event.uris) this.changed.set(uri.toString(), now);
   });
   private readonly edits = vscode.workspace.onDidChangeTextDocument((event) => {
-    if (event.contentChanges.length > 0) this.edited.set(event.document.uri.toString(), Date.now());
+    if (event.contentChanges.length === 0) return;
+    const uri = event.document.uri.toString();
+    this.edited.set(uri, Date.now());
+    this.replaced.set(uri, [...(this.replaced.get(uri) ?? []), ...event.contentChanges.map((change) => change.range)]);
   });
 
   /**
@@ -307,9 +319,22 @@ export class DiagnosticsWatch implements vscode.Disposable {
     return uris.filter((uri) => !this.reportedOn(uri.toString()));
   }
 
+  /**
+   * Whether the services have reported on `uri` since its document last changed, with a report of the new text: a
+   * report is not enough by itself, since one made for the old text (a service's later pass over it: TypeScript
+   * reports syntax, semantics and suggestions one after another) can arrive after the change on a busy machine. A
+   * problem the call began with whose range the change replaced cannot hold of the new text as it was: while it is
+   * still there, exactly, the new text has not been checked. (If a check finds it again, the wait ends at the
+   * deadline with the same answer.)
+   */
   private reportedOn(uri: string): boolean {
     const reported = this.changed.get(uri);
-    return reported !== undefined && reported >= (this.edited.get(uri) ?? 0);
+    if (reported === undefined || reported < (this.edited.get(uri) ?? 0)) return false;
+    const replaced = this.replaced.get(uri) ?? [];
+    const touched = (this.before.get(uri) ?? []).filter((diagnostic) => replaced.some((range) => overlaps(range, diagnostic.range)));
+    if (touched.length === 0) return true;
+    const now = vscode.languages.getDiagnostics(vscode.Uri.parse(uri)).filter(counted);
+    return !touched.some((old) => now.some((current) => identity(current) === identity(old) && current.range.isEqual(old.range)));
   }
 
   dispose(): void {
