@@ -158,6 +158,43 @@ describe('problems after an edit (TypeScript)', function () {
     assert.deepEqual(problems.unchecked, [s.rel('b.ts')]);
   });
 
+  it('a report made for the text a change replaced does not count as a check of the new text', async function () {
+    // A service of the test's own over .ini files, so that the order is forced: the moment each document reloads, it
+    // reports on b.ini's new text, and on a.ini it reports the old text's problem again, as a late pass over the old
+    // text does on a busy machine (TypeScript reports syntax, semantics and suggestions one after another).
+    const s = scratch('problems-late', { 'a.ini': 'key = bad\n', 'b.ini': 'key = bad\nother = worse\n' });
+    const a = vscode.Uri.file(s.abs('a.ini'));
+    const b = vscode.Uri.file(s.abs('b.ini'));
+    const problem = (line: number, text: string): vscode.Diagnostic =>
+      new vscode.Diagnostic(new vscode.Range(line, 0, line, text.length), `a problem in ${text}`, vscode.DiagnosticSeverity.Error);
+    const service = vscode.languages.createDiagnosticCollection('agentfs-test-late');
+    const reloads = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.contentChanges.length === 0) return;
+      if (event.document.uri.toString() === a.toString()) service.set(a, [problem(0, 'key = bad')]);
+      if (event.document.uri.toString() === b.toString()) service.set(b, [problem(1, 'other = worse')]);
+    });
+    try {
+      for (const uri of [a, b]) await vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true });
+      service.set(a, [problem(0, 'key = bad')]);
+      service.set(b, [problem(0, 'key = bad'), problem(1, 'other = worse')]);
+      await eventually(() => errorsIn(a.fsPath).length === 1 && errorsIn(b.fsPath).length === 2, 'the problems show', 30_000);
+      const patch = ['a.ini', 'b.ini']
+        .flatMap((name) => [`--- a/${s.rel(name)}`, `+++ b/${s.rel(name)}`, '@@ -1 +1 @@', '-key = bad', '+key = good'])
+        .concat('')
+        .join('\n');
+      // a.ini is never reported on after its change but with the replaced line's problem: the wait ends at the timeout.
+      const problems = await withSetting('problemsAfterEditsTimeout', 3_000, async () =>
+        problemsOf(expectOk(await callTool('apply_patch', { patch })).data),
+      );
+      assert.deepEqual(problems, { new: [], more: 0, resolved: 1, unchecked: [s.rel('a.ini')] });
+      assert.equal(fs.readFileSync(s.abs('a.ini'), 'utf8'), 'key = good\n');
+      assert.equal(fs.readFileSync(s.abs('b.ini'), 'utf8'), 'key = good\nother = worse\n');
+    } finally {
+      reloads.dispose();
+      service.dispose();
+    }
+  });
+
   it('off: no problems in the result and workspace_info says so; a text file that no service checks adds none either', async function () {
     const s = scratch('problems-off', { 'x.ts': 'export const x = 1;\n', 'notes.txt': 'one\n' });
     assert.equal(expectOk(await callTool('workspace_info', {})).data.problems_after_edits, true);
