@@ -18,7 +18,7 @@ import { checkStates, initialTree } from './crash/checker';
 import type { SavedRecording } from './crash/snapshot';
 import { type CrashState, crashStates } from './crash/model';
 import { SCENARIOS, type Size } from './crash/scenarios';
-import { makeTempDir, removeTree } from './helpers';
+import { closed, makeTempDir, removeTree } from './helpers';
 
 const worker = path.join(__dirname, 'crash', 'crashWorker.js');
 const LIMIT = Number(process.env.AGENTFS_CRASH_STATES ?? 60);
@@ -31,7 +31,7 @@ async function record(scenario: number, size: Size, scratch: string, mutant = fa
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const code = await closed(child);
   assert.equal(code, 0, stderr);
   return JSON.parse(fs.readFileSync(out, 'utf8')) as SavedRecording;
 }

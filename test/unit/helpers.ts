@@ -4,6 +4,7 @@
  * wrappers around the one call path (invokeOperation) the editor and the runner use.
  */
 import * as assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,6 +22,16 @@ export function makeTempDir(prefix = 'agentfs-unit-'): string {
 
 export function removeTree(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Resolves with a child's exit code once it has exited and its output has been read to the end. A child's 'exit' can
+ * come before the last of its output (on a busy machine, the whole of it): what it printed is read after 'close'.
+ */
+export function closed(child: ChildProcess): Promise<number | null> {
+  const drained = [child.stdout, child.stderr].every((stream) => !stream || stream.destroyed || stream.readableEnded);
+  if ((child.exitCode !== null || child.signalCode !== null) && drained) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('close', (code) => resolve(code)));
 }
 
 export { assertTree, describeSnapshot, type Entry, sameTree, snapshot, type Snapshot } from '../shared/tree';

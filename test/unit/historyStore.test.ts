@@ -20,7 +20,7 @@ import { NodeFileSystem } from '../../src/node/fs/nodeFileSystem';
 import { toPosixPath } from '../../src/node/fs/nativePaths';
 import { createNodeSession } from '../../src/node/host/session';
 import { FaultyFileSystem } from './faultInjection';
-import { call, expectOk, makeTempDir, removeTree } from './helpers';
+import { call, closed, expectOk, makeTempDir, removeTree } from './helpers';
 import { liveBlobs, packOperations, readPack } from './packFile';
 
 const cli = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
@@ -150,7 +150,7 @@ describe('history store: the pack, its index and sharing', function () {
       let err = '';
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const code = await closed(child);
       assert.equal(code, 0, err);
       return out.trim();
     };

@@ -16,7 +16,7 @@ import type { Envelope } from '../../../src/core/envelope';
 import { isStagingName } from '../../../src/core/files/staging';
 import type { Session } from '../../../src/core/invoke';
 import { createNodeSession } from '../../../src/node/host/session';
-import { call, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from '../helpers';
+import { call, closed, expectError, expectOk, makeTempDir, removeTree, snapshot, assertTree } from '../helpers';
 import { churnProblems, setUpChurn, stagingLeft } from './kills';
 import { packOperations, readPack } from '../packFile';
 import { buildBundles } from '../bundles';
@@ -29,11 +29,8 @@ function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** Resolves with the child's exit once it has been reaped (so its pid is gone, not a zombie). */
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+/** Resolves with the child's exit once it has been reaped (so its pid is gone, not a zombie) and its output read. */
+const exited = closed;
 
 /** Resolves once the child has printed `line` (startWorker collects its stdout in `output`). */
 function printed(child: ChildProcess, line: string, output: { text: string }): Promise<void> {
@@ -126,9 +123,18 @@ describe('several processes, one workspace', function () {
         const child = spawn(process.execPath, [cli, '--root', f.base, '--state', f.state, 'write_file', input], {
           env: { ...process.env, XDG_STATE_HOME: f.xdg },
         });
+        children.push(child);
         let stdout = '';
+        let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-        return exited(child).then(() => JSON.parse(stdout) as Envelope);
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+        return exited(child).then((code) => {
+          try {
+            return JSON.parse(stdout) as Envelope;
+          } catch {
+            throw new Error(`writer ${index} of try ${attempt} exited ${code} without an answer: ${stdout}${stderr}`);
+          }
+        });
       });
       const envelopes = await Promise.all(runs);
       const winners = envelopes.flatMap((envelope, index) => (envelope.ok ? [index] : []));
