@@ -41,6 +41,7 @@ export const TOOL_NAMES = [
   'insert_lines',
   'delete_lines',
   'apply_patch',
+  'replace_in_files',
   'edit_notebook',
   'history_list',
   'history_get',

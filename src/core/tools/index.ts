@@ -32,6 +32,7 @@ import { replaceLines } from './replaceLines';
 import { insertLines } from './insertLines';
 import { deleteLines } from './deleteLines';
 import { applyPatch } from './applyPatch';
+import { replaceInFiles } from './replaceInFiles';
 import { readManyFiles } from './readManyFiles';
 import { listDirectory } from './listDirectory';
 import { directoryTree } from './directoryTree';
@@ -70,6 +71,7 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   insert_lines: insertLines,
   delete_lines: deleteLines,
   apply_patch: applyPatch,
+  replace_in_files: replaceInFiles,
   history_list: historyList,
   history_get: historyGet,
   undo_operation: undoOperation,
