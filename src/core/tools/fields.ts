@@ -73,6 +73,7 @@ export const OPERATION_FIELDS = {
   operation: STRING,
   summary: STRING,
   paths: arrayOf(STRING),
+  path_count: optional(described('All the paths, where paths lists only the first.', INTEGER)),
   undo_available: BOOLEAN,
   unavailable_reason: optional(STRING),
   undone: BOOLEAN,
