@@ -49,7 +49,7 @@ export const applyPatch = defineTool({
             header: STRING,
             line: INTEGER,
             offset: described('How far the hunk moved from its line.', INTEGER),
-            stage: optional(described('V4A: how its lines were found.', oneOf('exact', 'trailing_whitespace', 'whitespace'))),
+            stage: optional(described('V4A: how its lines were found.', oneOf('exact', 'trailing_whitespace', 'whitespace', 'anchor_above'))),
           }),
         ),
         lines_added: INTEGER,
