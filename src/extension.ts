@@ -11,6 +11,7 @@ import { CallLog } from './vscode/log';
 import { watchReportingLanguages } from './vscode/problems';
 import { EditorSession, closePathIndex, savePathIndexIn } from './vscode/session';
 import { PolicyPublisher } from './vscode/sharedPolicy';
+import { ChangePreviews, PREVIEW_SCHEME, type ShownPreview } from './vscode/preview';
 import { registerBaseDirectoryStatus } from './vscode/statusBar';
 import { ToolHost } from './vscode/tools';
 
@@ -20,6 +21,8 @@ export interface AgentFsApi {
   invoke(operation: string, input: unknown): Promise<Envelope>;
   /** What prepareInvocation answers for this input: the progress message and any confirmation. */
   prepare(operation: string, input: unknown): Promise<Preparation>;
+  /** Exactly what the registered tool's prepareInvocation does, the change's preview opened included. */
+  prepareInvocation(operation: string, input: unknown): Promise<{ preparation: Preparation; preview?: ShownPreview }>;
   /** Replaces some of the dialogs the commands show (tests answer them this way). */
   setDialogs(overrides: Partial<Dialogs>): void;
   /** The "Agent FS Activity" view's data, as the tree shows it. */
@@ -33,8 +36,9 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
   savePathIndexIn(context.globalStorageUri.scheme === 'file' ? `${context.globalStorageUri.fsPath}/path-index` : undefined);
   const session = new EditorSession(context.workspaceState, history);
   const activity = new ActivityView(history);
+  const previews = new ChangePreviews((path) => session.uriOf(path));
   // Every finished call may have changed the history: the view refreshes as calls happen.
-  const tools = new ToolHost(session, log, (_operation, envelope) => {
+  const tools = new ToolHost(session, log, previews, (_operation, envelope) => {
     if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') activity.refresh();
   });
   // What this window enforces, published for the agents "Connect Another Agent…" connects (they share the folder).
@@ -51,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
     ...(policy ? [policy] : []),
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     ...registerCommands({
       session,
       state: context.workspaceState,
@@ -74,6 +79,7 @@ export function activate(context: vscode.ExtensionContext): AgentFsApi {
   return {
     invoke: (operation, input) => tools.invoke(operation, input),
     prepare: (operation, input) => tools.prepare(operation, input),
+    prepareInvocation: (operation, input) => tools.prepareInvocation(operation, input),
     activity,
     setDialogs: (overrides) => {
       dialogs = { ...dialogs, ...overrides };
