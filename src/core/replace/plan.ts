@@ -16,7 +16,6 @@ import { decodeFileText, encodeFileText, fileRef } from '../encoding/fileText';
 import { describeChange, sameBytes, type TextChange } from '../edit/editing';
 import { streamTextEdit, type TextEditKind } from '../edit/textEdit';
 import { CancelledError, describeError, ToolError } from '../errors';
-import { contentHash } from '../files/hashing';
 import { removeQuietly } from '../files/staging';
 import type { FileStat } from '../ports/fs';
 import { assertMayWrite } from '../policy/policy';
@@ -33,13 +32,16 @@ export interface FilePlan {
   readonly replacements: number;
   /** Whether its bytes change (a replacement may write back what was there). */
   readonly changed: boolean;
-  readonly previousHash: string;
+  /** For a file above the in-memory limit, the hash of what the plan read: its streamed write checks it. */
+  readonly previousHash?: string;
   /** The change as a diff, where the plan was asked for one. */
   readonly change?: TextChange;
   /** For a file above the in-memory limit: the streamed edit that writes it. */
   readonly streamed?: TextEditKind<number, ReplaceFields>;
   /** Where staging put its new bytes (a file read whole that changes, when staging). */
   readonly staged?: string;
+  /** Its old bytes, kept while staging within RESTORE_MEMORY_BYTES: a failure puts them back without a parked copy. */
+  readonly before?: Uint8Array;
   /** Its text before and after, where the plan was asked for them (a large file's: the lines around each change). */
   readonly texts?: { readonly before: string; readonly after: string };
 }
@@ -60,9 +62,21 @@ export interface PlanOptions {
   readonly stage?: boolean;
   /** Keep each file's text before and after (an editor's preview of one file). */
   readonly texts?: boolean;
+  /**
+   * Whether a file that would change may be written (protected paths, unsaved editors): asked wherever the answer
+   * decides something, not of the search that only finds the files a call will lock and record, since the call's
+   * own plan asks again under the locks.
+   */
+  readonly checkWrites?: boolean;
 }
 
 type Outcome = FilePlan | 'binary' | 'undecodable' | 'unmatched';
+
+/**
+ * The old bytes a staged plan keeps in memory, all files together: enough for a rename across a project's source files
+ * (1,000 files of 10 KB take 10 MB); the files past it are parked on disk instead (apply.ts).
+ */
+const RESTORE_MEMORY_BYTES = 64 * 1024 * 1024;
 
 /** Plans every file in turn. On a refusal, whatever it staged is removed again. */
 export async function planFiles(
@@ -72,6 +86,7 @@ export async function planFiles(
   options: PlanOptions = {},
 ): Promise<Plan> {
   const planned: FilePlan[] = [];
+  const memory = { left: RESTORE_MEMORY_BYTES };
   let replacements = 0;
   let binary = 0;
   let undecodable = 0;
@@ -79,7 +94,7 @@ export async function planFiles(
     for (const [index, path] of files.entries()) {
       throwIfCancelled(context);
       reportProgress(context, index, files.length, 'files searched');
-      const outcome = await planFile(context, path, pattern, options);
+      const outcome = await planFile(context, path, pattern, options, memory);
       if (outcome === 'binary') binary++;
       else if (outcome === 'undecodable') undecodable++;
       else if (outcome !== 'unmatched') {
@@ -105,7 +120,13 @@ function passedOver(error: unknown): 'binary' | 'undecodable' | undefined {
   return error.code === 'BINARY_CONTENT_REFUSED' ? 'binary' : error.code === 'ENCODING_MISMATCH' ? 'undecodable' : undefined;
 }
 
-async function planFile(context: ToolContext, path: ConfinedPath, pattern: ReplacePattern, options: PlanOptions): Promise<Outcome> {
+async function planFile(
+  context: ToolContext,
+  path: ConfinedPath,
+  pattern: ReplacePattern,
+  options: PlanOptions,
+  memory: { left: number },
+): Promise<Outcome> {
   const { fs } = context.workspace;
   const stat = await fs.stat(path.absolute);
   // Gone since the walk, or no longer a file: nothing to replace in it.
@@ -124,19 +145,21 @@ async function planFile(context: ToolContext, path: ConfinedPath, pattern: Repla
   }
   const replaced = replaceText(decoded.text, pattern);
   if (replaced.count === 0) return 'unmatched';
-  await assertMayWrite(context, path, 'file');
+  if (options.checkWrites !== false) await assertMayWrite(context, path, 'file');
   const after = await encodeFileText(fileRef(context, path), replaced.text, decoded);
   const changed = !sameBytes(after, bytes);
   const change = options.wantDiff?.() ? describeChange(path.display, decoded.text, replaced.text) : undefined;
   const staged = options.stage && changed ? await staging(context, path, after, stat) : undefined;
+  const kept = staged !== undefined && bytes.length <= memory.left;
+  if (kept) memory.left -= bytes.length;
   return {
     path,
     stat,
     replacements: replaced.count,
     changed,
-    previousHash: contentHash(bytes),
     ...(change ? { change } : {}),
     ...(staged ? { staged } : {}),
+    ...(kept ? { before: bytes } : {}),
     ...(options.texts ? { texts: { before: decoded.text, after: replaced.text } } : {}),
   };
 }
@@ -174,7 +197,7 @@ async function planLarge(
   }
   const fields = 'replacements' in outcome.fields ? outcome.fields : { replacements: 0 };
   if (fields.replacements === 0) return 'unmatched';
-  await assertMayWrite(context, path, 'file');
+  if (options.checkWrites !== false) await assertMayWrite(context, path, 'file');
   return {
     path,
     stat,

@@ -231,7 +231,7 @@ export const replaceInFiles = defineTool({
   },
   // The files that match: found by searching, which is why the plan is kept for run (see the header).
   async affects(input, context, paths) {
-    const planned = searchAndPlan(input, context, paths.paths);
+    const planned = searchAndPlan(input, context, paths.paths, { checkWrites: false });
     PLANNED.set(input, planned);
     return (await planned).files.map((file) => file.path);
   },
