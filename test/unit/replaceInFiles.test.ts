@@ -91,7 +91,9 @@ describe('replace_in_files', function () {
         assert.equal(operations.length, 1, 'one record for the whole call');
         assert.equal(operations[0]?.path_count, MANY);
         assert.match(operations[0]?.summary ?? '', /and 995 more$/);
-        expectOk(await call(session, 'undo_last', {}));
+        const undone = expectOk(await call(session, 'undo_last', {}));
+        assert.equal(undone.restored_count, MANY);
+        assert.ok(JSON.stringify(undone).length < 32 * 1024, `the undo's reply is ${JSON.stringify(undone).length} characters`);
         assertTree(ws.snap(), before);
         assert.deepEqual(stagingFiles(ws.tmp), []);
       } finally {

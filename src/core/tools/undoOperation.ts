@@ -1,5 +1,5 @@
 import { object } from '../contract/results';
-import { UNDO_FIELDS } from './fields';
+import { restoredFields, UNDO_FIELDS } from './fields';
 import { onlyWhere } from '../naming';
 import { codePath, sizeText, timeAgo } from '../changes/consequences';
 import type { PathState } from '../history/state';
@@ -168,6 +168,11 @@ export const undoOperation = defineTool({
     const store = requireHistory(context);
     const record = await requireRecord(store, input.operation_id);
     const restored = await undoRecord(record, context, store);
-    return { undone_operation_id: record.id, undone_operation: record.operation, summary: record.summary, restored };
+    return {
+      undone_operation_id: record.id,
+      undone_operation: record.operation,
+      summary: record.summary,
+      ...restoredFields(restored),
+    };
   },
 });
