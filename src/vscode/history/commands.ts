@@ -31,11 +31,20 @@ async function recordOf(store: HistoryStore, target: unknown): Promise<Operation
   return undefined;
 }
 
+/** Paths a message names one by one: a change across a project touches a thousand. */
+const NAMED_PATHS = 10;
+
+/** "a, b and 3 more". */
+function someOf(names: readonly string[], total = names.length): string {
+  const shown = names.slice(0, NAMED_PATHS).join(', ');
+  return total > NAMED_PATHS ? `${shown} and ${total - NAMED_PATHS} more` : shown;
+}
+
 function describeRestored(envelope: Envelope): string {
   if (!envelope.ok) return envelope.error.message;
-  const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[] };
-  const restored = (data.restored ?? []).map((each) => `${each.path} ${each.action}`).join(', ');
-  return `Agent FS undid ${data.summary ?? 'the change'}: ${restored}.`;
+  const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[]; restored_count?: number };
+  const restored = (data.restored ?? []).map((each) => `${each.path} ${each.action}`);
+  return `Agent FS undid ${data.summary ?? 'the change'}: ${someOf(restored, data.restored_count ?? restored.length)}.`;
 }
 
 async function confirmAndUndo(
@@ -44,7 +53,7 @@ async function confirmAndUndo(
   operation: 'undo_last' | 'undo_operation',
 ): Promise<Envelope | undefined> {
   const dialogs = deps.dialogs();
-  const paths = record.paths.map((path) => path.display).join(', ');
+  const paths = someOf(record.paths.map((path) => path.display));
   const confirmed = await dialogs.confirm(
     `Undo "${record.summary}" from ${new Date(record.time).toLocaleString()}? ${paths} will be put back as they were before it.`,
     'Undo',

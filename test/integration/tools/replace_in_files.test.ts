@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import type { Envelope } from '../../../src/core/envelope';
 import { api, callTool, eventually, expectError, expectFields, expectOk, readText, scratch, snapshot } from '../helpers';
 
 /** Every tab's label in the window, for finding the preview's. */
@@ -13,7 +14,7 @@ describe('replace_in_files', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('replaces across files in their encodings, all or nothing, and one undo_last puts every byte back', async () => {
+  it("replaces across files in their encodings, all or nothing, and the editor's Undo Last Change puts every byte back", async () => {
     const s = scratch('replace', { 'a.ts': 'fetchUser();\r\nfetchUser(1);\r\n', 'b/c.md': 'call fetchUser\n', 'd.txt': 'nothing\n' });
     fs.writeFileSync(s.abs('wide.txt'), Buffer.from('\ufefffetchUser wide\n', 'utf16le'));
     const before = snapshot(s.abs());
@@ -27,7 +28,11 @@ describe('replace_in_files', () => {
     assert.equal(readText(s.abs('a.ts')), 'loadUser();\r\nloadUser(1);\r\n');
     assert.equal(readText(s.abs('b/c.md')), 'call loadUser\n');
     assert.deepEqual(fs.readFileSync(s.abs('wide.txt')), Buffer.from('\ufeffloadUser wide\n', 'utf16le'));
-    expectOk(await callTool('undo_last', {}));
+    // The editor's own Undo Last Change (its question answered Yes) puts every file back byte for byte.
+    const asked: string[] = [];
+    (await api()).setDialogs({ confirm: (message) => (asked.push(message), Promise.resolve(true)), info: () => undefined });
+    expectOk(await vscode.commands.executeCommand<Envelope>('agentFs.undoLast'));
+    assert.match(asked[0] ?? '', /replace_in_files|3 files/);
     assert.deepEqual(snapshot(s.abs()), before);
     assert.deepEqual(fs.readFileSync(s.abs('wide.txt')), wideBefore);
   });
