@@ -25,6 +25,8 @@ import { call, expectOk, makeTempDir, removeTree } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const ORACLE = path.join(ROOT, 'test', 'unit', 'corpus', 'resub.py');
+/** Debian's Python, which npm test installs with python3-nbformat (test/launcher/install.ts). */
+const PYTHON = '/usr/bin/python3';
 const SEEDS = [11, 22, 33, 44];
 
 /** windows-1252 for *.w1252.* files, UTF-8 for the rest, no guessing: what Python is told too. */
@@ -191,8 +193,8 @@ function oracle(root: string): Answer[] {
       case_sensitive: each.case_sensitive ?? true,
     })),
   };
-  const result = spawnSync('python3', [ORACLE], { input: JSON.stringify(request), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  if (result.error) throw new Error(`python3 is needed for the re.sub oracle (apt-get install python3): ${result.error.message}`);
+  const result = spawnSync(PYTHON, [ORACLE], { input: JSON.stringify(request), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  if (result.error) throw new Error(`${PYTHON} is needed for the re.sub oracle (apt-get install python3): ${result.error.message}`);
   assert.equal(result.status, 0, result.stderr);
   return (JSON.parse(result.stdout) as { answers: Answer[] }).answers;
 }
