@@ -5,16 +5,19 @@
 // VS Code reads the manifest statically, so it must be a file, and generating it keeps each tool written in one
 // place. test/unit/manifest.test.ts fails when the committed manifest differs from what the definitions generate.
 // The README's tool and error-code tables are written the same way (src/core/catalog/readmeTables.ts), checked by
-// test/unit/readmeTables.test.ts.
+// test/unit/readmeTables.test.ts, and so are the tool sets' sample file docs/agentfs.toolsets.jsonc (test/unit/readme.test.ts).
 //
 // package.mjs imports it for the npm package's bundle (buildPackageBundle) and the tool list (loadCatalog); only
 // `node esbuild.mjs` builds dist/.
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
+const AGENT_FILE = 'agents/agent-fs.agent.md';
+/** The tool sets as a file for VS Code's "Chat: Configure Tool Sets", where an extension may not contribute them. */
+const TOOL_SETS_FILE = 'docs/agentfs.toolsets.jsonc';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
@@ -43,6 +46,19 @@ function copyPdfjs(directory = 'dist') {
     const source = require.resolve(entry).replace(/[^/\\]+$/, minified);
     copyFileSync(source, `${directory}/${entry.slice(entry.lastIndexOf('/') + 1)}`);
   }
+}
+
+/**
+ * The parsers' WebAssembly (src/core/symbols/engine.ts), copied into `grammars/` beside the bundles, where the hosts
+ * read it on the first outline of each language (src/node/host/grammars.ts, src/vscode/grammars.ts): the tree-sitter
+ * runtime, and of @vscode/tree-sitter-wasm's grammars only those src/core/symbols/languages.ts lists.
+ */
+export async function copyGrammars(directory = 'dist') {
+  const require = createRequire(import.meta.url);
+  const { GRAMMAR_FILES } = await loadCatalog();
+  mkdirSync(`${directory}/grammars`, { recursive: true });
+  copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), `${directory}/grammars/web-tree-sitter.wasm`);
+  for (const file of GRAMMAR_FILES) copyFileSync(require.resolve(`@vscode/tree-sitter-wasm/wasm/${file}`), `${directory}/grammars/${file}`);
 }
 
 /**
@@ -94,8 +110,15 @@ const shared = {
   logLevel: 'warning',
   // jsonc-parser's main entry is a UMD module that loads its parts with a runtime require esbuild cannot follow; its
   // ES module build is the same code, bundled statically.
-  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+  // web-tree-sitter's ES module build finds Node's `require` through import.meta.url, which a CommonJS bundle does not
+  // have; its CommonJS build is the same code.
+  alias: {
+    'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js',
+    'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs',
+  },
   plugins: [pdfjsBeside, precompiledValidators],
+  // Only its .wasm files are read, from beside the bundle; unbundled code finds them through its package.json.
+  external: ['@vscode/tree-sitter-wasm'],
 };
 
 /**
@@ -113,8 +136,24 @@ export function binBuilds(outdir) {
   }));
 }
 
+/**
+ * The extension for VS Code's web worker extension host (vscode.dev, github.dev), package.json's `browser` entry:
+ * the same core and editor code without src/node, for a browser, so a Node built-in that slipped in fails the build
+ * here rather than the extension in a browser.
+ */
+const browserBuild = {
+  ...shared,
+  platform: 'browser',
+  target: 'es2022',
+  mainFields: ['browser', 'module', 'main'],
+  entryPoints: ['src/extension.web.ts'],
+  outfile: 'dist/web.js',
+  external: ['vscode', ...shared.external],
+};
+
 const builds = [
-  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...shared.external] },
+  browserBuild,
   { ...shared, entryPoints: ['src/node/bin/package.ts'], outfile: 'dist/agent-fs.js' },
   ...binBuilds('dist'),
 ];
@@ -134,6 +173,7 @@ export async function buildPackageBundle(directory) {
   });
   for (const bin of binBuilds(directory)) await esbuild.build({ ...bin, minify: true });
   copyPdfjs(directory);
+  await copyGrammars(directory);
 }
 
 /**
@@ -152,6 +192,10 @@ export async function loadCatalog() {
         "export * from './src/core/tools/index';",
         "export { rewriteReadme } from './src/core/catalog/readmeTables';",
         "export { mcpNaming, renderText } from './src/core/naming';",
+        "export { isGeneratedStringKey } from './src/core/catalog/manifest';",
+        "export { rewriteAgentTools } from './src/core/catalog/agent';",
+        "export { toolSetsFile } from './src/core/catalog/toolSets';",
+        "export { GRAMMAR_FILES } from './src/core/symbols/languages';",
       ].join(' '),
       resolveDir: ROOT,
       loader: 'ts',
@@ -170,10 +214,31 @@ async function writeManifestTools() {
   const text = readFileSync('package.json', 'utf8');
   const manifest = JSON.parse(text);
   manifest.contributes.languageModelTools = catalog.languageModelTools();
+  manifest.contributes.languageModelToolSets = catalog.languageModelToolSets();
   const generated = `${JSON.stringify(manifest, null, 2)}\n`;
   if (generated !== text) {
     writeFileSync('package.json', generated);
-    console.log('package.json: contributes.languageModelTools regenerated from src/core/tools');
+    console.log('package.json: contributes.languageModelTools and languageModelToolSets regenerated from src/core/tools');
+  }
+  // The English of the generated entries' %keys%; the strings written by hand stay as they are, first.
+  const nlsText = readFileSync('package.nls.json', 'utf8');
+  const strings = catalog.generatedManifestStrings();
+  const kept = Object.entries(JSON.parse(nlsText)).filter(([key]) => !catalog.isGeneratedStringKey(key));
+  const nls = `${JSON.stringify({ ...Object.fromEntries(kept), ...strings }, null, 2)}\n`;
+  if (nls !== nlsText) {
+    writeFileSync('package.nls.json', nls);
+    console.log("package.nls.json: the tools' and tool sets' strings regenerated from src/core/tools");
+  }
+  const agentText = readFileSync(AGENT_FILE, 'utf8');
+  const agent = catalog.rewriteAgentTools(agentText, catalog.TOOL_DEFINITIONS);
+  if (agent !== agentText) {
+    writeFileSync(AGENT_FILE, agent);
+    console.log(`${AGENT_FILE}: its Agent FS tools regenerated from src/core/tools`);
+  }
+  const toolSets = `${catalog.toolSetsFile(catalog.TOOL_DEFINITIONS)}\n`;
+  if (!existsSync(TOOL_SETS_FILE) || readFileSync(TOOL_SETS_FILE, 'utf8') !== toolSets) {
+    writeFileSync(TOOL_SETS_FILE, toolSets);
+    console.log(`${TOOL_SETS_FILE}: the tool sets regenerated from src/core/tools`);
   }
   const readme = readFileSync('README.md', 'utf8');
   const tables = catalog.rewriteReadme(readme, catalog.TOOL_DEFINITIONS);
@@ -187,6 +252,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   try {
     await writeManifestTools();
     copyPdfjs();
+    await copyGrammars();
     if (watch) {
       for (const options of builds) {
         const context = await esbuild.context(options);

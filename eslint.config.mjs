@@ -35,7 +35,7 @@ const CORE_FLOORS = [
   ['policy/', 'read/', 'tool'],
   ['catalog/', 'changes/', 'documents/', 'walk/'],
   ['edit/', 'recording/', 'search/'],
-  ['notebook/', 'replace/'],
+  ['notebook/', 'replace/', 'symbols/'],
   ['tools/'],
   ['invoke'],
 ];
@@ -99,8 +99,24 @@ const nodeBase = {
   patterns: [{ group: ['**/vscode/**', '**/extension'], message: 'src/node may not import a later layer.' }],
 };
 
+// What the browser's extension (src/extension.web.ts) bundles: src/vscode but its Node room, src/vscode/node/, which
+// only the desktop entry (src/extension.ts) imports. No Node built-in and no src/node either, so that the browser
+// bundle (esbuild.mjs) never meets one.
+const browserBase = {
+  paths: bareBuiltins.map(({ name }) => ({
+    name,
+    message: 'src/vscode runs in the browser too: Node code goes in src/vscode/node/ (docs/design.md, "Architecture").',
+  })),
+  patterns: [
+    {
+      group: ['node:*', '**/node/**', '**/extension'],
+      message: 'src/vscode runs in the browser too: Node code goes in src/vscode/node/ (docs/design.md, "Architecture").',
+    },
+  ],
+};
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', 'test/hosts/**', '.bench/**', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -116,6 +132,20 @@ export default tseslint.config(
   { files: ['src/core/**/*.ts'], rules: { 'no-restricted-imports': ['error', coreBase] } },
   ...floorRules('core', CORE_FLOORS, coreBase),
   { files: ['src/node/**/*.ts'], rules: { 'no-restricted-imports': ['error', nodeBase] } },
+  {
+    files: ['src/vscode/**/*.ts', 'src/extension.web.ts'],
+    ignores: ['src/vscode/node/**'],
+    rules: {
+      'no-restricted-imports': ['error', browserBase],
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', '__dirname', '__filename', 'setImmediate'].map((name) => ({
+          name,
+          message: 'src/vscode runs in the browser too, which has no Node globals: Node code goes in src/vscode/node/.',
+        })),
+      ],
+    },
+  },
   ...floorRules('node', NODE_FLOORS, nodeBase),
   {
     // Shared by the unit tests and the integration specs, which load it in the editor's extension host.

@@ -12,7 +12,7 @@
 import { packExtension } from '@anthropic-ai/mcpb';
 import { createVSIX } from '@vscode/vsce';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildPackageBundle, loadCatalog } from './esbuild.mjs';
@@ -56,6 +56,7 @@ function npmManifest() {
       'dist/agent-fs.js',
       'dist/pdf.mjs',
       'dist/pdf.worker.mjs',
+      'dist/grammars/*.wasm',
       ...Object.values(BINS).map(({ file }) => `dist/${file}`),
       ...DOCUMENTS,
     ],
@@ -127,6 +128,7 @@ async function stageMcpb(staging, npmStaging) {
   mkdirSync(path.join(staging, 'server'), { recursive: true });
   for (const file of ['agent-fs.js', 'pdf.mjs', 'pdf.worker.mjs', BINS['agent-fs-mcp'].file])
     copyFileSync(path.join(npmStaging, 'dist', file), path.join(staging, 'server', file));
+  cpSync(path.join(npmStaging, 'dist', 'grammars'), path.join(staging, 'server', 'grammars'), { recursive: true });
   copyFileSync('media/icon.png', path.join(staging, 'icon.png'));
   copyFileSync('LICENSE', path.join(staging, 'LICENSE'));
   writeFileSync(path.join(staging, 'manifest.json'), `${JSON.stringify(await mcpbManifest(), null, 2)}\n`);

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import { invokeOperation, type Session } from '../src/core/invoke';
 import { findRipgrepOnPath } from '../src/node/search/ripgrep';
 import { createNodeSession } from '../src/node/host/session';
+import type { Durability } from '../src/core/settings';
 import { type Generated, GENERATOR } from './generate';
 import { McpServer } from './mcpClient';
 import { commandPeak, type Memory } from './memory';
@@ -50,9 +51,9 @@ export function countLines(text: string): number {
  * An external command, its output piped to this process and read whole (never /dev/null, which ripgrep recognises
  * and answers early). Describes the result by its line count.
  */
-function command(executable: string, args: readonly string[], cwd?: string): () => string {
+function command(executable: string, args: readonly string[], cwd?: string, env?: () => NodeJS.ProcessEnv): () => string {
   return () => {
-    const child = spawnSync(executable, args, { cwd, maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
+    const child = spawnSync(executable, args, { cwd, env: env?.(), maxBuffer: 1024 * 1024 * 1024, encoding: 'buffer' });
     if (child.error) throw child.error;
     if (child.status !== 0 && child.status !== 1) throw new Error(`${executable} exited ${child.status}: ${child.stderr.toString()}`);
     let lines = 0;
@@ -107,14 +108,16 @@ export class Bench {
     this.scanSession = this.sessionFor(generated.tree, { ripgrep: false });
   }
 
-  /** A session over `root` configured like a user's (history on), with its own history folder under the bench dir. */
-  sessionFor(root: string, options: { ripgrep?: false; history?: false }): Session {
+  /**
+   * A session over `root` configured like a user's (history on, durability full), with its own history folder under
+   * the bench dir.
+   */
+  sessionFor(root: string, options: { ripgrep?: false; history?: false; durability?: Durability }): Session {
     const state = path.join(this.options.dir, 'state', `${path.basename(root)}-${Math.random().toString(36).slice(2, 8)}`);
-    return createNodeSession(
-      root,
-      {},
-      { ripgrep: options.ripgrep === false ? false : (this.rg ?? false), ...(options.history === false ? {} : { stateDirectory: state }) },
-    );
+    return createNodeSession(root, options.durability === undefined ? {} : { durability: options.durability }, {
+      ripgrep: options.ripgrep === false ? false : (this.rg ?? false),
+      ...(options.history === false ? {} : { stateDirectory: state }),
+    });
   }
 
   wants(key: string): boolean {
@@ -203,6 +206,11 @@ export class Bench {
   /** A reference row running an external command. */
   command(tool: string, executable: string, args: readonly string[]): Spec {
     return { tool, reference: true, run: command(executable, args), memory: commandPeak(executable, args) };
+  }
+
+  /** Our own command, run with the environment `env` gives for each run (a fresh cache folder, say). */
+  oursCommand(tool: string, executable: string, args: readonly string[], env: () => NodeJS.ProcessEnv): Spec {
+    return { tool, reference: false, run: command(executable, args, undefined, env) };
   }
 
   async close(): Promise<void> {

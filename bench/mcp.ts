@@ -54,6 +54,10 @@ export async function run(bench: Bench): Promise<void> {
     '--state',
     state,
   ]);
+  // The same server without syncs, for the writes: what durability costs over MCP.
+  const oursFast = wants('mcp-writes')
+    ? await McpServer.spawn([path.join(REPO, 'dist', 'mcp.js'), '--root', scratch, '--state', `${state}-fast`, '--durability', 'fast'])
+    : undefined;
   const theirs = await bench.mcp();
   const oursPid = ours.transport.pid;
   const row = (tool: string, call: () => Promise<string>, describe: (text: string) => string): Spec => ({
@@ -151,15 +155,28 @@ export async function run(bench: Bench): Promise<void> {
           return '1000 files';
         };
       const content = (index: number): string => `# Note ${index}\n\nSome text.\n`;
+      const fastWrites = path.join(scratch, 'agentfs-mcp-fast');
       await bench.measure(workload, [
         {
-          tool: 'agentfs-mcp write_file (history on)',
+          tool: 'agentfs-mcp write_file (history on, durability full)',
           reference: false,
           run: writes(ours, ourWrites, (index) => ({
             file_name: path.join(ourWrites, 'notes', `note-${index}.md`),
             content: content(index),
           })),
         },
+        ...(oursFast
+          ? [
+              {
+                tool: 'agentfs-mcp write_file (history on, durability fast)',
+                reference: false,
+                run: writes(oursFast, fastWrites, (index) => ({
+                  file_name: path.join(fastWrites, 'notes', `note-${index}.md`),
+                  content: content(index),
+                })),
+              },
+            ]
+          : []),
         {
           tool: 'official write_file',
           reference: true,
@@ -169,7 +186,7 @@ export async function run(bench: Bench): Promise<void> {
           })),
         },
       ]);
-      ahead(workload, 'writes');
+      ahead(workload, 'writes (durability full, against none)');
     }
     if (wants('mcp-latency')) {
       const workload = 'MCP: 1,000 tiny reads (latency)';
@@ -186,5 +203,6 @@ export async function run(bench: Bench): Promise<void> {
     }
   } finally {
     await ours.close();
+    await oursFast?.close();
   }
 }

@@ -4,7 +4,10 @@ import type { HashMemo } from './files/hashing';
 import type { Origin } from './history/origin';
 import type { HistoryStore } from './history/store';
 import type { GitEnvironment } from './ports/git';
+import type { GrammarSource } from './ports/grammars';
+import type { ReferenceProvider } from './ports/references';
 import type { HostNaming } from './naming';
+import type { Localizer } from './ports/l10n';
 import type { NotebookEditors } from './ports/notebooks';
 import type { PathIndex } from './ports/pathIndex';
 import type { ContentIndex } from './ports/contentIndex';
@@ -64,8 +67,14 @@ export interface ToolContext extends CallSignals {
   readonly origin?: Origin;
   /** How the host names tools (naming.ts): for text a tool hands out inside its `data` rather than as its message. */
   readonly naming: HostNaming;
+  /** The person's language for `prepare`'s text (ports/l10n.ts); never for what a model reads. */
+  readonly l10n: Localizer;
   /** The host's encoding rules and codec (encoding/host.ts): every read and write of text goes through them. */
   readonly encodings: EncodingHost;
+  /** Where the parsers' WebAssembly comes from (ports/grammars.ts); absent: only Markdown is outlined. */
+  readonly grammars?: GrammarSource;
+  /** The editor's language services (ports/references.ts); absent: find_references matches whole words. */
+  readonly references?: ReferenceProvider;
   /** Where git's per-user files are (ignore/sources.ts), for the rules of what the finding tools leave out. */
   readonly git?: GitEnvironment;
   /** Hashes of large files this call has computed (hashing.ts), shared by the history's states and streamed edits. */

@@ -65,6 +65,10 @@ export const ERROR_CODES = [
   'CELL_NOT_FOUND',
   // A PDF or Word file whose text cannot be had: encrypted, damaged, or holding no text (details.reason).
   'DOCUMENT_UNREADABLE',
+  // Symbols: a name path that names no symbol or several, and a file in no language Agent FS can outline.
+  'SYMBOL_NOT_FOUND',
+  'SYMBOL_AMBIGUOUS',
+  'LANGUAGE_UNSUPPORTED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -17,11 +17,14 @@ import { PathResolver, type Workspace } from './confinement';
 import type { ContentSearcher } from './ports/searcher';
 import type { Policy } from './settings';
 import type { EditorState, HostInfo, ToolContext } from './context';
-import type { Progress } from './signals';
+import { breathing, type Progress, timerTurn } from './signals';
 import type { Preparation, Tool, ToolCall } from './tool';
 import { findTool } from './tools';
 import type { NotebookEditors } from './ports/notebooks';
+import type { GrammarSource } from './ports/grammars';
+import type { ReferenceProvider } from './ports/references';
 import { type HostNaming, renderText, RUNNER_NAMING, toolRef } from './naming';
+import { ENGLISH, type Localizer } from './ports/l10n';
 
 /** Where a call gets its workspace and policy; the editor reads settings, the runner its flags. */
 export interface Session {
@@ -44,10 +47,21 @@ export interface Session {
   readonly history?: HistoryStore;
   /** How this host names the tools in the messages it answers with (naming.ts); absent: the runner's bare names. */
   readonly naming?: HostNaming;
+  /** The person's language for invocation messages and confirmations (ports/l10n.ts); absent: English. */
+  readonly l10n?: Localizer;
   /** The host's encoding settings and codec; absent: UTF-8 unless a BOM says otherwise, no guessing. */
   readonly encodings?: EncodingHost;
+  /** Where the parsers' WebAssembly comes from; absent: only Markdown is outlined. */
+  readonly grammars?: GrammarSource;
+  /** The editor's reference provider; absent: find_references matches whole words. */
+  readonly references?: ReferenceProvider;
   /** Where git's per-user config and excludes file are, as the host's environment says; absent: none is read. */
   readonly git?: GitEnvironment;
+  /**
+   * One turn of the host's event loop, which a long call awaits every BREATH_MS (signals.ts) so that the host reads
+   * what came meanwhile (a cancellation, another call); absent: a zero-delay timer.
+   */
+  readonly turn?: () => Promise<void>;
 }
 
 function namingOf(session: Session): HostNaming {
@@ -194,11 +208,15 @@ async function createContext(
     history: session.history,
     ...(origin ? { origin } : {}),
     naming: namingOf(session),
+    l10n: session.l10n ?? ENGLISH,
     encodings: session.encodings ?? PLAIN_ENCODING_HOST,
     ...(session.git ? { git: session.git } : {}),
+    ...(session.grammars ? { grammars: session.grammars } : {}),
+    ...(session.references ? { references: session.references } : {}),
     hashes: new HashMemo(),
     isCancelled,
     ...(progress ? { progress } : {}),
+    breathe: breathing(session.turn ?? timerTurn, isCancelled),
   };
   return { call: await accepted.bind(context), context };
 }

@@ -31,6 +31,16 @@ export interface IgnoreFileSettings {
 
 export const ALL_IGNORE_FILES: IgnoreFileSettings = { enabled: true, global: true, parents: true };
 
+/**
+ * How far a reply's "done" goes (agentFs.durability, --durability). `full`, the default: what the call changed is on
+ * the disk before it replies, in the workspace and in the history, so a power cut after the reply loses none of it
+ * (files/durable.ts, history/store.ts). `fast`: nothing is synced, for throwaway trees and tests; changes stay atomic
+ * (never torn), but a power cut may take the last of them, or leave a new file empty on some file systems.
+ */
+export type Durability = 'full' | 'fast';
+
+export const DURABILITIES: readonly Durability[] = ['full', 'fast'];
+
 /** Settings normalised once into a typed object with defaults (src/vscode/settings.ts, src/node/runner/cli.ts). */
 export interface Policy {
   readonly readOnly: boolean;
@@ -61,6 +71,8 @@ export interface Policy {
    * limit of the implementation, which tests lower to run the streamed path over small files.
    */
   readonly editInMemoryBytes: number;
+  /** Whether changes are synced to the disk before a call replies (Durability). */
+  readonly durability: Durability;
   /** How this host words what a person changes to lift a limit, as its refusals name it. */
   readonly wording: PolicyWording;
 }
@@ -140,6 +152,7 @@ export const DEFAULT_POLICY: Policy = {
   confirmEditsOverLines: DEFAULT_CONFIRM_EDITS_OVER_LINES,
   maxReadBytes: DEFAULT_MAX_READ_BYTES,
   editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
+  durability: 'full',
   exclude: [],
   searchExclude: [],
   ignoreFiles: ALL_IGNORE_FILES,
@@ -159,6 +172,7 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.history.maxBytes': DEFAULT_HISTORY_LIMITS.maxBytes,
   'agentFs.history.maxAgeDays': DEFAULT_HISTORY_LIMITS.maxAgeDays,
   'agentFs.maxReadBytes': DEFAULT_MAX_READ_BYTES,
+  'agentFs.durability': DEFAULT_POLICY.durability,
   'agentFs.exclude': DEFAULT_POLICY.exclude,
   // Read by the editor alone (src/vscode/session.ts); the MCP server's is --no-index, the runner always walks.
   'agentFs.pathIndex.enabled': true,
@@ -166,4 +180,5 @@ export const SETTING_DEFAULTS: Readonly<Record<string, unknown>> = {
   'agentFs.contentIndex.enabled': true,
   // Read by the editor alone (src/vscode/problems.ts): the runner and the MCP server have no language services.
   'agentFs.problemsAfterEdits': 'open',
+  'agentFs.problemsAfterEditsTimeout': 1000,
 };

@@ -74,7 +74,7 @@ async function selectBaseDirectory(deps: CommandDependencies): Promise<string | 
   if (folders.length === 0) {
     // No workspace to hold a setting: remember the folder for this window only.
     await deps.state.update(PICKED_BASE_KEY, picked.toString());
-    dialogs.info(`Agent FS base directory: ${picked.fsPath}`);
+    dialogs.info(vscode.l10n.t('Agent FS base directory: {0}', picked.fsPath));
     return picked.toString();
   }
   const pickedPath = normalizeAbsolute(picked.path);
@@ -85,23 +85,31 @@ async function selectBaseDirectory(deps: CommandDependencies): Promise<string | 
       isWithin(normalizeAbsolute(candidate.uri.path), pickedPath),
   );
   if (!folder) {
-    dialogs.error(`${picked.fsPath} is not inside a workspace folder. Agent FS can only narrow the workspace, never widen it.`);
+    dialogs.error(
+      vscode.l10n.t('{0} is not inside a workspace folder. Agent FS can only narrow the workspace, never widen it.', picked.fsPath),
+    );
     return undefined;
   }
   const relative = relativeTo(normalizeAbsolute(folder.uri.path), pickedPath);
   // The setting is relative to the first folder; a folder further down the list is named by its absolute path.
   const value = folder === folders[0] ? relative : pickedPath;
   await vscode.workspace.getConfiguration(SECTION).update('baseDirectory', value, vscode.ConfigurationTarget.Workspace);
-  dialogs.info(`Agent FS base directory: ${picked.fsPath}`);
+  dialogs.info(vscode.l10n.t('Agent FS base directory: {0}', picked.fsPath));
   return picked.toString();
 }
 
 async function showBaseDirectory(deps: CommandDependencies): Promise<string> {
   const described = await deps.session.describe();
   const policy = deps.session.policy();
-  const mode = !policy.trusted ? ' (untrusted workspace: read-only)' : policy.readOnly ? ' (read-only)' : '';
+  const roots = 'error' in described ? '' : described.roots.map((root) => root.path).join(', ');
   const message =
-    'error' in described ? described.error : `Agent FS base directory: ${described.roots.map((root) => root.path).join(', ')}${mode}`;
+    'error' in described
+      ? described.error
+      : !policy.trusted
+        ? vscode.l10n.t('Agent FS base directory: {0} (untrusted workspace: read-only)', roots)
+        : policy.readOnly
+          ? vscode.l10n.t('Agent FS base directory: {0} (read-only)', roots)
+          : vscode.l10n.t('Agent FS base directory: {0}', roots);
   deps.dialogs().info(message);
   return message;
 }
@@ -127,11 +135,11 @@ async function runTool(deps: CommandDependencies, operationArgument?: string, in
   try {
     input = JSON.parse(text);
   } catch (error) {
-    dialogs.error(`Agent FS: the input is not valid JSON (${error instanceof Error ? error.message : String(error)}).`);
+    dialogs.error(vscode.l10n.t('Agent FS: the input is not valid JSON ({0}).', error instanceof Error ? error.message : String(error)));
     return undefined;
   }
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    dialogs.error('Agent FS: the input must be a JSON object of parameters, like {"file_name": "notes.md"}.');
+    dialogs.error(vscode.l10n.t('Agent FS: the input must be a JSON object of parameters, like {0}.', '{"file_name": "notes.md"}'));
     return undefined;
   }
   let result: vscode.LanguageModelToolResult;

@@ -49,22 +49,27 @@ export const defaultDialogs: Dialogs = {
       canSelectFolders: true,
       canSelectMany: false,
       defaultUri,
-      openLabel: 'Use as Agent FS Base Directory',
+      openLabel: vscode.l10n.t('Use as Agent FS Base Directory'),
     });
     return picked?.[0];
   },
   async pickTool(choices) {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.name, detail: choice.description, name: choice.name })),
-      { title: 'Agent FS: Run Tool', placeHolder: 'Pick a tool to run', matchOnDescription: true, matchOnDetail: true },
+      {
+        title: vscode.l10n.t('Agent FS: Run Tool'),
+        placeHolder: vscode.l10n.t('Pick a tool to run'),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     return picked?.name;
   },
   editInput(toolName, prefilled) {
     return Promise.resolve(
       vscode.window.showInputBox({
-        title: `Agent FS: input for ${toolName}`,
-        prompt: 'JSON object of parameters, exactly as a model would send it',
+        title: vscode.l10n.t('Agent FS: input for {0}', toolName),
+        prompt: vscode.l10n.t('JSON object of parameters, exactly as a model would send it'),
         value: prefilled,
         valueSelection: [0, prefilled.length],
         ignoreFocusOut: true,
@@ -83,7 +88,12 @@ export const defaultDialogs: Dialogs = {
   async pickOperation(choices) {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
-      { title: 'Agent FS: Change History', placeHolder: 'Pick a change to see its diff', matchOnDescription: true, matchOnDetail: true },
+      {
+        title: vscode.l10n.t('Agent FS: Change History'),
+        placeHolder: vscode.l10n.t('Pick a change to see its diff'),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     return picked?.id;
   },
@@ -91,8 +101,8 @@ export const defaultDialogs: Dialogs = {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.description, detail: choice.detail, id: choice.id })),
       {
-        title: 'Agent FS: Undo an Agent Session',
-        placeHolder: 'Pick the session whose changes to undo; its diff opens before you confirm',
+        title: vscode.l10n.t('Agent FS: Undo an Agent Session'),
+        placeHolder: vscode.l10n.t('Pick the session whose changes to undo; its diff opens before you confirm'),
         matchOnDescription: true,
         matchOnDetail: true,
       },
@@ -103,8 +113,8 @@ export const defaultDialogs: Dialogs = {
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, detail: choice.description, id: choice.id })),
       {
-        title: 'Agent FS: Connect Another Agent',
-        placeHolder: "Which agent should get the Agent FS tools, with this window's base directory and history?",
+        title: vscode.l10n.t('Agent FS: Connect Another Agent'),
+        placeHolder: vscode.l10n.t("Which agent should get the Agent FS tools, with this window's base directory and history?"),
         matchOnDetail: true,
       },
     );

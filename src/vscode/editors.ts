@@ -6,8 +6,12 @@
 import * as vscode from 'vscode';
 import type { EditorState } from '../core/context';
 
-/** Case-insensitive where the platform's disks usually are; a false match only refuses a write, never allows one. */
-const caseInsensitive = process.platform === 'win32' || process.platform === 'darwin';
+/**
+ * Case-insensitive where the platform's disks usually are; a false match only refuses a write, never allows one. The
+ * browser's extension host has no platform of its own (no `process`): its file systems are the workspace's.
+ */
+const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
+const caseInsensitive = platform === 'win32' || platform === 'darwin';
 
 function samePath(documentPath: string, corePath: string): boolean {
   if (documentPath === corePath) return true;

@@ -3,17 +3,18 @@
  * remote, virtual). Core paths are the `path` of a URI; the scheme and authority come from the workspace folder
  * that contains the path.
  *
- * On the local disk (every folder a `file:` URI) the reads — stat, readDirectory, readFile, ranged reads and real
- * paths — go to node:fs through the Node port instead. Measured in the VS Code 1.139 test host (`npm run
- * bench:host`), every workspace.fs call costs a few milliseconds of round trip, so a walk of a 5,000-directory tree
- * took seconds and a tiny call several milliseconds of stats; through node:fs they cost what the runner's do. The
- * answers are the same: both follow links for a stat's kind and size and report the link bit, both list the
- * kind of a link's target, both leave out staging files. Containment is not the port's business: every path still
- * passes the same resolver and real-path checks (confinement.ts) before it gets here, and the Node port is the one the
- * path-case table runs against. Writes, deletes, renames and copies stay on workspace.fs, so VS Code sees every
- * change as it happens (open editors, file events, the trash).
+ * On the local disk (every folder a `file:` URI) the desktop extension lends this port what only the disk has
+ * (`useLocalDisk`, src/vscode/node/disk.ts): reads — stat, readDirectory, readFile, ranged reads and real paths —
+ * through node:fs, cross-process locks, streamed writes and hard links. Measured in the VS Code 1.139 test host (`npm
+ * run bench:host`), every workspace.fs call costs a few milliseconds of round trip, so a walk of a 5,000-directory
+ * tree took seconds and a tiny call several milliseconds of stats; through node:fs they cost what the runner's do. The
+ * answers are the same: both follow links for a stat's kind and size and report the link bit, both list the kind of
+ * a link's target, both leave out staging files. Containment is not the port's business: every path still passes the
+ * same resolver and real-path checks (confinement.ts) before it gets here, and the Node port is the one the path-case
+ * table runs against. Writes, deletes, renames and copies stay on workspace.fs, so VS Code sees every change as it
+ * happens (open editors, file events, the trash). In the browser (vscode.dev) nothing is lent: every call goes
+ * through workspace.fs.
  */
-import { promises as nodeFs } from 'node:fs';
 import * as vscode from 'vscode';
 import { isStagingName } from '../core/files/staging';
 import {
@@ -28,9 +29,42 @@ import {
   type IncrementalHash,
 } from '../core/ports/fs';
 import { basename, isWithin } from '../core/paths';
-import { NodeLocks, trackStaging } from '../node/fs/locks';
-import { NodeFileSystem } from '../node/fs/nodeFileSystem';
-import { defaultLockDirectory } from '../node/host/stateDirectory';
+
+/**
+ * What the local disk adds to the port for folders on it, keyed by core path like the port itself: the optional
+ * members of FileSystem the disk has, the disk's own reads, and a way to note a staging file before it exists.
+ */
+export type LocalDiskAccess = Pick<
+  FileSystem,
+  | 'realPath'
+  | 'readRange'
+  | 'readInto'
+  | 'lock'
+  | 'appendFile'
+  | 'setMode'
+  | 'openWriter'
+  | 'link'
+  | 'overwrite'
+  | 'truncate'
+  | 'sync'
+  | 'createFile'
+  | 'createHash'
+> & {
+  /** The reads' fast path; absent when the caller asked for every read on workspace.fs. */
+  readonly reads?: Pick<FileSystem, 'stat' | 'readDirectory' | 'readFile'>;
+  /** Notes a staging file in this process's lock claims before it is created, so a crash leaves it recoverable. */
+  announceStaging(path: string): void;
+};
+
+/** Lends the local disk to a port: `uriOf` maps a core path to its `file:` URI. */
+export type LocalDisk = (uriOf: (path: string) => vscode.Uri, options: { readonly diskReads: boolean }) => LocalDiskAccess;
+
+let localDisk: LocalDisk | undefined;
+
+/** The desktop extension lends the local disk to every port made from now on (extension.ts); the browser's does not. */
+export function useLocalDisk(disk: LocalDisk | undefined): void {
+  localDisk = disk;
+}
 
 const CODE_KINDS: Readonly<Record<string, FsErrorKind>> = {
   FileNotFound: 'not-found',
@@ -80,10 +114,19 @@ export class VscodeFileSystem implements FileSystem {
   /**
    * On the local disk, the same cross-process locks as the runner and the MCP server (src/node/fs/locks.ts, in the
    * same per-user directory), so the editor's calls and theirs exclude each other on a shared workspace. Elsewhere
-   * (remote-only or virtual file systems) there is no lock other processes could see: exclusion is per process.
+   * (remote-only or virtual file systems, the browser) there is no lock other processes could see: exclusion is per
+   * process.
    */
-  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly lock?: (paths: readonly string[], options?: { readonly wait?: boolean }) => Promise<HeldLock>;
   readonly appendFile?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly truncate?: (path: string, size: number) => Promise<void>;
+  /**
+   * On the local disk, through node:fs: workspace.fs cannot fsync, but what it wrote is in the same files, so an fsync
+   * of them (and of their folders) after it made them keeps them. VS Code's own disk provider already flushes a file's
+   * bytes when it closes one it wrote (fdatasync); it syncs no folder, so no rename, creation or deletion would
+   * outlive a power cut without these. Elsewhere (remote-only or virtual file systems) there is nothing to call.
+   */
+  readonly sync?: (path: string, kind: 'file' | 'directory') => Promise<void>;
   /** Permission bits, on the local disk: a replaced file keeps its mode without a copy of it, and undo restores modes. */
   readonly setMode?: (path: string, mode: number) => Promise<void>;
   /**
@@ -92,12 +135,11 @@ export class VscodeFileSystem implements FileSystem {
    */
   readonly openWriter?: (path: string) => Promise<FileWriter>;
   readonly link?: (from: string, to: string) => Promise<void>;
-  readonly overwrite?: (path: string, content: Uint8Array) => Promise<void>;
+  readonly overwrite?: (path: string, content: Uint8Array, offset?: number) => Promise<void>;
   readonly createFile?: (path: string, content: Uint8Array) => Promise<void>;
   readonly createHash?: () => IncrementalHash;
-  private readonly local: boolean;
-  /** The reads' fast path on the local disk (see the header); undefined elsewhere. */
-  private readonly disk: NodeFileSystem | undefined;
+  /** What the local disk lent this port; undefined elsewhere. */
+  private readonly disk: LocalDiskAccess | undefined;
 
   /**
    * `spaces`: the URIs of the workspace folders (or base directories); a path maps into the one containing it.
@@ -108,26 +150,25 @@ export class VscodeFileSystem implements FileSystem {
     options: { readonly diskReads?: boolean } = {},
   ) {
     // Real paths exist only on the local disk; elsewhere the resolver refuses every symbolic link instead.
-    this.local = spaces.length > 0 && spaces.every((space) => space.scheme === 'file');
-    if (this.local) {
-      this.lock = NodeLocks.shared(defaultLockDirectory()).lock;
-      this.appendFile = (path, content) => translated(() => nodeFs.appendFile(this.uri(path).fsPath, content));
-      const disk = new NodeFileSystem();
-      if (options.diskReads !== false) this.disk = disk;
-      this.setMode = (path, mode) => disk.setMode(this.uri(path).fsPath, mode);
-      this.openWriter = (path) => disk.openWriter(this.uri(path).fsPath);
-      this.link = (from, to) => disk.link(this.uri(from).fsPath, this.uri(to).fsPath);
-      this.overwrite = (path, content) => disk.overwrite(this.uri(path).fsPath, content);
-      this.createFile = (path, content) => disk.createFile(this.uri(path).fsPath, content);
-      this.createHash = () => disk.createHash();
-      this.realPath = async (path) => {
-        const real = await disk.realPath(this.uri(path).fsPath).catch(() => undefined);
-        return real === undefined ? undefined : vscode.Uri.file(real).path;
-      };
+    const local = spaces.length > 0 && spaces.every((space) => space.scheme === 'file');
+    const disk = local ? localDisk?.((path) => this.uri(path), { diskReads: options.diskReads !== false }) : undefined;
+    this.disk = disk;
+    if (disk) {
+      this.lock = disk.lock;
+      this.appendFile = disk.appendFile;
+      this.setMode = disk.setMode;
+      this.openWriter = disk.openWriter;
+      this.link = disk.link;
+      this.overwrite = disk.overwrite;
+      this.truncate = disk.truncate;
+      this.sync = disk.sync;
+      this.createFile = disk.createFile;
+      this.createHash = disk.createHash;
+      this.realPath = disk.realPath;
       // vscode.workspace.fs reads whole files only; on the local disk the bytes asked for are read alone, so a line
       // range or tail of a huge log never loads the file (readText.ts).
-      this.readRange = (path, offset, length) => disk.readRange(this.uri(path).fsPath, offset, length);
-      this.readInto = (path, offset, buffer) => disk.readInto(this.uri(path).fsPath, offset, buffer);
+      this.readRange = disk.readRange;
+      this.readInto = disk.readInto;
     }
   }
 
@@ -137,7 +178,7 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   async stat(path: string): Promise<FileStat | undefined> {
-    if (this.disk) return this.disk.stat(this.uri(path).fsPath);
+    if (this.disk?.reads) return this.disk.reads.stat(path);
     let stat: vscode.FileStat;
     try {
       stat = await vscode.workspace.fs.stat(this.uri(path));
@@ -159,7 +200,7 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   async readDirectory(path: string): Promise<DirEntry[]> {
-    if (this.disk) return this.disk.readDirectory(this.uri(path).fsPath);
+    if (this.disk?.reads) return this.disk.reads.readDirectory(path);
     const entries = await translated(() => vscode.workspace.fs.readDirectory(this.uri(path)));
     // Staging files of writes in flight, or of a process that died mid-write: never part of the workspace.
     return entries
@@ -168,13 +209,13 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   readFile(path: string): Promise<Uint8Array> {
-    if (this.disk) return this.disk.readFile(this.uri(path).fsPath);
+    if (this.disk?.reads) return this.disk.reads.readFile(path);
     return translated(() => vscode.workspace.fs.readFile(this.uri(path)));
   }
 
   /** Notes a staging file in this process's lock claims before it is created, so a crash leaves it recoverable. */
   private announce(path: string): void {
-    if (this.local && isStagingName(basename(path))) trackStaging(this.uri(path).fsPath);
+    if (this.disk && isStagingName(basename(path))) this.disk.announceStaging(path);
   }
 
   writeFile(path: string, content: Uint8Array): Promise<void> {

@@ -9,14 +9,16 @@
  *    `agentFs.problemsAfterEdits` set to `open`, shown in an editor without taking focus when no editor shows it:
  *    TypeScript's service checks only files that editor tabs show, and Copilot opens the files it edits the same way.
  *  - Then the call waits until the language services have settled: until VS Code has reloaded the documents that were
- *    open (RELOAD_MS at most; on a busy machine that alone can take seconds), then SETTLE_MS without a change to
- *    those files' diagnostics after the first one, WAIT_MS at most. It does not wait for files of a language no
- *    service has reported on in this window (plain text): nothing would come.
+ *    open (on a busy machine that alone can take seconds), then until every changed file has been reported on since
+ *    its document last changed and SETTLE_MS have passed without a report; agentFs.problemsAfterEditsTimeout (1 s)
+ *    bounds the whole wait. A report that came before the reload is of the old text, so it does not count. It does
+ *    not wait for files of a language no service has reported on in this window (plain text): nothing would come.
  *  - New and resolved are counted per file as multisets of (severity, source, code, message), lines left out: an
  *    unchanged error that an inserted line moved down is neither new nor resolved.
  *
  * A service slower than that (TypeScript's first check after the window opens takes seconds) shows its findings
- * later, in the Problems view and to Copilot's get_errors: the result lists what the services had reported by then.
+ * later, in the Problems view and to Copilot's get_errors: the result lists what the services had reported by then,
+ * and names as `unchecked` the changed files a service had not reported on while it had on others of the call.
  *
  * Over 300 lines: one step around a call (diagnostics noted, writes watched, documents opened, services settled,
  * problems counted), each part working on the same call's state.
@@ -29,11 +31,7 @@ import { PathResolver, type Workspace } from '../core/confinement';
 import { isStagingName } from '../core/files/staging';
 import { VscodeFileSystem } from './fileSystem';
 
-/** How long a call waits for VS Code to reload an open document the call changed. */
-const RELOAD_MS = 1_000;
-/** How long a call then waits for the language services. */
-const WAIT_MS = 1_000;
-/** Quiet time after a diagnostics change that counts as settled (TypeScript reports syntax, then semantics). */
+/** Quiet time, once every changed file has been reported on, that counts as settled (TypeScript reports syntax, then semantics). */
 const SETTLE_MS = 200;
 /** Problems listed in a result; the rest are counted. */
 const PROBLEMS_LISTED = 10;
@@ -47,6 +45,12 @@ export type ProblemsMode = 'open' | 'shown' | 'off';
 export function problemsMode(scope?: vscode.Uri): ProblemsMode {
   const value = vscode.workspace.getConfiguration('agentFs', scope).get<string>('problemsAfterEdits');
   return value === 'shown' || value === 'off' ? value : 'open';
+}
+
+/** How long a call waits for the language services at most (agentFs.problemsAfterEditsTimeout). */
+function problemsTimeout(scope?: vscode.Uri): number {
+  const value = vscode.workspace.getConfiguration('agentFs', scope).get<number>('problemsAfterEditsTimeout');
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(30_000, Math.max(0, value)) : 1_000;
 }
 
 /** One problem as a result lists it. */
@@ -67,6 +71,12 @@ export interface ProblemsReport {
   readonly more: number;
   /** Errors and warnings of the changed files that the call made go away. */
   readonly resolved: number;
+  /**
+   * Changed files of a language some service checks that none had reported on when the wait ended, while it reported
+   * on others the call changed: they have no problems, or were not checked in time (a service reports nothing for a
+   * file that stays clean). Absent when empty.
+   */
+  readonly unchecked?: readonly string[];
 }
 
 type Snapshot = ReadonlyMap<string, readonly vscode.Diagnostic[]>;
@@ -169,6 +179,11 @@ const WRITE_TARGETS: Readonly<Record<string, readonly number[]>> = {
   link: [1],
 };
 
+/** The language of the open document at `uri`, if one is open. */
+function languageOf(uri: vscode.Uri): string | undefined {
+  return vscode.workspace.textDocuments.find((each) => each.uri.toString() === uri.toString())?.languageId;
+}
+
 /** The changed files that are text documents (at most FILES_CHECKED), opened, and in `open` mode shown. */
 async function openDocuments(files: readonly WrittenFile[], mode: ProblemsMode): Promise<WrittenFile[]> {
   const opened = await Promise.all(
@@ -207,17 +222,23 @@ export class DiagnosticsWatch implements vscode.Disposable {
   /** Documents open when the call began: VS Code reloads them from the disk after the call, on its own time. */
   private readonly open = new Set(vscode.workspace.textDocuments.map((document) => document.uri.toString()));
   private readonly changed = new Map<string, number>();
+  /** When each document last changed during the call: a report on it from before then is of the text it replaced. */
+  private readonly edited = new Map<string, number>();
   private readonly subscription = vscode.languages.onDidChangeDiagnostics((event) => {
     const now = Date.now();
     for (const uri of event.uris) this.changed.set(uri.toString(), now);
   });
+  private readonly edits = vscode.workspace.onDidChangeTextDocument((event) => {
+    if (event.contentChanges.length > 0) this.edited.set(event.document.uri.toString(), Date.now());
+  });
 
   /**
-   * Resolves once every document of `uris` that was open before the call holds what the disk holds now (RELOAD_MS at
-   * most): language services see a change only through the document, and VS Code reloads an open one some time after
-   * the file changed — on a busy machine, seconds — so waiting for the services before that would wait for nothing.
+   * Resolves once every document of `uris` that was open before the call holds what the disk holds now (until
+   * `deadline` at most): language services see a change only through the document, and VS Code reloads an open one
+   * some time after the file changed — on a busy machine, seconds — so waiting for the services before that would
+   * wait for nothing.
    */
-  reloaded(uris: readonly vscode.Uri[], token: vscode.CancellationToken | undefined): Promise<void> {
+  reloaded(uris: readonly vscode.Uri[], deadline: number, token: vscode.CancellationToken | undefined): Promise<void> {
     const stale = async (uri: vscode.Uri): Promise<boolean> => {
       const document = vscode.workspace.textDocuments.find((each) => each.uri.toString() === uri.toString());
       if (!document) return false;
@@ -228,7 +249,7 @@ export class DiagnosticsWatch implements vscode.Disposable {
     if (waiting.size === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const finish = (): void => {
-        clearTimeout(deadline);
+        clearTimeout(timer);
         subscription.dispose();
         cancellation?.dispose();
         resolve();
@@ -239,7 +260,7 @@ export class DiagnosticsWatch implements vscode.Disposable {
           if (waiting.size === 0) finish();
         });
       };
-      const deadline = setTimeout(finish, RELOAD_MS);
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
       // Listening first, then looking: a reload between the two is not missed.
       const subscription = vscode.workspace.onDidChangeTextDocument((event) => {
         if (waiting.has(event.document.uri.toString())) check(event.document.uri);
@@ -249,40 +270,51 @@ export class DiagnosticsWatch implements vscode.Disposable {
     });
   }
 
-  /** Resolves once the diagnostics of `uris` have settled, WAIT_MS from now at most, or at once when cancelled. */
-  settled(uris: readonly vscode.Uri[], token: vscode.CancellationToken | undefined): Promise<void> {
-    const watched = new Set(uris.map((uri) => uri.toString()));
-    const lastChange = (): number | undefined => {
-      const times = [...watched].flatMap((uri) => this.changed.get(uri) ?? []);
-      return times.length === 0 ? undefined : Math.max(...times);
-    };
+  /**
+   * Resolves once every one of `uris` has been reported on since the call began, and since its document last changed,
+   * and none for SETTLE_MS after the last report; or at `deadline`, or at once when cancelled. A file is waited for
+   * until it is reported on, not only until the others are quiet: a service checks files one after another, and on a
+   * busy machine the next can come long after the first.
+   */
+  settled(uris: readonly vscode.Uri[], deadline: number, token: vscode.CancellationToken | undefined): Promise<void> {
+    const watched = [...new Set(uris.map((uri) => uri.toString()))];
     return new Promise((resolve) => {
       let quiet: ReturnType<typeof setTimeout> | undefined;
       const finish = (): void => {
         clearTimeout(quiet);
-        clearTimeout(deadline);
+        clearTimeout(timer);
         subscription.dispose();
         cancellation?.dispose();
         resolve();
       };
-      // Quiet for SETTLE_MS after the last change of these files (one that came before this wait counts too).
       const rearm = (): void => {
-        const last = lastChange();
-        if (last === undefined) return;
+        if (!watched.every((uri) => this.reportedOn(uri))) return;
+        const last = Math.max(...watched.map((uri) => this.changed.get(uri) ?? 0));
         clearTimeout(quiet);
         quiet = setTimeout(finish, Math.max(0, last + SETTLE_MS - Date.now()));
       };
-      const deadline = setTimeout(finish, WAIT_MS);
+      const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
       const subscription = vscode.languages.onDidChangeDiagnostics((event) => {
-        if (event.uris.some((uri) => watched.has(uri.toString()))) rearm();
+        if (event.uris.some((uri) => watched.includes(uri.toString()))) rearm();
       });
       const cancellation = token?.onCancellationRequested(finish);
       rearm();
     });
   }
 
+  /** The files of `uris` that no service has reported on since the call began and their documents last changed. */
+  unreported(uris: readonly vscode.Uri[]): vscode.Uri[] {
+    return uris.filter((uri) => !this.reportedOn(uri.toString()));
+  }
+
+  private reportedOn(uri: string): boolean {
+    const reported = this.changed.get(uri);
+    return reported !== undefined && reported >= (this.edited.get(uri) ?? 0);
+  }
+
   dispose(): void {
     this.subscription.dispose();
+    this.edits.dispose();
   }
 }
 
@@ -297,15 +329,16 @@ export async function problemsAfter(
   const files = await openDocuments(unique, mode);
   if (files.length === 0) return undefined;
   const uris = files.map((file) => file.uri);
-  const languages = new Set(
-    uris.flatMap((uri) =>
-      vscode.workspace.textDocuments.filter((each) => each.uri.toString() === uri.toString()).map((each) => each.languageId),
-    ),
-  );
-  if ([...languages].some((language) => reportingLanguages.has(language))) {
-    await watch.reloaded(uris, token);
-    await watch.settled(uris, token);
+  const checked = uris.filter((uri) => reportingLanguages.has(languageOf(uri) ?? ''));
+  if (checked.length > 0) {
+    const deadline = Date.now() + problemsTimeout(checked[0]);
+    await watch.reloaded(checked, deadline, token);
+    await watch.settled(checked, deadline, token);
   }
+  // Named only where the call changed other files a service did report on: a file that stays clean is never reported
+  // on, so alone it would be named after every clean edit; beside a reported one, its silence may be a late check.
+  const unreported = watch.unreported(checked);
+  const unchecked = new Set(unreported.length < checked.length ? unreported.map((uri) => uri.toString()) : []);
   const found: Problem[] = [];
   let resolved = 0;
   for (const { uri, display } of files) {
@@ -331,5 +364,11 @@ export async function problemsAfter(
     for (const left of earlier.values()) resolved += left;
   }
   found.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'error' ? -1 : 1));
-  return { new: found.slice(0, PROBLEMS_LISTED), more: Math.max(0, found.length - PROBLEMS_LISTED), resolved };
+  const named = files.filter((file) => unchecked.has(file.uri.toString())).map((file) => file.display);
+  return {
+    new: found.slice(0, PROBLEMS_LISTED),
+    more: Math.max(0, found.length - PROBLEMS_LISTED),
+    resolved,
+    ...(named.length > 0 ? { unchecked: named } : {}),
+  };
 }

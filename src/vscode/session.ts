@@ -11,15 +11,15 @@ import { basename, isWithin, normalizeAbsolute } from '../core/paths';
 import { PathResolver, type Root, type Workspace } from '../core/confinement';
 import type { ContentSearcher } from '../core/ports/searcher';
 import type { Policy } from '../core/settings';
+import type { Localizer } from '../core/ports/l10n';
 import type { HostInfo } from '../core/context';
 import type { PathIndex } from '../core/ports/pathIndex';
-import { gitEnvironment } from '../node/host/gitEnvironment';
 import { type GitEnvironment, NO_GIT_ENVIRONMENT } from '../core/ports/git';
-import { editorIndexOptions, NodePathIndex } from '../node/indexes/pathIndex';
-import { NodeContentIndex } from '../node/indexes/contentIndex';
 import type { ContentIndex } from '../core/ports/contentIndex';
-import { bundledRipgrep, RipgrepSearcher } from '../node/search/ripgrep';
 import { EditorEncodings } from './encodings';
+import { editorGrammarSource } from './grammars';
+import { editorReferences } from './references';
+import type { GrammarSource } from '../core/ports/grammars';
 import { VscodeFileSystem } from './fileSystem';
 import { openEditors } from './editors';
 import { editorNotebooks } from './notebooks';
@@ -27,41 +27,46 @@ import { imageRefusal as imageRefusalOf } from './images';
 import { problemsMode } from './problems';
 import { readSettings } from './settings';
 
-/** The ripgrep inside VS Code's installation: looked up once; null when this build has none. */
-let bundledRipgrepPath: string | null | undefined;
-
 /**
- * The window's path index (src/node/indexes/pathIndex.ts), made on first use: watched within its share of the per-user
- * inotify limit, which it shares with VS Code's own file watcher, and verified past it (editorIndexOptions).
+ * What only the local disk offers a session, lent by the desktop extension (src/vscode/node/local.ts); the browser's
+ * has none, so there search_content scans, listings walk, and only the workspace's own ignore files count.
  */
-let editorIndex: NodePathIndex | undefined;
-/** Where the window's index is saved and started from (src/node/indexes/savedIndex.ts): the extension's global storage. */
-let editorIndexFolder: string | undefined;
-
-/** Saves the window's path index in `folder` from now on (extension.ts, on activation); undefined: not saved. */
-export function savePathIndexIn(folder: string | undefined): void {
-  editorIndexFolder = folder;
-}
-/** The window's content index over the path index (src/node/indexes/contentIndex.ts), made on first use. */
-let editorContentIndex: NodeContentIndex | undefined;
-
-/** Forgets the window's path and content indexes (the extension deactivating). */
-export function closePathIndex(): void {
-  editorContentIndex?.close();
-  editorContentIndex = undefined;
-  editorIndex?.close();
-  editorIndex = undefined;
+export interface LocalServices {
+  /** search_content's fast path: the ripgrep VS Code ships; undefined when this build has none. */
+  contentSearcher(): ContentSearcher | undefined;
+  /** The window's path index over node:fs, made on first use. */
+  pathIndex(): PathIndex;
+  /** The window's content index over that path index, made on first use. */
+  contentIndex(): ContentIndex;
+  /** Where git's per-user files are (the extension host's environment is the user's). */
+  gitEnvironment(): GitEnvironment;
+  /** One turn of Node's event loop (setImmediate), which a long call awaits now and then. */
+  turn(): Promise<void>;
 }
 
 /** Where "Agent FS: Select Base Directory…" keeps a folder picked while no workspace folder is open. */
 export const PICKED_BASE_KEY = 'agentFs.pickedBaseDirectory';
+
+/** VS Code's display language for the core's person-facing text (ports/l10n.ts), through its bundles in l10n/. */
+export const EDITOR_L10N: Localizer = { t: (message, ...args) => vscode.l10n.t(message, ...args) };
 
 export class EditorSession implements Session {
   constructor(
     private readonly state: vscode.Memento,
     /** Where calls are recorded for history and undo (the extension's workspace storage). */
     private readonly store?: HistoryStore,
-  ) {}
+    /** What the local disk offers, on the desktop; undefined in the browser. */
+    private readonly local?: LocalServices,
+    /** The extension's folder, whose dist/grammars/ holds the parsers (grammars.ts); absent: only Markdown is outlined. */
+    extensionUri?: vscode.Uri,
+  ) {
+    if (extensionUri) this.grammars = editorGrammarSource(extensionUri);
+  }
+
+  /** Where the parsers' WebAssembly is read from. */
+  readonly grammars?: GrammarSource;
+  /** find_references asks VS Code's reference provider, with the document at its workspace URI. */
+  readonly references = editorReferences((path) => this.uriOf(path));
 
   /**
    * The history, unless the person turned it off (agentFs.history.enabled, a user setting only: a workspace cannot
@@ -78,6 +83,16 @@ export class EditorSession implements Session {
 
   /** Tools are registered as agentfs_<operation>, and deletes go to the trash: messages say so. */
   readonly naming = EDITOR_NAMING;
+  /**
+   * The extension host's event loop, shared with every other extension: a long call lets it turn (signals.ts), by
+   * setImmediate on the desktop, by the core's timer turn in the browser, which has none.
+   */
+  get turn(): (() => Promise<void>) | undefined {
+    const local = this.local;
+    return local ? () => local.turn() : undefined;
+  }
+  /** Invocation messages and confirmations in VS Code's display language (its bundles in l10n/). */
+  readonly l10n: Localizer = EDITOR_L10N;
   /** The editor's encodings: open documents' and VS Code's files.* settings per file, VS Code's own codec. */
   readonly encodings = new EditorEncodings((path) => this.uriOf(path));
 
@@ -92,17 +107,20 @@ export class EditorSession implements Session {
     return space ? space.with({ path }) : vscode.Uri.file(path);
   }
 
+  /** Whether every folder (or the picked base directory) is on the local disk, which the local services need. */
+  private onLocalDisk(): boolean {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const picked = this.state.get<string>(PICKED_BASE_KEY);
+    const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
+    return schemes.length > 0 && schemes.every((scheme) => scheme === 'file');
+  }
+
   /**
    * search_content's fast path: the ripgrep VS Code ships, for folders on the local disk. Virtual and remote-only
    * file systems get none, and search_content scans through vscode.workspace.fs instead.
    */
   get contentSearcher(): ContentSearcher | undefined {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const picked = this.state.get<string>(PICKED_BASE_KEY);
-    const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
-    if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
-    if (bundledRipgrepPath === undefined) bundledRipgrepPath = bundledRipgrep(vscode.env.appRoot) ?? null;
-    return bundledRipgrepPath === null ? undefined : new RipgrepSearcher(bundledRipgrepPath);
+    return this.local && this.onLocalDisk() ? this.local.contentSearcher() : undefined;
   }
 
   /**
@@ -111,15 +129,7 @@ export class EditorSession implements Session {
    */
   get index(): PathIndex | undefined {
     if (vscode.workspace.getConfiguration('agentFs').get<boolean>('pathIndex.enabled') === false) return undefined;
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    const picked = this.state.get<string>(PICKED_BASE_KEY);
-    const schemes = folders.length > 0 ? folders.map((folder) => folder.uri.scheme) : picked ? [vscode.Uri.parse(picked).scheme] : [];
-    if (schemes.length === 0 || schemes.some((scheme) => scheme !== 'file')) return undefined;
-    editorIndex ??= new NodePathIndex({
-      ...editorIndexOptions(),
-      ...(editorIndexFolder === undefined ? {} : { saveTo: editorIndexFolder }),
-    });
-    return editorIndex;
+    return this.local && this.onLocalDisk() ? this.local.pathIndex() : undefined;
   }
 
   /**
@@ -127,10 +137,9 @@ export class EditorSession implements Session {
    * watches), unless agentFs.contentIndex.enabled is off; absent wherever the path index is.
    */
   get contentIndex(): ContentIndex | undefined {
-    if (!this.index || !editorIndex || vscode.workspace.getConfiguration('agentFs').get<boolean>('contentIndex.enabled') === false)
+    if (!this.local || !this.index || vscode.workspace.getConfiguration('agentFs').get<boolean>('contentIndex.enabled') === false)
       return undefined;
-    editorContentIndex ??= new NodeContentIndex(editorIndex);
-    return editorContentIndex;
+    return this.local.contentIndex();
   }
 
   /**
@@ -139,7 +148,9 @@ export class EditorSession implements Session {
    */
   get git(): GitEnvironment {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    return folders.length > 0 && folders.every((folder) => folder.uri.scheme === 'file') ? gitEnvironment() : NO_GIT_ENVIRONMENT;
+    return this.local && folders.length > 0 && folders.every((folder) => folder.uri.scheme === 'file')
+      ? this.local.gitEnvironment()
+      : NO_GIT_ENVIRONMENT;
   }
 
   /** What workspace_info reports about the editor. */

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import {
   DEFAULT_HISTORY_LIMITS,
+  type Durability,
   type HistoryLimits,
   type IgnoreFileSettings,
   DEFAULT_CONFIRM_EDITS_OVER_LINES,
@@ -119,6 +120,15 @@ function ignoreFiles(scope?: vscode.Uri): IgnoreFileSettings {
   return { enabled, global: enabled && on('useGlobalIgnoreFiles'), parents: enabled && on('useParentIgnoreFiles') };
 }
 
+/**
+ * agentFs.durability: "fast" only where the user's own settings say so and no workspace or folder value says "full":
+ * a cloned repository must not be able to make the changes a model makes in it less safe.
+ */
+function durability(value: Layers<unknown>): Durability {
+  const user = value.globalValue ?? value.defaultValue;
+  return user === 'fast' && value.workspaceValue !== 'full' && value.workspaceFolderValue !== 'full' ? 'fast' : 'full';
+}
+
 function computeSettings(scope?: vscode.Uri): Settings {
   const configuration = vscode.workspace.getConfiguration(SECTION, scope);
   const confirm = layers<boolean>(configuration, 'confirmDestructive');
@@ -140,6 +150,7 @@ function computeSettings(scope?: vscode.Uri): Settings {
       searchExclude: enabledGlobs('search', 'exclude', scope),
       ignoreFiles: ignoreFiles(scope),
       editInMemoryBytes: DEFAULT_EDIT_IN_MEMORY_BYTES,
+      durability: durability(layers<unknown>(configuration, 'durability')),
       wording: EDITOR_WORDING,
     },
   };

@@ -18,14 +18,15 @@ class BaseDirectoryStatus implements vscode.Disposable {
   async update(): Promise<void> {
     const described = await this.session.describe();
     const policy = this.session.policy();
-    const mode = !policy.trusted ? 'untrusted: read-only' : policy.readOnly ? 'read-only' : '';
+    const mode = !policy.trusted ? vscode.l10n.t('untrusted: read-only') : policy.readOnly ? vscode.l10n.t('read-only') : '';
     if ('error' in described) {
       this.item.text = '$(warning) Agent FS';
       this.item.tooltip = described.error;
     } else {
       const names = described.roots.map((root) => basename(root.path) || root.path).join(', ');
       this.item.text = `${mode === '' ? '$(folder)' : '$(lock)'} Agent FS: ${names}${mode === '' ? '' : ` (${mode})`}`;
-      this.item.tooltip = `Agent FS base directory: ${described.roots.map((root) => root.path).join(', ')}${mode === '' ? '' : ` — ${mode}`}\nClick to show the Agent FS Activity view.`;
+      const base = vscode.l10n.t('Agent FS base directory: {0}', described.roots.map((root) => root.path).join(', '));
+      this.item.tooltip = `${base}${mode === '' ? '' : ` — ${mode}`}\n${vscode.l10n.t('Click to show the Agent FS Activity view.')}`;
     }
     this.item.show();
   }

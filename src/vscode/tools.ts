@@ -204,6 +204,6 @@ function toPrepared(preparation: Preparation, preview?: ShownPreview): vscode.Pr
     : preparation.invocationMessage;
   if (!confirmation) return { invocationMessage };
   const message = new vscode.MarkdownString(confirmation.message);
-  if (preview) message.appendMarkdown('\n\n').appendText(`Every change is shown in the editor "${preview.title}".`);
+  if (preview) message.appendMarkdown('\n\n').appendText(vscode.l10n.t('Every change is shown in the editor "{0}".', preview.title));
   return { invocationMessage, confirmationMessages: { title: confirmation.title, message } };
 }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import type { JsonSchema } from '../../src/core/contract/schema';
-import type { AgentFsApi } from '../../src/extension';
+import type { AgentFsApi } from '../../src/vscode/activate';
 import { sampleInput } from '../shared/schemaSamples';
 import { writeTree } from '../shared/tree';
 import { checkEnvelope } from '../shared/results';
@@ -172,8 +172,11 @@ export function mutatingTools(): readonly ContributedTool[] {
   return contributedTools().filter((tool) => tool.when?.includes('isWorkspaceTrusted') === true);
 }
 
-/** Polls `check` until it holds (context keys and settings reach the extension host asynchronously). */
-export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+/**
+ * Polls `check` until it holds (context keys and settings reach the extension host asynchronously); fails, naming
+ * `what`, only past `timeoutMs`, a bound for a hang that a busy machine never comes near (the suite's own is 30 s).
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 25_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);

@@ -21,6 +21,7 @@ const FOLDERS: Readonly<Record<string, readonly string[]>> = {
   'multi-root': ['multiRoot'],
   untrusted: ['untrusted'],
   installed: ['installed'],
+  locale: ['locale'],
   agent: ['agent'],
   'agent-untrusted': ['agentUntrusted'],
   'vscode-mcp': ['vscodeMcp'],
@@ -57,7 +58,7 @@ export function run(): Promise<void> {
   // The spec reporter writes through Base.consoleLog; prefix it so its lines stand out from the workbench's.
   Mocha.reporters.Base.consoleLog = say;
   // A test that cannot run fails, saying why: none is left pending.
-  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 30_000, slow: 2_000, forbidPending: true });
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', color: false, timeout: 120_000, slow: 2_000, forbidPending: true });
   if (process.env.AGENTFS_IT_GREP) mocha.grep(process.env.AGENTFS_IT_GREP);
   for (const file of folders.flatMap(specFiles)) mocha.addFile(file);
 

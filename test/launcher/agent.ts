@@ -23,6 +23,17 @@ import { delay } from './launch';
 import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
 import { withLaunch } from './session';
 
+/** The custom agent the tool set test picks ("Agent FS Set"): its tools name the set, as a person would write it. */
+const TOOL_SET_AGENT = [
+  '---',
+  'name: Agent FS Set',
+  'description: Only the agentfs tool set.',
+  "tools: ['agentfs']",
+  '---',
+  'Work on files with Agent FS.',
+  '',
+].join('\n');
+
 const MARKER = '[agentfs-it] ';
 const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
 const MODEL_SOURCE = path.join(REPO_ROOT, 'test', 'agent', 'model');
@@ -136,8 +147,9 @@ async function expandSteps(page: Page): Promise<void> {
   const closed = response
     .locator('summary.completed-response-summary[aria-expanded="false"], .chat-used-context-label > a[aria-expanded="false"]')
     .filter({ visible: true });
-  // Opening the outer box shows the inner ones: a few rounds, until none is closed.
-  for (let round = 0; round < 4 && (await closed.count()) > 0; round++) {
+  // Opening the outer box shows the inner ones: rounds until none is closed (the boxes open as the page renders them).
+  for (const deadline = Date.now() + STEP_TIMEOUT; (await closed.count()) > 0;) {
+    if (Date.now() > deadline) throw new Error(`a steps box stayed closed for ${STEP_TIMEOUT} ms`);
     // A DOM click: the box's own label overlays the element Playwright would aim at.
     await closed.first().dispatchEvent('click');
     await delay(400);
@@ -388,6 +400,12 @@ export async function runAgentChecks(host: HostSpec, scenario: AgentScenario, op
           fs.mkdirSync(home, { recursive: true });
           const folder = path.join(dir, 'ws', 'project');
           fs.mkdirSync(folder, { recursive: true });
+          // A workspace custom agent whose tools are the agentfs set alone, there before the window opens: VS Code
+          // finds a workspace's agent files when it starts, and one written later may be noticed only much later.
+          if (scenario === 'agent') {
+            fs.mkdirSync(path.join(folder, '.github', 'agents'), { recursive: true });
+            fs.writeFileSync(path.join(folder, '.github', 'agents', 'agentfs-set.agent.md'), TOOL_SET_AGENT);
+          }
           userSettings(dir);
           installModel(dir);
           const env: Record<string, string> = { AGENTFS_IT_SCENARIO: scenario, AGENTFS_AGENT_BRIDGE: bridgeDir, HOME: home };

@@ -3,9 +3,9 @@
  * the oldest supported VS Code (1.100) and the newest (1.139), installing them first when missing.
  *
  *   node out/test/launcher/run.js [--host 1.100] [--host 1.139]
- *                             [--only single,multi-root,untrusted,ui,installed,agent,agent-untrusted,vscode-mcp,vscode-mcp-http]
+ *                             [--only single,multi-root,untrusted,ui,installed,web,locale,agent,agent-untrusted,vscode-mcp,vscode-mcp-http]
  *                             [--grep PATTERN] [--extension DIR] [--vsix FILE] [--screenshot FILE] [--keep]
- *                             [--timeout SECONDS] [--no-install] [--readme-shots]
+ *                             [--timeout SECONDS] [--no-install] [--readme-shots] [--lanes N]
  *
  * --extension runs the suite against another copy of the extension (a folder with package.json and dist/), e.g. a
  * deliberately broken build, to see the suite catch it; --vsix does the same for the installed-package launch.
@@ -17,6 +17,9 @@
  * Chat, four more drive Copilot's real agent loop with a scripted model (agent.ts): Agent FS's tools in a trusted
  * and an untrusted folder, and the MCP server through VS Code's own MCP client, over stdio and over HTTP. Prints every launch's VS Code
  * version and counts, and closes with one "N passed, N failed" line. Exit code 0 only when every launch passed.
+ *
+ * The launches run in two lanes at once (--lanes 1: one after another), each launch's output printed whole when it
+ * ends (lanes.ts).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -28,10 +31,31 @@ import { writeHarness } from './harness';
 import { ensureHost } from './install';
 import { failedOutcome, finishedOutcome, type Outcome, type SuiteLaunch, type SuiteResult } from './outcome';
 import { cleanUpOnSignals, withLaunch } from './session';
+import { type Launch, runInLanes } from './lanes';
 import { runUiChecks } from './ui';
+import { runWebChecks } from './web';
+import { localesFor, runLocaleChecks } from './locale';
 
 const MARKER = '[agentfs-it] ';
-const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', ...AGENT_SCENARIOS] as const;
+/**
+ * About how long each launch takes on two cores, in seconds (measured 2026-12-07): what the lanes are balanced by.
+ * Only the balance depends on it, never a result.
+ */
+const LAUNCH_SECONDS: Readonly<Record<Scenario, number>> = {
+  single: 180,
+  'multi-root': 8,
+  untrusted: 6,
+  ui: 20,
+  installed: 8,
+  web: 30,
+  // Each language's launch (locale.ts's localesFor: six on the newest host, one on the older).
+  locale: 25,
+  agent: 125,
+  'agent-untrusted': 6,
+  'vscode-mcp': 25,
+  'vscode-mcp-http': 25,
+};
+const SCENARIOS = ['single', 'multi-root', 'untrusted', 'ui', 'installed', 'web', 'locale', ...AGENT_SCENARIOS] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 interface Options {
@@ -48,6 +72,8 @@ interface Options {
   readonly vsix?: string;
   /** Copy the agent-mode screenshots the README shows into media/screenshots/. */
   readonly readmeShots: boolean;
+  /** Launches that run at once (lanes.ts); 1 runs them one after another, their output as it comes. */
+  readonly lanes: number;
 }
 
 function parseArgs(argv: readonly string[]): Options {
@@ -60,6 +86,7 @@ function parseArgs(argv: readonly string[]): Options {
   let keep = false;
   let install = true;
   let readmeShots = false;
+  let lanes = 2;
   // Generous: a launch normally takes one to four minutes; this only stops one that hangs.
   let timeoutMs = Number(process.env.AGENTFS_IT_TIMEOUT_SECONDS ?? 900) * 1000;
   for (let i = 0; i < argv.length; i++) {
@@ -86,9 +113,22 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--no-install') install = false;
     else if (arg === '--readme-shots') readmeShots = true;
     else if (arg === '--timeout') timeoutMs = Number(value()) * 1000;
+    else if (arg === '--lanes') lanes = Math.max(1, Number(value()));
     else throw new Error(`Unknown argument "${arg}"`);
   }
-  return { hosts: hosts.length > 0 ? hosts : HOSTS, scenarios, screenshot, keep, timeoutMs, install, grep, extension, vsix, readmeShots };
+  return {
+    hosts: hosts.length > 0 ? hosts : HOSTS,
+    scenarios,
+    screenshot,
+    keep,
+    timeoutMs,
+    install,
+    grep,
+    extension,
+    vsix,
+    readmeShots,
+    lanes,
+  };
 }
 
 const COMPILED_SUITE = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -127,7 +167,7 @@ function installVsix(host: HostSpec, vsix: string, extensionsDir: string): void 
 
 /** Lays out what a scenario's window opens, under the launch's temp folder. */
 function prepareScenario(
-  scenario: Exclude<Scenario, 'ui'>,
+  scenario: Exclude<Scenario, 'ui' | 'web' | 'locale'>,
   dir: string,
   host: HostSpec,
   vsix: string | undefined,
@@ -155,14 +195,19 @@ function prepareScenario(
     // Test mode needs a development extension; this empty one contributes nothing, so Agent FS comes from the .vsix.
     return {
       target: { folder },
-      env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir },
+      env: { ...env, AGENTFS_IT_REPO: REPO_ROOT, AGENTFS_IT_EXTENSIONS_DIR: extensionsDir, AGENTFS_IT_VSIX: vsix },
       extensionDevelopmentPath: writeHarness(path.join(dir, 'harness')),
     };
   }
   return { target: { folder }, env };
 }
 
-async function runSuite(host: HostSpec, scenario: Exclude<Scenario, 'ui'>, options: Options, vsix?: string): Promise<Outcome> {
+async function runSuite(
+  host: HostSpec,
+  scenario: Exclude<Scenario, 'ui' | 'web' | 'locale'>,
+  options: Options,
+  vsix?: string,
+): Promise<Outcome> {
   const label = `it ${host.id} ${scenario}`;
   const started = Date.now();
   const say = (line: string): void => void process.stdout.write(`[${label}] ${line}\n`);
@@ -248,25 +293,52 @@ async function main(): Promise<number> {
     process.stdout.write(
       `[host] packaged ${path.relative(REPO_ROOT, vsix) || vsix} (${Math.round(fs.statSync(vsix).size / 1024)} KiB) for the installed launches\n`,
     );
+  const launches: Launch<Outcome>[] = [];
   for (const host of options.hosts) {
     if (options.install) ensureHost(host);
     else if (!fs.existsSync(host.serverMain))
       throw new Error(`VS Code ${host.vscodeVersion} is not installed (node out/test/launcher/install.js ${host.id}).`);
     for (const scenario of options.scenarios) {
+      const label = `it ${host.id} ${scenario}`;
+      const weight = LAUNCH_SECONDS[scenario];
       if (scenario === 'ui')
-        outcomes.push(
-          await runUiChecks(host, {
-            timeoutMs: options.timeoutMs,
-            keep: options.keep,
-            screenshot: options.screenshot,
-            extension: options.extension,
-          }),
-        );
+        launches.push({
+          label,
+          weight,
+          run: () =>
+            runUiChecks(host, {
+              timeoutMs: options.timeoutMs,
+              keep: options.keep,
+              screenshot: options.screenshot,
+              extension: options.extension,
+            }),
+        });
+      else if (scenario === 'locale')
+        for (const locale of localesFor(host))
+          launches.push({
+            label: `${label} ${locale}`,
+            weight,
+            run: () =>
+              runLocaleChecks(host, locale, {
+                timeoutMs: options.timeoutMs,
+                keep: options.keep,
+                extension: options.extension,
+                suite: COMPILED_SUITE,
+                ...(options.grep === undefined ? {} : { grep: options.grep }),
+              }),
+          });
+      else if (scenario === 'web')
+        launches.push({
+          label,
+          weight,
+          run: () => runWebChecks(host, { timeoutMs: options.timeoutMs, keep: options.keep, extension: options.extension }),
+        });
       else if (isAgentScenario(scenario)) {
-        if (AGENT_HOSTS.includes(host.id)) outcomes.push(await runAgentChecks(host, scenario, options));
-      } else outcomes.push(await runSuite(host, scenario, options, vsix));
+        if (AGENT_HOSTS.includes(host.id)) launches.push({ label, weight, run: () => runAgentChecks(host, scenario, options) });
+      } else launches.push({ label, weight, run: () => runSuite(host, scenario, options, vsix) });
     }
   }
+  outcomes.push(...(await runInLanes(launches, options.lanes)));
   packaged?.remove();
   return summarize(outcomes);
 }

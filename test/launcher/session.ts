@@ -62,6 +62,8 @@ export interface LaunchSpec {
   readonly open?: OpenOptions;
   /** Workspace trust on (the default in VS Code) or off (`--disable-workspace-trust`). */
   readonly trust: boolean;
+  /** More arguments for the server (the locale launch's `--locale`). */
+  readonly serverArgs?: readonly string[];
   readonly timeoutMs: number;
   readonly keep?: boolean;
 }
@@ -104,7 +106,7 @@ export async function withLaunch<T>(
         stateDir: path.join(temp.path, 'state'),
         // The server and the extension host leave sockets in TMPDIR: keep them inside the launch's folder.
         env: { TMPDIR: tmp, ...ready.env },
-        extraArgs: spec.trust ? [] : ['--disable-workspace-trust'],
+        extraArgs: [...(spec.trust ? [] : ['--disable-workspace-trust']), ...(spec.serverArgs ?? [])],
       });
       const url = editorUrl(server, {
         target: ready.target,

@@ -2,17 +2,18 @@
  * Checks driven through the real UI, outside test mode, as a person would use Agent FS: the command palette,
  * "Agent FS: Run Tool…", its quick pick and input box, and VS Code's own confirmation dialog. Inside a test run
  * VS Code accepts tool confirmations by itself, so only a window without extensionTestsPath shows whether
- * answering Cancel really leaves the disk untouched. The last check leaves a Run Tool… result on screen and
- * takes the README's screenshot from it.
+ * answering Cancel really leaves the disk untouched. The Run Tool… check leaves a result on screen and takes the
+ * README's screenshot from it. Then the Get Started walkthrough, whose steps complete only through the real UI, and
+ * on 1.139 the chat's tools picker with Agent FS's tool sets.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createDemoWorkspace } from './demo';
 import { REPO_ROOT, type HostSpec } from './hosts';
 import { delay } from './launch';
-import { confirmation, runTool, STEP_TIMEOUT } from './palette';
+import { confirmation, runCommand, runTool, STEP_TIMEOUT } from './palette';
 import type { Outcome } from './outcome';
 import { withLaunch } from './session';
 
@@ -50,6 +51,57 @@ async function eventually(check: () => boolean, what: string, timeoutMs = STEP_T
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
     await delay(100);
   }
+}
+
+/** Opens Get Started with Agent FS through the palette, as a person finds it again after the first install. */
+async function openWalkthrough(page: Page): Promise<void> {
+  await runCommand(page, 'Welcome: Open Walkthrough');
+  const input = page.locator('.quick-input-widget input').first();
+  await input.fill('Agent FS');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Agent FS' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+  await page.locator('.gettingStartedContainer', { hasText: 'Get Started with Agent FS' }).first().waitFor({ timeout: STEP_TIMEOUT });
+}
+
+/** Opens the walkthrough's step titled `step` and clicks its button labelled `button`. */
+async function stepButton(page: Page, step: string, button: string): Promise<void> {
+  await page.locator('.getting-started-step', { hasText: step }).first().click();
+  await page.locator('.gettingStartedContainer').getByText(button, { exact: true }).first().click();
+}
+
+/** The `data-done-step-id` of each step mark `marks` finds: VS Code's id of the step, qualified with the walkthrough's. */
+async function stepIds(marks: Locator): Promise<string[]> {
+  const ids: string[] = [];
+  for (const mark of await marks.all()) ids.push((await mark.getAttribute('data-done-step-id')) ?? '');
+  return ids;
+}
+
+/** The walkthrough's steps the page shows as done, by their own ids. */
+async function doneSteps(page: Page): Promise<string[]> {
+  return (await stepIds(page.locator('[data-done-step-id][aria-checked="true"]'))).map((id) => id.slice(id.lastIndexOf('#') + 1));
+}
+
+/**
+ * The chat's "Configure Tools…" picker, filtered to Agent FS's sets: the names of the sets it lists under the
+ * extension's entry (the filter `agentfs-` matches the sets' names and not the tools', `agentfs_…`).
+ */
+async function toolSetsInPicker(page: Page): Promise<string[]> {
+  if (!(await page.locator('.part.auxiliarybar').isVisible())) await page.keyboard.press('Control+Alt+KeyB');
+  const configure = page.locator('.part.auxiliarybar .action-label[aria-label^="Configure Tools"]').first();
+  await configure.waitFor({ timeout: 60_000 });
+  await configure.click();
+  const input = page.locator('.quick-input-widget input').first();
+  await input.waitFor({ state: 'visible', timeout: STEP_TIMEOUT });
+  await input.fill('agentfs');
+  // The extension's entry comes collapsed.
+  const entry = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Agent FS' }).first();
+  await entry.waitFor({ timeout: STEP_TIMEOUT });
+  await entry.locator('.monaco-tl-twistie').first().click();
+  await input.fill('agentfs-');
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await rows.filter({ hasText: 'agentfs-read' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  const labels = await rows.allTextContents();
+  return labels.flatMap((label) => /agentfs-[a-z]+/.exec(label)?.[0] ?? []).sort();
 }
 
 export interface UiOptions {
@@ -155,6 +207,41 @@ export async function runUiChecks(host: HostSpec, options: UiOptions): Promise<O
             say(`screenshot saved to ${path.relative(process.cwd(), options.screenshot)}`);
           }
         });
+
+        await check(page, dir, 'the Get Started walkthrough opens, and its steps complete by doing what they say', async () => {
+          await page.keyboard.press('Escape');
+          // VS Code starts following the steps' completion events when the walkthrough service starts, which opening a
+          // walkthrough does (on the first install, VS Code opens this one): what the checks above did is not counted.
+          await openWalkthrough(page);
+          const steps = await stepIds(page.locator('[data-done-step-id]'));
+          // VS Code qualifies a step's id with the walkthrough's.
+          assert.deepEqual(
+            steps.map((id) => id.slice(id.lastIndexOf('#') + 1)),
+            ['baseDirectory', 'runTool', 'undo', 'connect', 'settings'],
+          );
+          assert.deepEqual(await doneSteps(page), []);
+          // Showing the Activity view completes "Make a change, then undo it" (its button, from a closed view).
+          const activity = page.locator('.pane-header.expanded', { hasText: 'Agent FS Activity' }).first();
+          if (await activity.isVisible()) await activity.click();
+          await stepButton(page, 'Make a change, then undo it', 'Show the Activity View');
+          await page.locator('[data-done-step-id$="#undo"][aria-checked="true"]').first().waitFor({ timeout: STEP_TIMEOUT });
+          // Opening the settings from its step completes "Choose how careful it is".
+          await stepButton(page, 'Choose how careful it is', 'Open Agent FS Settings');
+          await page.locator('.settings-editor').first().waitFor({ timeout: STEP_TIMEOUT });
+          // Running a tool from the palette completes "Run a tool yourself".
+          await runTool(page, 'agentfs_workspace_info', {});
+          assert.match(await resultText(page, 'agentfs_workspace_info'), /"ok": true/);
+          await openWalkthrough(page);
+          assert.deepEqual(await doneSteps(page), ['runTool', 'undo', 'settings']);
+        });
+
+        if (host.id === '1.139')
+          await check(page, dir, "the chat's tools picker shows the Agent FS tool sets", async () => {
+            await page.keyboard.press('Escape');
+            const sets = await toolSetsInPicker(page);
+            assert.deepEqual(sets, ['agentfs-edit', 'agentfs-history', 'agentfs-read']);
+            await page.keyboard.press('Escape');
+          });
         return failed;
       },
       (failures) => failures === 0,

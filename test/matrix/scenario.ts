@@ -77,6 +77,9 @@ function notebook(cells: readonly Record<string, unknown>[]): string {
   return `${JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 4 }, null, 1)}\n`;
 }
 
+/** A Python file for the symbol tools: outlined, its function's references found, the function replaced. */
+const TOOL_PY = 'def greet(name):\n    return "hi " + name\n';
+
 const HEADING_CELL = { cell_type: 'markdown', metadata: {}, source: ['# Analysis'] };
 const NOTEBOOK = notebook([HEADING_CELL]);
 
@@ -91,6 +94,7 @@ export const END_TREE: Readonly<Record<string, string>> = {
     { cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['print(1)'] },
   ]),
   'build/notes-moved.md': '# Notes\n',
+  'build/tool.py': 'def greet(name):\n    return "hello " + name\n',
   // Deleted by delete_file, back by undo_last.
   'notes.md': '# Notes\n',
   // Moved here, deleted by delete_directory, back by undo_operation.
@@ -194,6 +198,22 @@ export function fullScenario(): Step[] {
     { tool: 'replace_lines', input: () => ({ path: 'build/out.txt', start_line: 1, end_line: 1, content: 'ONE' }), expect: ok() },
     { tool: 'insert_lines', input: () => ({ path: 'build/out.txt', position: 'end', content: 'four' }), expect: ok() },
     { tool: 'delete_lines', input: () => ({ path: 'build/out.txt', start_line: 2, end_line: 2 }), expect: ok() },
+    { tool: 'create_file', input: () => ({ path: 'build/tool.py', content: TOOL_PY }), expect: ok() },
+    {
+      tool: 'read_outline',
+      input: () => ({ path: 'build/tool.py' }),
+      expect: ok((data) => assert.equal(json(data.symbols), json([{ name_path: 'greet', kind: 'function', start_line: 1, end_line: 2 }]))),
+    },
+    {
+      tool: 'find_references',
+      input: () => ({ path: 'build/tool.py', symbol: 'greet' }),
+      expect: ok((data) => assert.ok(data.approximate === true && json(data.references).includes('build/tool.py'), json(data))),
+    },
+    {
+      tool: 'edit_symbol',
+      input: () => ({ path: 'build/tool.py', symbol: 'greet', action: 'replace', text: 'def greet(name):\n    return "hello " + name' }),
+      expect: ok((data) => assert.equal(data.start_line, 1)),
+    },
     { tool: 'create_file', input: () => ({ path: 'build/analysis.ipynb', content: NOTEBOOK }), expect: ok() },
     {
       tool: 'edit_notebook',

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { Output } from './output';
 
 export interface HttpServed {
   /** `http://127.0.0.1:PORT/mcp`, the port the server reports. */
@@ -14,6 +15,8 @@ export interface HttpServed {
   readonly child: ChildProcess;
   /** Everything the server wrote to stderr so far. */
   log(): string;
+  /** Resolves once `predicate` holds for the log, checked at every line; rejects, with the log, if the server exits first. */
+  logged(predicate: (log: string) => boolean, what: string): Promise<void>;
   /** Ends the server and resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -49,9 +52,11 @@ export async function serveHttp(
     log += chunk.toString('utf8');
     if (options.logFile !== undefined) fs.appendFileSync(options.logFile, chunk);
   });
+  assert.ok(child.stderr, "the server's stderr is piped");
+  const output = new Output(child.stderr);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not report its port within 30 s:\n${log}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`the server did not report its port within 120 s:\n${log}`)), 120_000);
     const check = (): void => {
       const match = LISTENING.exec(log);
       if (!match?.[1]) return;
@@ -70,6 +75,7 @@ export async function serveHttp(
     port,
     child,
     log: () => log,
+    logged: (predicate, what) => output.until(predicate, `${what} in the server's log`),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill();
       await exited;

@@ -3,6 +3,7 @@
  * its schema does not compile. The `@ts-expect-error` lines below are the proof: should the derivation stop catching
  * one of these mistakes, the directive itself becomes an error and the type check fails.
  */
+import { ENGLISH } from '../../src/core/ports/l10n';
 import { PLAIN_ENCODING_HOST } from '../../src/core/encoding/host';
 import * as assert from 'node:assert/strict';
 import { ToolError } from '../../src/core/errors';
@@ -179,6 +180,7 @@ describe('tool definitions: the input type comes from the schema', function () {
         paths: new PathResolver(workspace),
         policy: ws.session.policy(),
         naming: RUNNER_NAMING,
+        l10n: ENGLISH,
         encodings: PLAIN_ENCODING_HOST,
         isCancelled: () => false,
       };

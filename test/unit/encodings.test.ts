@@ -100,7 +100,6 @@ function pathInput(tool: string, file: CorpusFile): Record<string, unknown> {
 }
 
 describe('encodings: every VS Code encoding read faithfully and written back byte-exact', function () {
-  this.timeout(120_000);
   let base: string;
   beforeEach(function () {
     base = makeTempDir('agentfs-enc-');

@@ -238,7 +238,13 @@ describe('confirmations show the diff', function () {
 /** A notebook of one code cell, the file edit_notebook's call guards. */
 const NOTEBOOK = `${JSON.stringify({ cells: [{ cell_type: 'code', execution_count: null, metadata: {}, outputs: [], source: ['one'] }], metadata: {}, nbformat: 4, nbformat_minor: 4 }, null, 1)}\n`;
 
-/** One call per tool that takes expected_hash, on a file `g.txt` holding "one\ntwo\n" (a notebook `g.ipynb` for notebooks). */
+/** A Python file of one function, the file edit_symbol's call guards. */
+const SOURCE = 'def one():\n    return 2\n';
+
+/**
+ * One call per tool that takes expected_hash, on a file `g.txt` holding "one\ntwo\n" (a notebook `g.ipynb` for
+ * notebooks, a Python file `g.py` for edit_symbol).
+ */
 const GUARDED_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
   write_file: { file_name: 'g.txt', content: 'new\n' },
   delete_file: { file_name: 'g.txt' },
@@ -247,6 +253,7 @@ const GUARDED_CALLS: Readonly<Record<string, Record<string, unknown>>> = {
   insert_lines: { path: 'g.txt', position: 'end', content: 'three\n' },
   delete_lines: { path: 'g.txt', start_line: 1, end_line: 1 },
   edit_notebook: { path: 'g.ipynb', edits: [{ action: 'edit', cell: 0, source: 'uno' }] },
+  edit_symbol: { path: 'g.py', symbol: 'one', action: 'replace', text: 'def one():\n    return 1' },
 };
 
 describe('expected_hash takes a bare hex digest as sha256sum prints it', function () {
@@ -254,7 +261,7 @@ describe('expected_hash takes a bare hex digest as sha256sum prints it', functio
   const original = 'one\ntwo\n';
   beforeEach(function () {
     ws = tempWorkspace();
-    ws.write({ 'g.txt': original, 'g.ipynb': NOTEBOOK });
+    ws.write({ 'g.txt': original, 'g.ipynb': NOTEBOOK, 'g.py': SOURCE });
   });
   afterEach(function () {
     ws.cleanup();
@@ -267,7 +274,9 @@ describe('expected_hash takes a bare hex digest as sha256sum prints it', functio
 
   for (const [operation, input] of Object.entries(GUARDED_CALLS)) {
     it(`${operation}: the current digest, bare or upper-case, is accepted; a stale one is CONTENT_CONFLICT and writes nothing`, async function () {
-      const bare = hashOf(operation === 'edit_notebook' ? NOTEBOOK : original).slice('sha256:'.length);
+      const bare = hashOf(operation === 'edit_notebook' ? NOTEBOOK : operation === 'edit_symbol' ? SOURCE : original).slice(
+        'sha256:'.length,
+      );
       const staleBare = hashOf('something else').slice('sha256:'.length);
       const before = ws.snap();
       const conflict = expectError(

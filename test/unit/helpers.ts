@@ -159,3 +159,15 @@ export function tempWorkspace(policy: Partial<Policy> = {}): TempWorkspace {
     cleanup: () => removeTree(tmp),
   };
 }
+
+/**
+ * Reads `read` until `holds` says yes, `pauseMs` apart, with no deadline but mocha's: for state a process shows only
+ * when asked (an index's report in workspace_info, a file another process writes).
+ */
+export async function pollUntil<T>(read: () => T | Promise<T>, holds: (value: T) => boolean, pauseMs = 25): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (holds(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
+}

@@ -17,6 +17,8 @@ import type { HistoryLimits } from '../../src/core/settings';
 import { checkEnvelope } from '../shared/results';
 import { assertTree, snapshot } from '../shared/tree';
 import { call, expectError, expectOk, makeTempDir, removeTree } from './helpers';
+import { liveBlobs, packOperations, readPack } from './packFile';
+import { buildBundles } from './bundles';
 
 /** Every entry below `root` with its type, mode and bytes (links by target), so "identical" means identical. */
 function fullTree(root: string): Record<string, string> {
@@ -165,6 +167,15 @@ const CASES: readonly Case[] = [
   { operation: 'replace_lines', input: { path: 'src/deep/b.ts', start_line: 1, end_line: 1, content: 'export const b = 3;\n' } },
   { operation: 'insert_lines', input: { path: 'notes.md', position: 'end', content: 'appended\n' } },
   { operation: 'delete_lines', input: { path: 'notes.md', start_line: 1, end_line: 1 } },
+  {
+    operation: 'edit_symbol',
+    input: { path: 'src/service.py', symbol: 'Service/run', action: 'replace', text: '    def run(self):\n        return 2\n' },
+    setup: (f) =>
+      fs.writeFileSync(
+        path.join(f.base, 'src', 'service.py'),
+        'class Service:\r\n    @cached\r\n    def run(self):\r\n        return 1\r\n',
+      ),
+  },
   { operation: 'apply_patch', input: { patch: PATCH } },
   { operation: 'apply_patch', input: { patch: V4A_PATCH } },
   { operation: 'replace_in_files', input: { query: 'export const ([a-z]) =', replacement: 'export let $1 =', is_regex: true } },
@@ -334,8 +345,8 @@ describe('history and undo', () => {
     assert.equal((list.operations as { operation_id: string }[])[0]?.operation_id, written.operation_id);
     expectOk(await f.run('undo_operation', { operation_id: written.operation_id }));
     assert.deepEqual(f.tree(), before);
-    // The state lives outside the base directory.
-    assert.ok(fs.readdirSync(path.join(f.state, 'operations')).length >= 2);
+    // The state lives outside the base directory: the pack holds both records.
+    assert.ok(packOperations(readPack(f.state)).size >= 2);
     assert.deepEqual(fs.readdirSync(f.base).sort(), ['docs', 'notes.md', 'script.sh', 'src']);
   });
 
@@ -356,12 +367,22 @@ describe('history and undo', () => {
       ids.slice(2).reverse(),
     );
     expectError(await f.run('history_get', { operation_id: ids[0] }), 'OPERATION_NOT_FOUND');
-    // Blobs: before and after content of the three kept writes (version 2..5), nothing older; the pruned records'
-    // files and blobs are deleted in the background, after the calls.
-    await f.session.history?.settled();
-    assert.equal(fs.readdirSync(path.join(f.state, 'blobs')).length, 4);
-    assert.equal(fs.readdirSync(path.join(f.state, 'operations')).length, 3);
-    assert.deepEqual(fs.readdirSync(path.join(f.state, 'trash')), []);
+    // Blobs: before and after content of the three kept writes (version 2..5), nothing older: the pack drops the
+    // pruned records (a D entry), and the bytes only they held count no more (compaction reclaims them).
+    const pack = readPack(f.state);
+    assert.deepEqual([...packOperations(pack).keys()], ids.slice(2));
+    assert.equal(liveBlobs(pack).size, 4);
+    assert.deepEqual(
+      pack.entries
+        .filter((entry) => entry.kind === 'D')
+        .flatMap((entry) => (JSON.parse(entry.payload.toString()) as { drop: string[] }).drop),
+      ids.slice(0, 2),
+    );
+    const info = expectOk(await f.run('workspace_info', {})).history as { bytes: number; operations: number };
+    assert.deepEqual(
+      { operations: info.operations, bytes: info.bytes },
+      { operations: 3, bytes: [...liveBlobs(pack).values()].reduce((sum, blob) => sum + blob.size, 0) },
+    );
   });
 
   it('prunes by bytes, and records an operation over maxBytes without content (undo_available false)', async () => {
@@ -378,8 +399,7 @@ describe('history and undo', () => {
     expectOk(await f.run('write_file', { file_name: 'docs/readme.txt', content: 'r'.repeat(1500) }));
     const ids = (expectOk(await f.run('history_list', {})).operations as { operation_id: string }[]).map((each) => each.operation_id);
     assert.ok(!ids.includes(String(small.operation_id)), 'the oldest write was pruned to keep the bytes under the cap');
-    let total = 0;
-    for (const name of fs.readdirSync(path.join(f.state, 'blobs'))) total += fs.statSync(path.join(f.state, 'blobs', name)).size;
+    const total = [...liveBlobs(readPack(f.state)).values()].reduce((sum, blob) => sum + blob.size, 0);
     assert.ok(total <= 4000, `stored ${total} bytes`);
 
     // undo_last passes over what it cannot undo and says so.
@@ -469,15 +489,11 @@ describe('history and undo', () => {
 });
 
 describe('history through the runner: node dist/cli.js --state DIR', function () {
-  this.timeout(60000);
   const repo = path.join(__dirname, '..', '..', '..');
   const cli = path.join(repo, 'dist', 'cli.js');
   let f: Fixture;
 
-  before(() => {
-    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, encoding: 'utf8' });
-    assert.equal(build.status, 0, build.stderr);
-  });
+  before(buildBundles);
   beforeEach(() => {
     f = fixture();
     seed(f);

@@ -1,15 +1,17 @@
 /**
- * The history store's index and journal: two stores over one folder (as two processes have them) see each other's
- * records and prunes, a commit's one append (after content and prune) is read by another process, a blob left torn
- * by a dead process is stored whole again, content is deduplicated only while a record still holds it, a compacted
- * journal is re-read, and a folder without a journal (as earlier versions wrote it) still lists and undoes.
+ * The history store's pack and index: two stores over one folder (as two processes have them) see each other's
+ * records and prunes; a commit's record goes into its room and its after content after it, read by another process;
+ * a torn end is cut at the next change and said in the log, the records before it kept; an operation whose process
+ * died before its record is recorded from the disk by the next change (or given up when its change never landed);
+ * content is stored again once no record holds it; a compacted pack is re-read; a store in the layout of earlier
+ * versions (a journal and a file per record and blob, or only the record files) reads as it is and moves into a pack
+ * at the first change; a port that cannot append rewrites the pack whole, and a failed rewrite keeps the old one.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isStagingName } from '../../src/core/files/staging';
 import { isFsError } from '../../src/core/ports/fs';
 import { HistoryStore, type OperationRecord } from '../../src/core/history/store';
 import type { HistoryLimits } from '../../src/core/settings';
@@ -19,18 +21,32 @@ import { toPosixPath } from '../../src/node/fs/nativePaths';
 import { createNodeSession } from '../../src/node/host/session';
 import { FaultyFileSystem } from './faultInjection';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
+import { liveBlobs, packOperations, readPack } from './packFile';
 
 const cli = path.join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+const worker = path.join(__dirname, 'fs', 'processWorker.js');
 
-describe('history store: index, journal and sharing', function () {
+function sha(text: string | Buffer): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+describe('history store: the pack, its index and sharing', function () {
+  this.timeout(120_000);
   let tmp: string;
   let base: string;
   let state: string;
+  let logged: string[];
   const open = (limits: Partial<HistoryLimits> = {}): Session =>
     createNodeSession(
       base,
       {},
-      { stateDirectory: state, historyLimits: limits, ripgrep: false, locks: { directory: path.join(tmp, 'locks') } },
+      {
+        stateDirectory: state,
+        historyLimits: limits,
+        ripgrep: false,
+        locks: { directory: path.join(tmp, 'locks') },
+        log: (line) => logged.push(line),
+      },
     );
   const ids = async (session: Session): Promise<string[]> =>
     (expectOk(await call(session, 'history_list', { limit: 200 })).operations as { operation_id: string }[]).map(
@@ -42,34 +58,42 @@ describe('history store: index, journal and sharing', function () {
     base = path.join(tmp, 'base');
     state = path.join(tmp, 'state');
     fs.mkdirSync(base);
+    logged = [];
   });
   afterEach(() => removeTree(tmp));
 
   it('two stores over one folder see each other’s records and prunes', async () => {
     const a = open();
     const b = open({ maxOperations: 2 });
-    const first = expectOk(await call(a, 'write_file', { file_name: 'one.txt', content: '1' })).operation_id;
+    const first = String(expectOk(await call(a, 'write_file', { file_name: 'one.txt', content: '1' })).operation_id);
     assert.deepEqual(await ids(b), [first]);
     const second = expectOk(await call(b, 'write_file', { file_name: 'two.txt', content: '2' })).operation_id;
     const third = expectOk(await call(b, 'write_file', { file_name: 'three.txt', content: '3' })).operation_id;
-    // b pruned a's record; a learns it from the journal, not from listing the folder.
+    // b pruned a's record; a learns it from the pack.
     assert.deepEqual(await ids(a), [third, second]);
-    // The file goes in the background, after the call (HistoryStore.sweep).
-    await b.history?.settled();
-    assert.equal(fs.existsSync(path.join(state, 'operations', `${String(first)}.json`)), false);
+    const drops = readPack(state).entries.filter((entry) => entry.kind === 'D');
+    assert.deepEqual(
+      drops.map((entry) => entry.payload.toString()),
+      [JSON.stringify({ drop: [first] })],
+    );
   });
 
-  it('writes the after content and the prune in one journal append, which another process reads and undoes by', async () => {
+  it('writes the record into its room and the after content after it, which another process reads and undoes by', async () => {
     const a = open({ maxOperations: 1 });
     const first = String(expectOk(await call(a, 'write_file', { file_name: 'one.txt', content: '1' })).operation_id);
     const second = String(expectOk(await call(a, 'write_file', { file_name: 'two.txt', content: '2' })).operation_id);
-    const hex = createHash('sha256').update('2').digest('hex');
-    // The journal's last lines: the second record's after content, then the first record dropped.
-    assert.ok(fs.readFileSync(path.join(state, 'journal'), 'utf8').endsWith(`*${second} ${hex}:1\n-${first}\n`));
-    await a.history?.settled();
-    assert.deepEqual(fs.readdirSync(path.join(state, 'operations')), [`${second}.json`]);
-    assert.deepEqual(fs.readdirSync(path.join(state, 'blobs')), [hex]);
-    assert.equal(fs.readFileSync(path.join(state, 'blobs', hex), 'utf8'), '2');
+    const pack = readPack(state);
+    assert.equal(pack.tornBytes, 0);
+    // Per write: its intent and room (the file was new: no before content), then its after content, then the prune.
+    assert.deepEqual(
+      pack.entries.map((entry) => entry.kind),
+      ['I', 'R', 'B', 'I', 'R', 'B', 'D'],
+    );
+    assert.equal(pack.entries[5]?.payload.toString(), '2');
+    const operations = packOperations(pack);
+    assert.deepEqual([...operations.keys()], [second]);
+    assert.deepEqual(operations.get(second)?.record?.blobs, { [sha('2')]: 1 });
+    assert.equal((JSON.parse(pack.entries[6]?.payload.toString() ?? '') as { drop: string[] }).drop[0], first);
     const runner = (operation: string, input: unknown): Record<string, unknown> => {
       const run = spawnSync(process.execPath, [cli, '--root', base, '--state', state, operation, JSON.stringify(input)], {
         encoding: 'utf8',
@@ -87,23 +111,65 @@ describe('history store: index, journal and sharing', function () {
     assert.equal(fs.readFileSync(path.join(base, 'one.txt'), 'utf8'), '1');
   });
 
-  it('stores whole a blob that a process dying midway left torn under its name, and undoes by it', async () => {
-    fs.writeFileSync(path.join(base, 'x.txt'), 'original\n');
-    const hex = createHash('sha256').update('original\n').digest('hex');
-    // What a process killed while creating the blob leaves: part of it, under its name, in no journal line.
-    fs.mkdirSync(path.join(state, 'blobs'), { recursive: true });
-    fs.writeFileSync(path.join(state, 'blobs', hex), 'orig');
+  it('cuts a torn end at the next change, says so in the log, and keeps every record before it', async () => {
     const a = open();
-    const changed = expectOk(await call(a, 'write_file', { file_name: 'x.txt', content: 'changed\n' }));
-    assert.equal(changed.undo_available, true);
-    assert.equal(fs.readFileSync(path.join(state, 'blobs', hex), 'utf8'), 'original\n');
-    expectOk(await call(a, 'undo_operation', { operation_id: changed.operation_id }));
+    fs.writeFileSync(path.join(base, 'x.txt'), 'original\n');
+    const kept = String(expectOk(await call(a, 'write_file', { file_name: 'x.txt', content: 'changed\n' })).operation_id);
+    const whole = fs.statSync(path.join(state, 'pack')).size;
+    // What a crash during an append leaves past the last sync: part of an entry, and bytes that never reached the disk.
+    fs.appendFileSync(path.join(state, 'pack'), Buffer.concat([Buffer.from('B 000000000000500 '), Buffer.alloc(300)]));
+    const b = open();
+    // A reader stops at the torn part; nothing is cut without the lock.
+    assert.deepEqual(await ids(b), [kept]);
+    assert.equal(fs.statSync(path.join(state, 'pack')).size, whole + 318);
+    assert.deepEqual(logged, []);
+    const next = String(expectOk(await call(b, 'write_file', { file_name: 'y.txt', content: 'y\n' })).operation_id);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0] ?? '', new RegExp(`cut a torn end of 318 bytes from .*pack at ${whole}`));
+    const pack = readPack(state);
+    assert.equal(pack.tornBytes, 0);
+    assert.deepEqual([...packOperations(pack).keys()], [kept, next]);
+    expectOk(await call(b, 'undo_operation', { operation_id: kept }));
     assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'original\n');
-    assert.deepEqual(
-      fs.readdirSync(path.join(state, 'blobs')).filter((name) => isStagingName(name)),
-      [],
-      'no staging file left',
-    );
+  });
+
+  it('records from the disk an operation whose process died before its record, and gives up one whose change never landed', async () => {
+    fs.writeFileSync(path.join(base, 'x.txt'), 'original\n');
+    fs.writeFileSync(path.join(base, 'y.txt'), 'untouched\n');
+    const interrupt = async (file: string, change: boolean): Promise<string> => {
+      const child = spawn(
+        process.execPath,
+        [
+          worker,
+          'interrupted',
+          JSON.stringify({ root: base, state, lockDirectory: path.join(tmp, 'locks'), file, content: 'interrupted\n', change }),
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.equal(code, 0, err);
+      return out.trim();
+    };
+    const landed = await interrupt('x.txt', true);
+    const never = await interrupt('y.txt', false);
+    assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'interrupted\n');
+    const a = open();
+    // Until a change puts them right, neither has a record.
+    assert.deepEqual(await ids(a), []);
+    const next = String(expectOk(await call(a, 'write_file', { file_name: 'z.txt', content: 'z\n' })).operation_id);
+    assert.deepEqual(await ids(a), [next, landed]);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0] ?? '', /put right 2 changes/);
+    const recovered = expectOk(await call(a, 'history_get', { operation_id: landed }));
+    assert.match(String(recovered.summary), /write_file x\.txt \(recovered/);
+    assert.equal(packOperations(readPack(state)).has(never), false, 'the change that never landed is given up');
+    expectOk(await call(a, 'undo_operation', { operation_id: landed }));
+    assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'original\n');
+    assert.equal(fs.readFileSync(path.join(base, 'y.txt'), 'utf8'), 'untouched\n');
   });
 
   it('createFile makes a new file and never replaces one', async () => {
@@ -129,38 +195,104 @@ describe('history store: index, journal and sharing', function () {
     assert.equal(fs.readFileSync(path.join(base, 'x.txt'), 'utf8'), 'shared content\n');
   });
 
-  it('re-reads a journal another store compacted', async () => {
+  it('re-reads a pack another store compacted', async () => {
     const a = open({ maxOperations: 3 });
     const b = open({ maxOperations: 3 });
     expectOk(await call(b, 'write_file', { file_name: 'seen.txt', content: 'seen' }));
     assert.equal((await ids(b)).length, 1);
-    const header = (): string => fs.readFileSync(path.join(state, 'journal'), 'utf8').split('\n', 1)[0] ?? '';
-    const before = header();
+    const before = readPack(state).generation;
     for (let index = 0; index < 300; index++) expectOk(await call(a, 'write_file', { file_name: 'many.txt', content: `${index}` }));
-    assert.notEqual(header(), before, 'the journal was compacted under a new generation');
-    assert.ok(fs.readFileSync(path.join(state, 'journal'), 'utf8').split('\n').length < 300);
+    const pack = readPack(state);
+    assert.notEqual(pack.generation, before, 'the pack was compacted under a new generation');
+    // 301 writes appended 4 entries each (intent, room, after content, drop); compaction left only the live ones.
+    assert.ok(pack.entries.length < 2 * 301, `${pack.entries.length} entries`);
     assert.deepEqual(await ids(b), await ids(a));
     assert.equal((await ids(b)).length, 3);
     expectOk(await call(b, 'undo_last', {}));
     assert.equal(fs.readFileSync(path.join(base, 'many.txt'), 'utf8'), '298');
   });
 
-  it('lists and undoes a folder without a journal, as earlier versions wrote it, and gives it one', async () => {
-    const a = open();
-    fs.writeFileSync(path.join(base, 'old.txt'), 'before\n');
-    const written = expectOk(await call(a, 'write_file', { file_name: 'old.txt', content: 'after\n' })).operation_id;
-    fs.rmSync(path.join(state, 'journal'));
-    const b = open();
-    assert.deepEqual(await ids(b), [written]);
-    const next = expectOk(await call(b, 'write_file', { file_name: 'new.txt', content: 'n' })).operation_id;
-    assert.match(fs.readFileSync(path.join(state, 'journal'), 'utf8'), new RegExp(`\\+${String(written)}[^\\n]*\\n\\+${String(next)}`));
-    expectOk(await call(b, 'undo_last', {}));
-    expectOk(await call(b, 'undo_last', {}));
-    assert.equal(fs.readFileSync(path.join(base, 'old.txt'), 'utf8'), 'before\n');
-    assert.equal(fs.existsSync(path.join(base, 'new.txt')), false);
-  });
+  for (const layout of ['with a journal', 'without a journal (the oldest)'] as const) {
+    it(`reads a store in the layout of earlier versions ${layout} as it is, and moves it into a pack at the first change`, async () => {
+      // The layout those versions wrote (history/legacy.ts): a record per file, a blob per file, a journal indexing them.
+      const large = Buffer.alloc(9 * 1024 * 1024, 0x61);
+      fs.writeFileSync(path.join(base, 'old.txt'), 'after\n');
+      fs.writeFileSync(path.join(base, 'big.bin'), 'small now\n');
+      const blobs = path.join(state, 'blobs');
+      fs.mkdirSync(path.join(state, 'operations'), { recursive: true });
+      fs.mkdirSync(blobs);
+      const absolute = (name: string): string => toPosixPath(path.join(base, name));
+      const record = (id: string, name: string, before: Buffer | string, after: string): OperationRecord => {
+        const file = (bytes: Buffer | string): { type: 'file'; size: number; hash: string; mode: number } => ({
+          type: 'file',
+          size: Buffer.byteLength(bytes),
+          hash: `sha256:${sha(bytes)}`,
+          mode: 0o644,
+        });
+        for (const bytes of [before, after]) fs.writeFileSync(path.join(blobs, sha(bytes)), bytes);
+        return {
+          version: 1,
+          id,
+          time: new Date().toISOString(),
+          operation: 'write_file',
+          summary: `write_file ${name}`,
+          input: { file_name: name, content: `[${after.length} characters]` },
+          paths: [{ absolute: absolute(name), display: name, before: file(before), after: file(after) }],
+          undo_available: true,
+          origin: { host: 'runner', agent: 'runner', session: 'runner-old' },
+          blobs: { [sha(before)]: Buffer.byteLength(before), [sha(after)]: Buffer.byteLength(after) },
+        };
+      };
+      // Ids as those versions made them: the time in base 36 first (pruning reads a record's age from it).
+      const id = (ago: number, tail: string): string => `${(Date.now() - ago).toString(36).padStart(9, '0')}-${tail}`;
+      const records = [
+        record(id(2000, '0001-aaaa'), 'old.txt', 'before\n', 'after\n'),
+        record(id(1000, '0002-bbbb'), 'big.bin', large, 'small now\n'),
+      ];
+      for (const each of records) fs.writeFileSync(path.join(state, 'operations', `${each.id}.json`), JSON.stringify(each));
+      if (layout === 'with a journal') {
+        const lines = records.map(
+          (each) =>
+            `+${each.id} ${Object.entries(each.blobs)
+              .map(([hex, size]) => `${hex}:${size}`)
+              .join(' ')} @runner-old\n`,
+        );
+        fs.writeFileSync(path.join(state, 'journal'), `agentfs-history-journal 1 abcdefabcdef\n${lines.join('')}`);
+      }
+      const a = open();
+      // Read as it is: listed, and nothing written.
+      assert.deepEqual(await ids(a), records.map((each) => each.id).reverse());
+      assert.equal(fs.existsSync(path.join(state, 'pack')), false);
+      const next = String(expectOk(await call(a, 'write_file', { file_name: 'new.txt', content: 'n' })).operation_id);
+      assert.equal(logged.filter((line) => /moved 2 records of an earlier version's layout into/.test(line)).length, 1);
+      await a.history?.settled();
+      assert.deepEqual(
+        fs
+          .readdirSync(state)
+          .filter((name) => name !== 'trash')
+          .sort(),
+        ['blobs', 'operations', 'pack'],
+      );
+      assert.deepEqual(fs.readdirSync(path.join(state, 'operations')), []);
+      // The large blob stays a file of its own; the small ones are in the pack now.
+      assert.deepEqual(fs.readdirSync(blobs), [sha(large)]);
+      const pack = readPack(state);
+      assert.deepEqual([...packOperations(pack).keys()], [...records.map((each) => each.id), next]);
+      assert.deepEqual(
+        [...liveBlobs(pack)].filter(([, blob]) => !blob.inPack).map(([hex]) => hex),
+        [sha(large)],
+      );
+      // A second process reads the pack alone, and every record undoes.
+      const b = open();
+      assert.deepEqual(await ids(b), [next, ...records.map((each) => each.id).reverse()]);
+      for (let index = 0; index < 3; index++) expectOk(await call(b, 'undo_last', {}));
+      assert.equal(fs.readFileSync(path.join(base, 'old.txt'), 'utf8'), 'before\n');
+      assert.ok(fs.readFileSync(path.join(base, 'big.bin')).equals(large));
+      assert.equal(fs.existsSync(path.join(base, 'new.txt')), false);
+    });
+  }
 
-  it('swaps in a whole journal through a staging sibling where the port cannot append: a failed swap keeps the old one', async () => {
+  it('rewrites the pack whole through a staging sibling where the port cannot append: a failed rewrite keeps the old one', async () => {
     const record = (id: string): OperationRecord => ({
       version: 1,
       id,
@@ -172,17 +304,17 @@ describe('history store: index, journal and sharing', function () {
       undo_available: false,
       blobs: {},
     });
-    // FaultyFileSystem has no appendFile: every journal line is written by replacing the journal whole.
+    // FaultyFileSystem has no appendFile: every entry is written by replacing the pack whole.
     const faulty = new FaultyFileSystem();
     const writer = new HistoryStore(faulty, toPosixPath(state));
     await writer.add(record('a1'), new Map());
     await writer.add(record('a2'), new Map());
-    const journal = path.join(state, 'journal');
-    const kept = fs.readFileSync(journal);
-    faulty.fail({ step: 'rename', when: (to) => to === toPosixPath(journal) });
-    await assert.rejects(writer.add(record('a3'), new Map()), /Could not write history/);
+    const pack = path.join(state, 'pack');
+    const kept = fs.readFileSync(pack);
+    faulty.fail({ step: 'rename', when: (to) => to === toPosixPath(pack) });
+    await assert.rejects(writer.add(record('a3'), new Map()), /rename/);
     assert.equal(faulty.fired, 1);
-    assert.deepEqual(fs.readFileSync(journal), kept, 'the old journal, byte for byte');
+    assert.deepEqual(fs.readFileSync(pack), kept, 'the old pack, byte for byte');
     assert.deepEqual(
       fs.readdirSync(state).filter((name) => name.includes('agentfs-')),
       [],

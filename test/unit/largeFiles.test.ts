@@ -94,7 +94,9 @@ describe(`files of any size: a ${Math.round(TARGET_BYTES / 2 ** 20)} MiB file ed
     removeTree(base);
   });
 
-  const runner = (): ReturnType<typeof createNodeSession> => createNodeSession(base, {}, {});
+  // Without syncs: a gibibyte synced at every call costs a shared disk seconds and proves nothing these tests check;
+  // that a streamed edit is durable is the crash-state checker's (crashStates.test.ts, at 9 MiB).
+  const runner = (): ReturnType<typeof createNodeSession> => createNodeSession(base, { durability: 'fast' }, {});
   const step = async (operation: string, input: Record<string, unknown>, changes: readonly Change[]): Promise<Record<string, unknown>> => {
     const data = expectOk(await call(runner(), operation, input), operation);
     applied.push(...changes);
@@ -178,7 +180,11 @@ describe(`files of any size: a ${Math.round(TARGET_BYTES / 2 ** 20)} MiB file ed
   it('with the history on, keeps the old bytes by a hard link and undoes the edit exactly', async function () {
     const state = makeTempDir('agentfs-large-state-');
     try {
-      const recorded = createNodeSession(base, {}, { stateDirectory: state, historyLimits: { maxBytes: 4 * TARGET_BYTES } });
+      const recorded = createNodeSession(
+        base,
+        { durability: 'fast' },
+        { stateDirectory: state, historyLimits: { maxBytes: 4 * TARGET_BYTES } },
+      );
       const before = hashOf(file);
       const edited = expectOk(
         await call(recorded, 'replace_lines', { path: 'big.log', start_line: 3, end_line: 3, content: 'recorded\n' }),
@@ -191,7 +197,7 @@ describe(`files of any size: a ${Math.round(TARGET_BYTES / 2 ** 20)} MiB file ed
       expectOk(await call(recorded, 'undo_last', {}));
       assert.equal(hashOf(file), before, 'undone to the very bytes');
       // Over the history's size cap the change is still made, and says it cannot be undone.
-      const capped = createNodeSession(base, {}, { stateDirectory: state, historyLimits: { maxBytes: 1024 * 1024 } });
+      const capped = createNodeSession(base, { durability: 'fast' }, { stateDirectory: state, historyLimits: { maxBytes: 1024 * 1024 } });
       const over = expectOk(await call(capped, 'replace_lines', { path: 'big.log', start_line: 3, end_line: 3, content: 'capped\n' }));
       assert.equal(over.undo_available, false);
       assert.match(String(over.history_warning), /cannot be undone: big\.log was too large to record/);

@@ -3,6 +3,7 @@
  * tool's `mcpb validate`, and, unpacked as a client unpacks it, starts the way Claude Desktop starts it: the
  * manifest's mcp_config resolved by the same package's getMcpConfigForManifest, with the folder the person picked.
  */
+import { GRAMMAR_FILES } from '../../src/core/symbols/languages';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -15,7 +16,6 @@ import { REPO, serve } from './mcp/serve';
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('MCP Bundle: built, validated, and started as a desktop client starts it', function () {
-  this.timeout(120_000);
   let tmp = '';
   let unpacked = '';
   let manifest: McpbManifestAny;
@@ -41,21 +41,25 @@ describe('MCP Bundle: built, validated, and started as a desktop client starts i
     removeTree(tmp);
   });
 
-  it('holds the manifest, the icon, the licence and the MCP server with pdf.js beside it', function () {
+  it('holds the manifest, the icon, the licence and the MCP server with pdf.js and the grammars beside it', function () {
     const files = (dir: string): string[] =>
       fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
         const full = path.join(dir, entry.name);
         return entry.isDirectory() ? files(full) : [path.relative(unpacked, full).split(path.sep).join('/')];
       });
-    assert.deepEqual(files(unpacked).sort(), [
-      'LICENSE',
-      'icon.png',
-      'manifest.json',
-      'server/agent-fs.js',
-      'server/mcp.js',
-      'server/pdf.mjs',
-      'server/pdf.worker.mjs',
-    ]);
+    assert.deepEqual(
+      files(unpacked).sort(),
+      [
+        'LICENSE',
+        'icon.png',
+        'manifest.json',
+        'server/agent-fs.js',
+        ...['web-tree-sitter.wasm', ...GRAMMAR_FILES].map((file) => `server/grammars/${file}`),
+        'server/mcp.js',
+        'server/pdf.mjs',
+        'server/pdf.worker.mjs',
+      ].sort(),
+    );
   });
 
   it('passes `mcpb validate`, and is the same version as the extension', function () {

@@ -15,10 +15,16 @@ import { ensureNode24 } from '../launcher/install';
 import { makePdf } from '../shared/documents';
 import { serveHttp } from '../shared/mcpHttp';
 import { type InstalledPackage, installedPackage } from '../shared/npmPackage';
+import { GRAMMAR_FILES } from '../../src/core/symbols/languages';
 import { expectOk, makeTempDir, removeTree } from './helpers';
 import { REPO, serve, type Served } from './mcp/serve';
 
-const MAX_TARBALL_BYTES = 1_500_000;
+/**
+ * What `npx -y agent-fs-mcp` downloads: the bundle and pdf.js (1.3 MB packed) and the parsers' WebAssembly of the
+ * symbol tools (tree-sitter's runtime and thirteen grammars, 2 MB packed, C++ and C# the largest). The issue that
+ * brought the grammars set the package at 4 MB at most.
+ */
+const MAX_TARBALL_BYTES = 4_000_000;
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 interface RegistryArgument {
@@ -81,7 +87,6 @@ function spawnText(
 }
 
 describe('npm package agent-fs-mcp: packed, installed and run as its users run it', function () {
-  this.timeout(120_000);
   let pkg: InstalledPackage;
   let tmp = '';
   let base = '';
@@ -114,25 +119,44 @@ describe('npm package agent-fs-mcp: packed, installed and run as its users run i
     assert.equal(fs.readFileSync(path.join(base, 'notes', 'hello.md'), 'utf8'), '# hello\n');
     const pdf = expectOk((await served.call('read_file', { file_name: 'two.pdf', pages: '2' })).envelope, 'read_file');
     assert.equal(pdf.content, '--- page 2 ---\nΓειά σου κόσμε\n');
+    // The grammars load from beside the installed bundle.
+    fs.writeFileSync(path.join(base, 'tool.py'), 'class Tool:\n    def run(self):\n        pass\n');
+    const outline = expectOk((await served.call('read_outline', { path: 'tool.py' })).envelope, 'read_outline');
+    assert.equal(
+      JSON.stringify(outline.symbols),
+      JSON.stringify([
+        {
+          name_path: 'Tool',
+          kind: 'class',
+          start_line: 1,
+          end_line: 3,
+          children: [{ name_path: 'Tool/run', kind: 'method', start_line: 2, end_line: 3 }],
+        },
+      ]),
+    );
   }
 
-  it(`is one tarball of at most ${MAX_TARBALL_BYTES} bytes: the bundle, two bin shims, pdf.js and three documents`, function () {
+  it(`is one tarball of at most ${MAX_TARBALL_BYTES} bytes: the bundle, two bin shims, pdf.js, the grammars and three documents`, function () {
     const size = fs.statSync(pkg.tarball).size;
     assert.ok(size <= MAX_TARBALL_BYTES, `${path.basename(pkg.tarball)} is ${size} bytes`);
     assert.equal(path.basename(pkg.tarball), `agent-fs-mcp-${VERSION}.tgz`);
     const listed = spawnText('tar', ['-tzf', pkg.tarball]);
     assert.equal(listed.status, 0, listed.stderr);
-    assert.deepEqual(listed.stdout.trim().split('\n').sort(), [
-      'package/CHANGELOG.md',
-      'package/LICENSE',
-      'package/README.md',
-      'package/dist/agent-fs.js',
-      'package/dist/cli.js',
-      'package/dist/mcp.js',
-      'package/dist/pdf.mjs',
-      'package/dist/pdf.worker.mjs',
-      'package/package.json',
-    ]);
+    assert.deepEqual(
+      listed.stdout.trim().split('\n').sort(),
+      [
+        'package/CHANGELOG.md',
+        'package/LICENSE',
+        'package/README.md',
+        'package/dist/agent-fs.js',
+        'package/dist/cli.js',
+        ...['web-tree-sitter.wasm', ...GRAMMAR_FILES].map((file) => `package/dist/grammars/${file}`),
+        'package/dist/mcp.js',
+        'package/dist/pdf.mjs',
+        'package/dist/pdf.worker.mjs',
+        'package/package.json',
+      ].sort(),
+    );
   });
 
   it("depends on nothing, runs nothing at install, and is the package server.json's entries name", function () {

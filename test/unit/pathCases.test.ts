@@ -513,6 +513,20 @@ const SLOTS: readonly Slot[] = [
       return { code: c.kind === 'dir' || c.kind === 'base' ? 'FILE_NOT_FILE' : 'FILE_NOT_FOUND' };
     },
   },
+  // The symbol tools: the fixture's files are .txt, in no language, so a file that is reached answers that.
+  ...['read_outline', 'edit_symbol', 'find_references'].map((operation): Slot => ({
+    name: `${operation}.path`,
+    operation,
+    parameter: 'path',
+    input: (p) => ({
+      path: p,
+      ...(operation === 'read_outline' ? {} : { symbol: 'main' }),
+      ...(operation === 'edit_symbol' ? { action: 'replace', text: NEW_CONTENT } : {}),
+    }),
+    expect: (c) => ({
+      code: c.kind === 'file' ? 'LANGUAGE_UNSUPPORTED' : c.kind === 'dir' || c.kind === 'base' ? 'FILE_NOT_FILE' : 'FILE_NOT_FOUND',
+    }),
+  })),
   {
     name: 'write_file.file_name',
     operation: 'write_file',

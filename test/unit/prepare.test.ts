@@ -8,6 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { invokeOperation, prepareOperation, type Session } from '../../src/core/invoke';
 import { createNodeSession } from '../../src/node/host/session';
+import type { Origin } from '../../src/core/history/origin';
+import type { Localizer } from '../../src/core/ports/l10n';
 import type { Preparation } from '../../src/core/tool';
 import { assertTree, expectOk, nodeSession, type Snapshot, tempWorkspace, type TempWorkspace } from './helpers';
 
@@ -226,6 +228,54 @@ describe('prepareOperation', function () {
     );
     assert.doesNotMatch(undo.message, /delete_directory|operation|\d{4}-\d\d-\d\dT/);
     expectOk(await invokeOperation('undo_last', {}, recorded));
+  });
+
+  /**
+   * The person's language from a shipped bundle, as vscode.l10n.t reads it; a key the bundle lacks throws, so any
+   * sentence still composed in English fails the test.
+   */
+  function bundleLocalizer(language: string): Localizer {
+    const file = path.join(__dirname, '..', '..', '..', 'l10n', `bundle.l10n.${language}.json`);
+    const bundle = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+    return {
+      t: (message, ...args) => {
+        const translated = bundle[message];
+        if (translated === undefined) throw new Error(`l10n/bundle.l10n.${language}.json has no "${message}"`);
+        return translated.replace(/\{(\d+)\}/g, (whole, index: string) => String(args[Number(index)] ?? whole));
+      },
+    };
+  }
+
+  it("undo confirmations come whole in the person's language, while the result stays English", async function () {
+    const recorded = recordedSession();
+    const japanese: Session = { ...recorded, l10n: bundleLocalizer('ja') };
+    expectOk(await invokeOperation('delete_directory', { directory_path: 'dest', recursive: true }, recorded));
+    const undoDelete = await prepareOperation('undo_last', {}, japanese);
+    assert.equal(undoDelete.invocationMessage, 'dest/ の削除を元に戻しています');
+    assert.deepEqual(confirmation(undoDelete), {
+      title: 'dest/ の削除を元に戻しますか?',
+      message:
+        '`dest/` (2 個のファイル, 2 バイト) を、削除される前の状態に戻します (たった今)。\n\nその後に変更されていれば、何も変更しません。取り消しも記録されるため、それ自体を元に戻せます。',
+    });
+    const undone = expectOk(await invokeOperation('undo_last', {}, japanese));
+    assert.equal(undone.summary, 'delete_directory dest');
+    expectOk(await invokeOperation('move_file', { source_path: 'a.txt', destination_path: 'moved/a.txt' }, recorded));
+    const moveBack = confirmation(await prepareOperation('undo_last', {}, japanese));
+    assert.equal(moveBack.title, 'a.txt から moved/a.txt へ の移動を元に戻しますか?');
+    assert.match(moveBack.message, /^`moved\/a\.txt` を移動前の場所 `a\.txt` に戻します \(たった今\)。/);
+    expectOk(await invokeOperation('undo_last', {}, recorded));
+    // A session's undo, in German this time: its summary, its list of files and what happens if anyone changed one.
+    const origin: Origin = { host: 'mcp', agent: 'claude-code', agent_version: '2.1.0', session: 'mcp-1a2b' };
+    const none = (): boolean => false;
+    expectOk(await invokeOperation('write_file', { file_name: 'b.txt', content: 'new' }, recorded, none, undefined, origin));
+    expectOk(await invokeOperation('delete_file', { file_name: 'src/x.txt' }, recorded, none, undefined, origin));
+    const german = confirmation(await prepareOperation('undo_last', { session: 'mcp-1a2b' }, { ...recorded, l10n: bundleLocalizer('de') }));
+    assert.equal(german.title, 'Sitzung mcp-1a2b von claude-code 2.1.0 (2 Änderungen) rückgängig machen?');
+    assert.equal(
+      german.message,
+      'Jede Datei, die sie geändert hat, wird auf den Stand vor der Sitzung zurückgesetzt:\n\n- `b.txt`\n- `src/x.txt`\n\nNichts wird geändert, wenn ein anderer Agent oder sonst jemand eine davon seitdem geändert hat. Das Rückgängigmachen wird als eine Änderung aufgezeichnet und kann seinerseits rückgängig gemacht werden.',
+    );
+    expectOk(await invokeOperation('undo_last', { session: 'mcp-1a2b' }, recorded));
   });
 
   it('undo of a move and of a creation say where things go back and what is removed', async function () {

@@ -1,11 +1,13 @@
 /**
- * The README's sample tool sets (a `.toolsets.jsonc` for VS Code's "Chat: Configure Tool Sets") must name real
- * tools: every tool once, and only tools that change nothing in the read-only group.
+ * The sample tool sets the README points to (docs/agentfs.toolsets.jsonc, for VS Code's "Chat: Configure Tool Sets"
+ * where an extension may not contribute sets) are what the definitions generate, and name real tools: every tool
+ * once, and only tools that change nothing in the read-only group.
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { toolNameOf } from '../../src/core/catalog/manifest';
+import { toolSetsFile } from '../../src/core/catalog/toolSets';
 import { TOOL_DEFINITIONS } from '../../src/core/tools';
 
 interface ToolSet {
@@ -14,16 +16,23 @@ interface ToolSet {
   readonly icon: string;
 }
 
+const ROOT = path.join(__dirname, '..', '..', '..');
+const FILE = 'docs/agentfs.toolsets.jsonc';
+const text = fs.readFileSync(path.join(ROOT, FILE), 'utf8');
+
 function readmeToolSets(): Record<string, ToolSet> {
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'README.md'), 'utf8');
-  const block = /### Tool sets[^\n]*\n[\s\S]*?```jsonc\n([\s\S]*?)\n```/.exec(readme)?.[1];
-  assert.ok(block, 'README has no ```jsonc block under "### Tool sets"');
-  return JSON.parse(block) as Record<string, ToolSet>;
+  return JSON.parse(text) as Record<string, ToolSet>;
 }
 
 describe('README: sample tool sets', function () {
   const sets = readmeToolSets();
   const byName = new Map(TOOL_DEFINITIONS.map((tool) => [toolNameOf(tool.name), tool]));
+
+  it(`${FILE} is what the definitions generate (npm run build writes it), and the README's Tool sets links it`, function () {
+    assert.equal(text, `${toolSetsFile(TOOL_DEFINITIONS)}\n`, `${FILE} is out of date: run npm run build`);
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    assert.match(/### Tool sets\n[\s\S]*?\n## /.exec(readme)?.[0] ?? '', /\(docs\/agentfs\.toolsets\.jsonc\)/);
+  });
 
   it('names every tool exactly once, each with a description and an icon', function () {
     const listed = Object.values(sets).flatMap((set) => set.tools);

@@ -86,7 +86,6 @@ function withFixture(): { readonly session: Session } {
 }
 
 describe('replies with default arguments', function () {
-  this.timeout(60000);
   const ws = withFixture();
 
   const defaults: readonly [string, Record<string, unknown>][] = [
@@ -127,7 +126,6 @@ describe('replies with default arguments', function () {
 });
 
 describe('next_offset: exactly the rest, in the same order', function () {
-  this.timeout(60000);
   const ws = withFixture();
 
   it('list_files: the pages make up the whole sorted list, as one call with a large max_results gives it', async function () {

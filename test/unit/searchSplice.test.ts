@@ -192,7 +192,6 @@ describe('searchSplicePass: one pass that searches and splices, against a search
  * the file's head is LF, the exact form found where the head is CRLF, indentation ignored, nothing found).
  */
 describe('edit_file streamed in one pass agrees with edit_file in memory', function () {
-  this.timeout(120_000);
   let base: string;
   beforeEach(() => {
     base = makeTempDir('agentfs-one-pass-');

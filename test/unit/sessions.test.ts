@@ -15,6 +15,7 @@ import { createNodeSession } from '../../src/node/host/session';
 import { checkEnvelope } from '../shared/results';
 import { assertTree, snapshot, writeTree } from '../shared/tree';
 import { expectError, expectOk, makeTempDir, removeTree } from './helpers';
+import { packOperations, readPack } from './packFile';
 
 interface Listed {
   operation_id: string;
@@ -197,14 +198,14 @@ describe('history sessions: undo a session, old records, retention', function ()
     ]);
   });
 
-  it("names each record's session in its journal line, so another process prunes whole sessions from the journal", async function () {
+  it("names each record's session in its intent, so another process prunes whole sessions from the pack", async function () {
     open({ maxOperations: 4 });
     for (let index = 0; index < 2; index++)
       expectOk(await run(origin('alpha', 'mcp:one two'), 'write_file', { file_name: `a${index}.txt`, content: 'a' }));
     expectOk(await run(origin('beta', 'mcp-b'), 'write_file', { file_name: 'b0.txt', content: 'b' }));
     expectOk(await run(origin('alpha', 'mcp:one two'), 'write_file', { file_name: 'a2.txt', content: 'a' }));
-    const journal = fs.readFileSync(path.join(state, 'journal'), 'utf8');
-    assert.equal(journal.split('\n').filter((line) => line.startsWith('+') && line.endsWith(' @mcp%3Aone%20two')).length, 3);
+    const intents = [...packOperations(readPack(state)).values()].map((operation) => operation.intent);
+    assert.equal(intents.filter((intent) => intent.origin?.session === 'mcp:one two').length, 3);
     // A new session over the same folder knows no record yet: the one past the limit drops all of mcp:one two.
     open({ maxOperations: 4 });
     expectOk(await run(origin('gamma', 'mcp-c'), 'write_file', { file_name: 'c0.txt', content: 'c' }));

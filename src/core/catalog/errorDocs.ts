@@ -140,4 +140,8 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
     codes: ['NOTEBOOK_INVALID', 'CELL_NOT_FOUND'],
     when: `\`${toolRef('edit_notebook')}\`: the notebook is not valid nbformat 4 by Jupyter's schema, or the edits would leave it invalid (\`details.reason\`); a \`cell\` that is neither an id nor an index of the notebook (\`details.total_cells\`). Nothing changed; a notebook is never repaired.`,
   },
+  {
+    codes: ['SYMBOL_NOT_FOUND', 'SYMBOL_AMBIGUOUS', 'LANGUAGE_UNSUPPORTED'],
+    when: `A \`symbol\` (a name path such as \`Server/listen\`) names no symbol of the file (\`details.nearest\`: the closest name paths), or several (\`details.candidates\`: each with its lines); or the file is in no language Agent FS can outline (the message lists those it can). Nothing changed.`,
+  },
 ];

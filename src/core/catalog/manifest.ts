@@ -48,15 +48,36 @@ export function definitionBytes(
   ).length;
 }
 
+/**
+ * The package.nls.json keys of what a person reads of a tool (its title and its one line in pickers), which VS Code
+ * shows in the display language. What a model reads (the name, the model description, the schema) is written into
+ * the manifest itself, so it stays English, byte for byte, whatever the language.
+ */
+function toolStringKeys(tool: Pick<Tool, 'name'>): { readonly displayName: string; readonly userDescription: string } {
+  return { displayName: `tool.${tool.name}.displayName`, userDescription: `tool.${tool.name}.userDescription` };
+}
+
+/** Whether a package.nls.json key is one the build writes from the definitions (a tool's or a tool set's). */
+export function isGeneratedStringKey(key: string): boolean {
+  return /^(tool|toolSet)\./.test(key);
+}
+
+/** The English of those keys, as package.nls.json holds them. */
+export function toolStrings(tool: Tool): Record<string, string> {
+  const keys = toolStringKeys(tool);
+  return { [keys.displayName]: tool.title, [keys.userDescription]: renderText(tool.userDescription, EDITOR_NAMING) };
+}
+
 /** One manifest entry, in the key order package.json keeps. */
 export function manifestEntry(tool: Tool): ManifestTool {
   const name = toolNameOf(tool.name);
+  const keys = toolStringKeys(tool);
   return {
     name,
     toolReferenceName: name,
-    displayName: tool.title,
+    displayName: `%${keys.displayName}%`,
     modelDescription: renderText(tool.modelDescription, EDITOR_NAMING),
-    userDescription: renderText(tool.userDescription, EDITOR_NAMING),
+    userDescription: `%${keys.userDescription}%`,
     canBeReferencedInPrompt: true,
     icon: `$(${tool.icon})`,
     tags: ['agentfs', 'filesystem', ...tool.tags],

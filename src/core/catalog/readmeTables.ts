@@ -118,7 +118,10 @@ const marker = (block: ReadmeBlock, end: 'begin' | 'end'): string =>
 
 /** The README with each block rewritten; throws when a block's markers are missing. */
 export function rewriteReadme(readme: string, tools: readonly Tool[]): string {
-  const blocks: Record<ReadmeBlock, string> = { tools: toolTable(tools), errors: errorTable() };
+  const blocks: Record<ReadmeBlock, string> = {
+    tools: toolTable(tools),
+    errors: errorTable(),
+  };
   let text = readme;
   for (const [block, content] of Object.entries(blocks) as [ReadmeBlock, string][]) {
     const begin = text.indexOf(marker(block, 'begin'));

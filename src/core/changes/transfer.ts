@@ -204,9 +204,15 @@ async function requireDestinationParent(context: ToolContext, destination: Confi
 /** The confirmation for a copy or move that replaces an existing file. */
 export function describeReplacement(plan: TransferPlan, verb: 'Copy' | 'Move', context: ToolContext): { title: string; message: string } {
   const size = plan.replaced?.size ?? 0;
+  const { l10n } = context;
+  const what = [codePath(plan.source.display), codePath(plan.destination.display), sizeText(size, l10n)] as const;
   return {
-    title: `Replace ${plan.destination.display}?`,
-    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${codePath(plan.source.display)} there replaces the existing ${codePath(plan.destination.display)} (${sizeText(size)}). ${undoSentence(context, size)}`,
+    title: l10n.t('Replace {0}?', plan.destination.display),
+    message: `${
+      verb === 'Copy'
+        ? l10n.t('Copying {0} there replaces the existing {1} ({2}).', ...what)
+        : l10n.t('Moving {0} there replaces the existing {1} ({2}).', ...what)
+    } ${undoSentence(context, size)}`,
   };
 }
 
@@ -217,9 +223,15 @@ export async function describeDirectoryReplacement(
   context: ToolContext,
 ): Promise<{ title: string; message: string }> {
   const tree = await summariseTree(context, plan.destination.absolute);
+  const { l10n } = context;
+  const what = [codePath(plan.source.display, true), codePath(plan.destination.display, true), describeTree(tree, l10n)] as const;
   return {
-    title: `Replace ${plan.destination.display}/?`,
-    message: `${verb === 'Copy' ? 'Copying' : 'Moving'} ${codePath(plan.source.display, true)} there replaces the existing ${codePath(plan.destination.display, true)}, which holds ${describeTree(tree)}. ${trashSentence(context)} ${undoSentence(context, tree.bytes)}`,
+    title: l10n.t('Replace {0}/?', plan.destination.display),
+    message: `${
+      verb === 'Copy'
+        ? l10n.t('Copying {0} there replaces the existing {1}, which holds {2}.', ...what)
+        : l10n.t('Moving {0} there replaces the existing {1}, which holds {2}.', ...what)
+    } ${trashSentence(context)} ${undoSentence(context, tree.bytes)}`,
   };
 }
 

@@ -241,8 +241,8 @@ export const HOST_FIELDS = {
   problems: onlyIn(
     ['editor'],
     described(
-      'Editor only: problems the change introduced in the files it changed (at most 10 listed, `more` counted) and how many it resolved.',
-      object({ new: arrayOf(PROBLEM), more: INTEGER, resolved: INTEGER }),
+      'Editor only: problems the change introduced in the files it changed (at most 10 listed, `more` counted) and how many it resolved; `unchecked`: changed files no service had reported on when it was made (clean, or not checked yet).',
+      object({ new: arrayOf(PROBLEM), more: INTEGER, resolved: INTEGER, unchecked: optional(arrayOf(STRING)) }),
     ),
   ),
 } as const;

@@ -3,6 +3,7 @@
  * the expected_hash guard, and the diffs of dry runs, confirmations and results. Reading and writing the text itself
  * is encoding/fileText.ts's; the text-edit tools' one implementation is edit/textEdit.ts.
  */
+import type { Localizer } from '../ports/l10n';
 import { formatPatch, structuredPatch } from 'diff';
 import type { ToolContext } from '../context';
 import { ToolError } from '../errors';
@@ -135,8 +136,10 @@ export function diffForResult(change: TextChange): { diff: string | null; diff_t
 }
 
 /** "3 lines removed, 1 added". */
-export function describeLines(change: Pick<TextChange, 'linesAdded' | 'linesRemoved'>): string {
-  return `${change.linesRemoved} line${change.linesRemoved === 1 ? '' : 's'} removed, ${change.linesAdded} added`;
+export function describeLines(change: Pick<TextChange, 'linesAdded' | 'linesRemoved'>, l10n: Localizer): string {
+  return change.linesRemoved === 1
+    ? l10n.t('1 line removed, {0} added', change.linesAdded)
+    : l10n.t('{0} lines removed, {1} added', change.linesRemoved, change.linesAdded);
 }
 
 /** A fenced ```diff block for confirmation markdown; the fence is longer than any backtick run inside. */

@@ -20,9 +20,14 @@ export interface LineRangeFields {
   readonly total_lines: number;
 }
 
-export function lineRangeKind(start: number, end: number, content: string, verb: string): TextEditKind<null, LineRangeFields> {
+export function lineRangeKind(
+  start: number,
+  end: number,
+  content: string,
+  describe: TextEditKind<null, LineRangeFields>['describe'],
+): TextEditKind<null, LineRangeFields> {
   return {
-    verb,
+    describe,
     windows: () => Promise.resolve([{ firstLine: Math.max(1, start - 1), lastLine: Math.max(start, end) + 1 }]),
     rewrite: ({ text, display, frame }) => ({ text: replaceLineRange(text, start, end, content, display, frame), extra: null }),
     finish: (_extras, { totalLines }) => ({ start_line: start, end_line: end, total_lines: totalLines }),
@@ -38,9 +43,13 @@ export interface InsertFields {
 }
 
 export function insertKind(position: InsertPosition, line: number | undefined, content: string): TextEditKind<null, InsertFields> {
-  const where = position === 'end' ? 'at the end of' : `${position} line ${line ?? '?'} of`;
   return {
-    verb: `Inserting lines ${where}`,
+    describe: (l10n, path) =>
+      position === 'end'
+        ? l10n.t('Inserting lines at the end of {0}', path)
+        : position === 'before'
+          ? l10n.t('Inserting lines before line {0} of {1}', line ?? '?', path)
+          : l10n.t('Inserting lines after line {0} of {1}', line ?? '?', path),
     async windows(file) {
       // At the end: the last two lines (the last may lack its newline, the one before gives the line ending).
       if (position === 'end' || line === undefined) return [{ fromOffset: await lastLinesStart(file.source, 2, file.breaks) }];
@@ -87,7 +96,7 @@ export function matchKind(edit: MatchEdit, largeLimit: number): TextEditKind<Mat
     });
   }
   return {
-    verb: 'Editing',
+    describe: (l10n, path) => l10n.t('Editing {0}', path),
     search: (file) => matchSearch(file, oldString, largeLimit),
     windows: (file) => matchWindows(file, oldString, largeLimit),
     rewrite: ({ text, frame }) => matchRewrite(text, frame, oldString, newString),

@@ -245,7 +245,7 @@ interface PatchFields {
 /** A large file's hunks as a streamed edit: each hunk's old lines and one line on each side form a window. */
 function patchKind(patch: StructuredPatch): TextEditKind<readonly HunkPlacement[], PatchFields> {
   return {
-    verb: 'Patching',
+    describe: (l10n, path) => l10n.t('Patching {0}', path),
     windows: () =>
       Promise.resolve(patch.hunks.map((hunk) => ({ firstLine: Math.max(1, hunk.oldStart - 1), lastLine: hunk.oldStart + hunk.oldLines }))),
     rewrite({ text, display, frame }) {

@@ -16,6 +16,7 @@
  * Over 300 lines: the in-memory and the streamed edit are one implementation that keeps the same invariants side by
  * side.
  */
+import type { Localizer } from '../ports/l10n';
 import { codePath, undoSentence } from '../changes/consequences';
 import type { ToolContext } from '../context';
 import { bomBytes, decodeExact, LOCAL_CODEC, type TextCodec } from '../encoding/codec';
@@ -138,8 +139,8 @@ type KindFields = Readonly<Record<string, unknown>>;
 
 /** What makes one text-edit tool (or one of edit_file's edits) what it is. */
 export interface TextEditKind<Extra, Fields = KindFields> {
-  /** The progress line before the path: "Editing", "Replacing lines 3-4 of". */
-  readonly verb: string;
+  /** The progress line for the file at `path`: "Editing a.ts", "Replacing lines 3-4 of a.ts". */
+  readonly describe: (l10n: Localizer, path: string) => string;
   /** The windows of a large file the edit reads and rewrites. May search the file; may refuse early (NO_MATCH). */
   windows(file: LargeText): Promise<readonly WindowSpec[]>;
   /**
@@ -716,16 +717,20 @@ export async function prepareTextEdit(
   options: EditOptions,
   kinds: readonly TextEditKind<unknown, unknown>[],
 ): Promise<Preparation> {
-  const verb = kinds.length === 1 && kinds[0] ? kinds[0].verb : `Making ${kinds.length} edits to`;
-  const invocationMessage = `${options.dryRun ? 'Previewing an edit of' : verb} ${path.display}`;
+  const { l10n } = context;
+  const invocationMessage = options.dryRun
+    ? l10n.t('Previewing an edit of {0}', path.display)
+    : kinds.length === 1 && kinds[0]
+      ? kinds[0].describe(l10n, path.display)
+      : l10n.t('Making {0} edits to {1}', kinds.length, path.display);
   if (options.dryRun) return { invocationMessage };
   const planned = await planEdit(context, path, options, kinds);
   if (!needsConfirmation(context, planned.change)) return { invocationMessage };
   return {
     invocationMessage,
     confirmation: {
-      title: `Edit ${path.display}?`,
-      message: `${codePath(path.display)} changes: ${describeLines(planned.change)}. ${undoSentence(context, planned.stat.size)}\n\n${fencedDiff(planned.change.diff)}`,
+      title: l10n.t('Edit {0}?', path.display),
+      message: `${l10n.t('{0} changes: {1}.', codePath(path.display), describeLines(planned.change, l10n))} ${undoSentence(context, planned.stat.size)}\n\n${fencedDiff(planned.change.diff)}`,
     },
   };
 }

@@ -3,8 +3,9 @@
  * several awaits; without a lock two calls holding the same hash could both pass the check and the second would
  * silently overwrite the first. Two layers:
  *
- *  - Within one process, `withPathLocks`: calls on one path run one after another (and the history's `exclusive`
- *    orders every recorded call).
+ *  - Within one process, `withTreeLocks`: a mutating call holds its paths and everything below them, so calls on
+ *    overlapping trees run one after another and others side by side; `withPathLocks` orders a tool's own steps on
+ *    one path.
  *  - Across processes (the editor, runners and MCP servers on one workspace), `withProcessLocks`: the call pipeline
  *    holds the port's lock (FileSystem.lock) over every path a mutating call may change, and its history store,
  *    from before it reads anything until it has recorded what it did. Where the port has no lock (a virtual file
@@ -16,6 +17,7 @@
  */
 import { type ErrorCode, ToolError } from '../errors';
 import { type FileSystem, type HeldLock, isFsError } from '../ports/fs';
+import { isWithin } from '../paths';
 
 const tails = new Map<string, Promise<void>>();
 
@@ -46,6 +48,56 @@ export async function withPathLocks<T>(paths: readonly string[], task: () => Pro
     return await task();
   } finally {
     for (const release of releases.reverse()) release();
+  }
+}
+
+/** One holder (or waiter) of tree locks: its paths, and how it is let in. */
+interface TreeHolder {
+  readonly paths: readonly string[];
+  enter: () => void;
+}
+
+const treeHolders: TreeHolder[] = [];
+const treeWaiters: TreeHolder[] = [];
+
+function treesOverlap(a: readonly string[], b: readonly string[]): boolean {
+  return a.some((one) => b.some((other) => isWithin(one, other) || isWithin(other, one)));
+}
+
+/** Lets in, in the order they came, every waiter that overlaps no holder and no one waiting before it. */
+function admitTreeWaiters(): void {
+  for (let at = 0; at < treeWaiters.length; at++) {
+    const waiter = treeWaiters[at];
+    if (!waiter) continue;
+    const blocked =
+      treeHolders.some((holder) => treesOverlap(holder.paths, waiter.paths)) ||
+      treeWaiters.slice(0, at).some((before) => treesOverlap(before.paths, waiter.paths));
+    if (blocked) continue;
+    treeWaiters.splice(at--, 1);
+    treeHolders.push(waiter);
+    waiter.enter();
+  }
+}
+
+/**
+ * Runs `task` while no other call of this process holds a path at, above or below any of `paths` (a path covers its
+ * tree, as the cross-process lock does): the in-process side of a mutating call's lock. Calls over separate trees
+ * run side by side; overlapping ones in the order they came. The cross-process lock cannot do this within a process,
+ * since it grants a process what it already holds.
+ */
+export async function withTreeLocks<T>(paths: readonly string[], task: () => Promise<T>): Promise<T> {
+  const holder: TreeHolder = { paths: [...new Set(paths)], enter: () => undefined };
+  const entered = new Promise<void>((resolve) => {
+    holder.enter = resolve;
+  });
+  treeWaiters.push(holder);
+  admitTreeWaiters();
+  await entered;
+  try {
+    return await task();
+  } finally {
+    treeHolders.splice(treeHolders.indexOf(holder), 1);
+    admitTreeWaiters();
   }
 }
 

@@ -112,7 +112,3 @@ export interface TreeCounts {
   symlinks: number;
   others: number;
 }
-
-export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
-}

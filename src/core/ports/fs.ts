@@ -111,12 +111,23 @@ export interface FileSystem {
    * an overlapping path this waits, up to a bound, then fails with FsError 'locked' (its message names the holder).
    * A holder that died is detected and its lock taken over, after its staging files are cleaned up.
    * Within one process it excludes nothing (a lock this process already holds over the paths is granted at once):
-   * callers in one process order themselves (locks.ts, HistoryStore.exclusive). Optional: without it, Agent FS's
-   * calls exclude each other only within one process.
+   * callers in one process order themselves (locks.ts, HistoryStore.exclusive). `wait: false` fails at once instead
+   * of waiting when another process holds an overlapping path. Optional: without it, Agent FS's calls exclude each
+   * other only within one process.
    */
-  lock?(paths: readonly string[]): Promise<HeldLock>;
-  /** Appends bytes to a file, creating it. Optional: the history store rewrites its journal whole without it. */
+  lock?(paths: readonly string[], options?: { readonly wait?: boolean }): Promise<HeldLock>;
+  /** Appends bytes to a file, creating it. Optional: the history store rewrites its pack whole without it. */
   appendFile?(path: string, content: Uint8Array): Promise<void>;
+  /** Cuts a file to its first `size` bytes. Optional: the history store rewrites its pack whole without it. */
+  truncate?(path: string, size: number): Promise<void>;
+  /**
+   * Makes durable what has been written at `path`: a file's bytes and metadata (`file`), or a folder's entries — the
+   * names added to it, removed from it or renamed in it (`directory`). Resolves once the storage holds them (fsync),
+   * and several may run at once. A path that is gone is not an error (there is nothing of it left to keep). Optional:
+   * a file system that cannot (vscode.workspace.fs away from the local disk) leaves it out, and a change there is as
+   * durable as that file system makes it (docs/design.md, "Durability").
+   */
+  sync?(path: string, kind: 'file' | 'directory'): Promise<void>;
   /**
    * Creates a new file (never replacing one: FsError 'exists') and returns a writer that adds to it piece by piece,
    * for content too large to hold in memory (edits of large files, edit/stream.ts). Optional: without it, files above
@@ -130,11 +141,11 @@ export interface FileSystem {
    */
   link?(from: string, to: string): Promise<void>;
   /**
-   * Writes `content` over the start of an existing file without truncating it first, so a file at least that long
-   * needs no new space (the history's reserved records, history/store.ts). Optional: without it the file is
-   * rewritten whole, which can fail on a full disk.
+   * Writes `content` into an existing file at byte `offset` (default 0) without truncating it, so a file at least that
+   * long needs no new space (the room the history reserves for a record, history/store.ts). Optional: without it the
+   * file is rewritten whole, which can fail on a full disk.
    */
-  overwrite?(path: string, content: Uint8Array): Promise<void>;
+  overwrite?(path: string, content: Uint8Array, offset?: number): Promise<void>;
   /** An incremental SHA-256 faster than the core's pure one (node:crypto). Optional: hashing.ts falls back to it. */
   createHash?(): IncrementalHash;
 }

@@ -7,20 +7,40 @@
  * something (most tools put everything back when they fail; an undo that stops partway does not) is recorded as it
  * stands, and its failure names the record (recordedFailure), so that what it did can be undone too.
  *
+ * Durable (files/durable.ts): with durability full, the call's changes go through a port that syncs them, the
+ * history's intent is on the disk before the first change another process could see, and every folder the call
+ * changed is synced before its record is written and before it replies. A crash at any point leaves each path old or
+ * new, and a history that says so or can be put right from the intent (`recovery`).
+ *
+ * Locks: the paths a call may change are held for the whole call, in this process (withTreeLocks) and across
+ * processes (the port's lock); the history store only while it is written (store.ts), so calls of several processes
+ * on separate paths change files and sync side by side. An undo decides what to undo from the history itself, so it
+ * holds the store for its whole call, as every call did before.
+ *
  * Over 300 lines: one step of the call pipeline: the reads before and after, the record and the refusals share the
  * call's lock and its state.
  */
 import { toolRef } from '../naming';
 import { CancelledError, describeError, ToolError } from '../errors';
 import { dirname, isWithin } from '../paths';
-import { withProcessLocks } from '../files/locks';
+import { isFsError } from '../ports/fs';
+import { withProcessLocks, withTreeLocks } from '../files/locks';
+import { DurableChanges } from '../files/durable';
 import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import type { Tool, ToolCall } from '../tool';
 import { planUndo } from '../history/plan';
 import { fileHashes, type PathState, sameState, StateReader } from '../history/state';
-import { contentSize, type StoredContent } from '../history/content';
-import { type HistoryStore, HistoryWriteError, type OperationRecord, type PathRecord, type Reservation } from '../history/store';
+import { contentSize } from '../history/content';
+import {
+  type HistoryStore,
+  HistoryWriteError,
+  type OperationRecord,
+  type PathRecord,
+  type Recovery,
+  type Reservation,
+  type WriteOptions,
+} from '../history/store';
 
 /** The record of what each failed call changed before it failed, by the error it failed with. */
 const failureRecords = new WeakMap<object, string>();
@@ -57,10 +77,38 @@ export async function runRecorded(tool: Tool, call: ToolCall, context: ToolConte
       if (error instanceof ToolError) return [];
       throw error;
     });
-    const locks = [{ fs: context.workspace.fs, paths: paths.map((path) => path.absolute) }];
-    return withFields(await withProcessLocks(locks, tool.failureCode, run), { operation_id: null, undo_available: false });
+    const absolute = paths.map((path) => path.absolute);
+    const locks = [{ fs: context.workspace.fs, paths: absolute }];
+    return withTreeLocks(absolute, () =>
+      withProcessLocks(locks, tool.failureCode, async () => {
+        const durable = durableChanges(context);
+        let data: unknown;
+        try {
+          data = await run(durable.context);
+        } catch (error) {
+          await durable.settle().catch(() => undefined);
+          throw error;
+        }
+        await settled(tool, durable);
+        return withFields(data, { operation_id: null, undo_available: false });
+      }),
+    );
   }
-  return history.exclusive(() => recordCall(tool, call, context, history, run));
+  for (let attempt = 0; ; attempt++) {
+    const result = await recordCall(tool, call, context, history, run, attempt === 0);
+    if (result !== RETRY) return result;
+  }
+}
+
+/** What recordLocked answers when the history it was planned against changed under it: the call starts over. */
+const RETRY = Symbol('retry');
+
+/**
+ * The tools that decide what to change from the history itself (the undos): they hold the store for their whole
+ * call, so that the record they undo is still the one they planned for when they write.
+ */
+function holdsStore(tool: Tool): boolean {
+  return tool.tags.includes('undo');
 }
 
 async function recordCall(
@@ -69,6 +117,7 @@ async function recordCall(
   context: ToolContext,
   history: HistoryStore,
   run: (runContext?: ToolContext) => Promise<unknown>,
+  first: boolean,
 ): Promise<unknown> {
   let targets: ConfinedPath[];
   try {
@@ -78,11 +127,47 @@ async function recordCall(
     if (!(error instanceof ToolError)) throw error;
     return withFields(await run(), { operation_id: null, undo_available: false });
   }
-  const locks = [
-    { fs: context.workspace.fs, paths: targets.map((target) => target.absolute) },
-    { fs: history.fs, paths: [history.directory] },
-  ];
-  return withProcessLocks(locks, tool.failureCode, () => recordLocked(tool, call, context, history, run, targets));
+  const absolute = targets.map((target) => target.absolute);
+  const held = holdsStore(tool);
+  const locks = [{ fs: context.workspace.fs, paths: absolute }, ...(held ? [{ fs: history.fs, paths: [history.directory] }] : [])];
+  const locked = (): Promise<unknown> =>
+    withProcessLocks(locks, tool.failureCode, async () => {
+      // The history this undo was planned from has records still to be put right: put them right, then plan again.
+      if (
+        held &&
+        (await history.recoverInterrupted(recovery(context, history), { held: true, durability: context.policy.durability })) > 0 &&
+        first
+      )
+        return RETRY;
+      return recordLocked(tool, call, context, history, run, targets, held);
+    });
+  return withTreeLocks(absolute, () => (held ? history.exclusive(locked) : locked()));
+}
+
+/** The call's context with its port making every change durable (files/durable.ts), and what to await before replying. */
+function durableChanges(
+  context: ToolContext,
+  beforeVisible?: () => Promise<void>,
+): { context: ToolContext; settle: () => Promise<void>; tracking: boolean } {
+  const { fs } = context.workspace;
+  const durable = DurableChanges.over(fs, context.policy.durability === 'full', beforeVisible ? { beforeVisible } : {});
+  if (durable.fs === fs) return { context, settle: durable.settle, tracking: false };
+  return { context: { ...context, workspace: { ...context.workspace, fs: durable.fs } }, settle: durable.settle, tracking: true };
+}
+
+/**
+ * Awaits the call's changes reaching the disk. A disk that fails to confirm it (an fsync error) fails the call: the
+ * change is in place but may not survive a power cut, and a reply must not call it done.
+ */
+async function settled(tool: Tool, durable: { settle: () => Promise<void> }): Promise<void> {
+  try {
+    await durable.settle();
+  } catch (error) {
+    throw new ToolError(
+      tool.failureCode,
+      `${toolRef(tool.name)} made its change, but the disk did not confirm it was kept (${describeError(error)}): a power cut may still undo it. Check the disk, then the file.`,
+    );
+  }
 }
 
 /** What a call's record is built on, taken before its change: the before states, their content, the reservation. */
@@ -96,10 +181,17 @@ interface Before {
 interface Recording {
   readonly tool: Tool;
   readonly input: Readonly<Record<string, unknown>>;
+  /** The call's context, its port making the changes durable. */
   readonly context: ToolContext;
   readonly history: HistoryStore;
   readonly targets: readonly ConfinedPath[];
   readonly maxBytes: number;
+  /** How the store is written: the call's durability, and whether the call holds the store already (an undo). */
+  readonly writes: WriteOptions;
+  /** Where the change is not tracked (no durable port), the intent is awaited before the tool runs instead. */
+  readonly awaitIntent: boolean;
+  /** Makes the call's changes durable: awaited before its record is written and before it replies. */
+  readonly settle: () => Promise<void>;
 }
 
 async function recordLocked(
@@ -109,19 +201,82 @@ async function recordLocked(
   history: HistoryStore,
   run: (runContext?: ToolContext) => Promise<unknown>,
   targets: readonly ConfinedPath[],
+  held: boolean,
 ): Promise<unknown> {
-  const recording: Recording = { tool, input: call.input, context, history, targets, maxBytes: history.limits().maxBytes };
-  const { data, taken } = await runTakingBefore(recording, run);
+  const reservation: { current?: Reservation } = {};
+  const durable = durableChanges(context, () => reservation.current?.durable ?? Promise.resolve());
+  const recording: Recording = {
+    tool,
+    input: call.input,
+    context: durable.context,
+    history,
+    targets,
+    maxBytes: history.limits().maxBytes,
+    writes: { held, durability: context.policy.durability },
+    awaitIntent: !durable.tracking && context.policy.durability === 'full',
+    settle: durable.settle,
+  };
+  const { data, taken } = await runTakingBefore(recording, run, reservation);
   // Unannounced, the tool changed nothing.
-  if (!taken) return withFields(data, { operation_id: null, undo_available: false });
+  if (!taken) {
+    await settled(tool, durable);
+    return withFields(data, { operation_id: null, undo_available: false });
+  }
   return commitRecord(recording, data, taken);
+}
+
+/**
+ * Puts right an operation left without a record (history/store.ts Recovery): its paths as they are now, against the
+ * intent's before states, when this call's roots hold them all (confined anew) and no other process holds them.
+ */
+function recovery(context: ToolContext, history: HistoryStore): Recovery {
+  return async (intent) => {
+    const { fs } = context.workspace;
+    const confined: ConfinedPath[] = [];
+    for (const path of intent.paths) {
+      const resolved = await context.paths.resolve(path.absolute, 'path').catch(() => undefined);
+      if (!resolved || resolved.absolute !== path.absolute) return undefined;
+      confined.push(resolved);
+    }
+    let lock;
+    try {
+      lock = await fs.lock?.(
+        confined.map((path) => path.absolute),
+        { wait: false },
+      );
+    } catch {
+      // Another process's call is under way on them: its record comes.
+      return undefined;
+    }
+    try {
+      const maxBytes = history.limits().maxBytes;
+      const reader = new StateReader(fs, { isCancelled: () => false }, maxBytes, true);
+      const paths: PathRecord[] = [];
+      for (const path of intent.paths) {
+        const after = await reader.read(path.absolute);
+        if (!sameState(path.before, after)) paths.push({ ...path, after });
+      }
+      if (paths.length === 0) return 'unchanged';
+      const readable = new Map<string, number>(Object.entries(intent.blobs).map(([hex, size]) => [`sha256:${hex}`, size]));
+      for (const [hash, content] of reader.contents) readable.set(hash, contentSize(content));
+      const summary = `${intent.summary} (recovered: its process stopped before recording it)`;
+      const record: OperationRecord = {
+        ...buildRecord(intent.id, intent.operation, summary, intent.input, paths, readable, maxBytes, undefined),
+        time: intent.time,
+        ...(intent.origin ? { origin: intent.origin } : {}),
+      };
+      return { record, contents: reader.contents };
+    } finally {
+      await lock?.release();
+    }
+  };
 }
 
 /**
  * Reads the before states of every target and reserves their record in the history. A state that cannot be read, or
  * a reservation the store cannot make, refuses the call (HISTORY_WRITE_FAILED): the history could not undo it.
  */
-async function takeBefore({ tool, input, context, history, targets, maxBytes }: Recording): Promise<Before> {
+async function takeBefore({ tool, input, context, history, targets, maxBytes, writes, awaitIntent }: Recording): Promise<Before> {
   // Past the cap, content is not read at all: the state says "too large" instead of holding it in memory.
   const reader = new StateReader(context.workspace.fs, context, maxBytes, true);
   const states: PathState[] = [];
@@ -136,13 +291,25 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes }: 
   // Everything the record needs that a full disk could refuse is written before the call changes anything.
   try {
     const reservation = await history.reserve(
-      history.newId(),
+      {
+        operation: tool.name,
+        summary: await summarise(tool, input, [], context, undefined),
+        input: summariseInput(tool, input),
+        ...(context.origin ? { origin: context.origin } : {}),
+        paths: targets.map((target, index) => ({
+          absolute: target.absolute,
+          display: target.display,
+          before: states[index] ?? { type: 'missing' },
+        })),
+      },
       reader.contents,
       JSON.stringify({ input, targets, before: states }).length,
-      context.origin?.session,
+      { ...writes, recover: recovery(context, history) },
     );
+    if (awaitIntent) await reservation.durable;
     return { states, reader, reservation };
   } catch (error) {
+    if (isFsError(error, 'locked')) throw new ToolError(tool.failureCode, error instanceof Error ? error.message : String(error));
     if (!(error instanceof HistoryWriteError)) throw error;
     throw historyRefusal(tool, context, history, `the history could not store what it would replace (${error.message})`);
   }
@@ -158,16 +325,22 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes }: 
 async function runTakingBefore(
   recording: Recording,
   run: (runContext?: ToolContext) => Promise<unknown>,
+  reservation: { current?: Reservation },
 ): Promise<{ readonly data: unknown; readonly taken: Before | undefined }> {
   const { tool, context, history } = recording;
-  let taken: Before | undefined = tool.announcesChanges ? undefined : await takeBefore(recording);
+  const take = async (): Promise<Before> => {
+    const before = await takeBefore(recording);
+    reservation.current = before.reservation;
+    return before;
+  };
+  let taken: Before | undefined = tool.announcesChanges ? undefined : await take();
   const changed = { seen: false };
   const noticing = noticingChanges(context, changed);
   const runContext: ToolContext = tool.announcesChanges
     ? {
         ...noticing,
         beforeChange: async () => {
-          taken ??= await takeBefore(recording);
+          taken ??= await take();
         },
       }
     : noticing;
@@ -175,7 +348,10 @@ async function runTakingBefore(
     return { data: await run(runContext), taken };
   } catch (error) {
     if (taken && changed.seen) await recordFailure(recording, taken, error);
-    else if (taken) await history.cancel(taken.reservation).catch(() => undefined);
+    else {
+      await recording.settle().catch(() => undefined);
+      if (taken) await history.cancel(taken.reservation, recording.writes).catch(() => undefined);
+    }
     throw error;
   }
 }
@@ -223,7 +399,7 @@ async function recordFailure(recording: Recording, taken: Before, error: unknown
     const record = await writeRecord(recording, taken, undefined, true);
     if (record && typeof error === 'object' && error !== null) failureRecords.set(error, record.id);
   } catch {
-    await recording.history.cancel(taken.reservation).catch(() => undefined);
+    await recording.history.cancel(taken.reservation, recording.writes).catch(() => undefined);
   }
 }
 
@@ -232,31 +408,47 @@ async function recordFailure(recording: Recording, taken: Before, error: unknown
  * (the reservation is given back).
  */
 async function writeRecord(recording: Recording, taken: Before, data: unknown, failed: boolean): Promise<OperationRecord | undefined> {
-  const { tool, input, context, history, maxBytes } = recording;
+  const { tool, input, context, history, maxBytes, writes } = recording;
   const { reader: beforeReader, reservation } = taken;
   // The change is made: a cancellation now must not cost its record.
   const afterReader = new StateReader(context.workspace.fs, { isCancelled: () => false, hashes: context.hashes }, maxBytes, true);
   const paths = await changedPaths(recording, taken.states, afterReader);
+  // The record is written only once the change is on the disk: a record must never outlive a change a crash took.
+  let unsettled: unknown;
+  await recording.settle().catch((error: unknown) => {
+    unsettled = error;
+  });
   if (paths.length === 0) {
-    await history.cancel(reservation);
+    await history.cancel(reservation, writes);
+    if (unsettled !== undefined) throw unsettled instanceof Error ? unsettled : new Error(describeError(unsettled));
     return undefined;
   }
   const summary = await summarise(tool, input, paths, context, await undoneSummary(history, data));
   const contents = new Map([...beforeReader.contents, ...afterReader.contents]);
+  const readable = new Map([...contents].map(([hash, content]) => [hash, contentSize(content)] as const));
   const record: OperationRecord = {
     ...buildRecord(
       reservation.id,
-      tool,
+      tool.name,
       failed ? `${summary} (failed partway)` : summary,
-      input,
+      summariseInput(tool, input),
       paths,
-      contents,
+      readable,
       maxBytes,
       undoneOperationOf(data),
     ),
     ...provenance(context, data),
   };
-  await history.commit(reservation, record, contents);
+  await history.commit(reservation, record, contents, writes);
+  if (unsettled !== undefined) {
+    // Recorded as it stands, so it can be undone; but not done, so the call fails, naming the record.
+    const error = new ToolError(
+      tool.failureCode,
+      `${toolRef(tool.name)} made its change, but the disk did not confirm it was kept (${describeError(unsettled)}): a power cut may still undo it. Check the disk, then the file.`,
+    );
+    failureRecords.set(error, record.id);
+    throw error;
+  }
   return record;
 }
 
@@ -271,7 +463,7 @@ async function commitRecord(recording: Recording, data: unknown, taken: Before):
     record = await writeRecord(recording, taken, data, false);
     if (!record) return withFields(data, { operation_id: null, undo_available: false });
   } catch (error) {
-    if (error instanceof ToolError) throw error;
+    if (error instanceof ToolError || isFsError(error, 'locked')) throw error;
     // The call itself succeeded: say that it was not recorded rather than report a failure that did not happen.
     return withFields(
       data,
@@ -300,20 +492,24 @@ async function changedPaths(recording: Recording, before: readonly PathState[], 
   return paths;
 }
 
+/**
+ * A record of `paths`, keeping the content `readable` holds (hash → size) as far as `maxBytes` allows: the content an
+ * undo needs first, then what only a diff shows. `input` is already the recorded summary of the call's input.
+ */
 function buildRecord(
   id: string,
-  tool: Tool,
+  operation: string,
   summary: string,
   input: Readonly<Record<string, unknown>>,
   paths: readonly PathRecord[],
-  contents: ReadonlyMap<string, StoredContent>,
+  readable: ReadonlyMap<string, number>,
   maxBytes: number,
   undoOf: string | undefined,
 ): OperationRecord {
   // Content an undo needs comes first; then, while it fits the cap, the rest (only the diff view needs it).
-  const readable: Record<string, number> = {};
-  for (const [hash, content] of contents) readable[hash.replace(/^sha256:/, '')] = contentSize(content);
-  const draft = planUndo({ paths, blobs: readable });
+  const sizes: Record<string, number> = {};
+  for (const [hash, size] of readable) sizes[hash.replace(/^sha256:/, '')] = size;
+  const draft = planUndo({ paths, blobs: sizes });
   const required = new Map<string, number>();
   if ('steps' in draft)
     for (const step of draft.steps)
@@ -323,7 +519,7 @@ function buildRecord(
   const keep = (hash: string, size: number): boolean => {
     const hex = hash.replace(/^sha256:/, '');
     if (blobs[hex] !== undefined) return true;
-    if (!contents.has(hash) || stored + size > maxBytes) return false;
+    if (!readable.has(hash) || stored + size > maxBytes) return false;
     blobs[hex] = size;
     stored += size;
     return true;
@@ -339,9 +535,9 @@ function buildRecord(
     version: 1,
     id,
     time: new Date().toISOString(),
-    operation: tool.name,
+    operation,
     summary,
-    input: summariseInput(tool, input),
+    input,
     paths,
     undo_available: reason === undefined,
     ...(reason === undefined ? {} : { unavailable_reason: reason }),

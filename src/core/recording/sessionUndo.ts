@@ -17,6 +17,7 @@ import { dirname, isWithin, relativeTo } from '../paths';
 import type { ToolContext } from '../context';
 import { fileChanges } from '../history/changes';
 import { agentText } from '../history/origin';
+import { countPhrase, type Localizer } from '../ports/l10n';
 import { type PathState, sameState, StateReader, type TreeEntry } from '../history/state';
 import type { HistoryStore, OperationRecord } from '../history/store';
 import type { Preparation } from '../tool';
@@ -72,16 +73,29 @@ export function sessionFiles(targets: readonly OperationRecord[]): string[] {
   return [...new Set(targets.flatMap((record) => fileChanges(record).map((change) => change.path)))].sort();
 }
 
-/** The confirmation of a session's undo: which agent, how many changes, which files. */
-export function describeSessionUndo(session: string, targets: readonly OperationRecord[]): Preparation {
+/** sessionSummary in the person's language, for what they read (a confirmation, a dialog), never for a result. */
+export function sessionText(session: string, targets: readonly OperationRecord[], l10n: Localizer): string {
+  return l10n.t(
+    'session {0} of {1} ({2})',
+    session,
+    targets[0]?.origin ? agentText(targets[0].origin) : l10n.t('unknown agent'),
+    countPhrase(l10n, targets.length, '1 change', '{0} changes'),
+  );
+}
+
+/** The confirmation of a session's undo, in the person's language: which agent, how many changes, which files. */
+export function describeSessionUndo(session: string, targets: readonly OperationRecord[], l10n: Localizer): Preparation {
   const files = sessionFiles(targets);
   const shown = files.slice(0, 20).map((file) => `- \`${file}\``);
-  if (files.length > shown.length) shown.push(`- and ${files.length - shown.length} more`);
+  if (files.length > shown.length) shown.push(`- ${l10n.t('and {0} more', files.length - shown.length)}`);
+  const summary = sessionText(session, targets, l10n);
   return {
-    invocationMessage: `Undoing ${sessionSummary(session, targets)}`,
+    invocationMessage: l10n.t('Undoing {0}', summary),
     confirmation: {
-      title: `Undo ${sessionSummary(session, targets)}?`,
-      message: `Every file it changed goes back to how it was before the session:\n\n${shown.join('\n')}\n\nNothing is changed if another agent or anyone else changed any of them since. The undo is recorded as one change, so it can be undone in turn.`,
+      title: l10n.t('Undo {0}?', summary),
+      message: `${l10n.t('Every file it changed goes back to how it was before the session:')}\n\n${shown.join('\n')}\n\n${l10n.t(
+        'Nothing is changed if another agent or anyone else changed any of them since. The undo is recorded as one change, so it can be undone in turn.',
+      )}`,
     },
   };
 }

@@ -82,7 +82,7 @@ async function matchingLines(file: LargeText, pattern: ReplacePattern): Promise<
 /** The streamed edit that makes a replacement in a large file. */
 export function replaceKind(pattern: ReplacePattern, editInMemoryBytes: number): TextEditKind<number, ReplaceFields> {
   return {
-    verb: 'Replacing in',
+    describe: (l10n, path) => l10n.t('Replacing in {0}', path),
     windows: async (file) => {
       if (pattern.spansLines) {
         throw limitExceeded(

@@ -30,7 +30,7 @@ export interface CompiledQuery {
   readonly external?: ExternalQuery;
 }
 
-function escapeRegExp(text: string): string {
+export function escapeRegExp(text: string): string {
   // Only the syntax characters: under the 'u' flag escaping anything else (such as '-') is itself an error.
   return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 }

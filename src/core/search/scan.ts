@@ -24,7 +24,7 @@ import { bomEncoding, LOCAL_CODEC } from '../encoding/codec';
 import { lineBreaksOf } from '../read/bytes';
 import { SearchDecoder } from './encodedMatches';
 import type { ToolContext } from '../context';
-import { reportProgress, throwIfCancelled } from '../signals';
+import { breathe, reportProgress, throwIfCancelled } from '../signals';
 import type { CompiledQuery } from './query';
 import type { FileSystem } from '../ports/fs';
 import type { LineMatch } from '../ports/searcher';
@@ -49,6 +49,10 @@ const CHUNK_BYTES = 1024 * 1024;
 const CONCURRENCY = 8;
 /** How far reads may run ahead of the first file not yet done, so that one slow file does not make the rest pile up. */
 const LOOKAHEAD_FILES = 256;
+/** How long a reader waits at the lookahead's end before it looks for a cancellation again. */
+const WAIT_MS = 20;
+/** Files the scan's list takes between two breaths (signals.ts): each costs a lookup or two. */
+const BREATH_FILES = 512;
 /** A line longer than this ends the search of its file (the scan would otherwise hold all of it). */
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
@@ -219,17 +223,21 @@ async function filesInOrder(context: ToolContext, request: ScanRequest): Promise
   );
   // A tree's code-unit order is that of the paths themselves (FileTree's header): for a few dozen candidates out of
   // 100,000 files a sort of their keys costs less than going through all 5,000 directories in order at every call.
-  if (mayMatch) return { rules, files: await inKeyOrder(found, request) };
-  const standIns = await addByKey(tree, found, request);
-  const files = tree.first(request.start.absolute, Number.POSITIVE_INFINITY).map((path) => standIns.get(path) ?? path);
+  if (mayMatch) return { rules, files: await inKeyOrder(context, found, request) };
+  const standIns = await addByKey(context, tree, found, request);
+  const files: string[] = [];
+  for (const path of tree.files(request.start.absolute)) {
+    if (files.push(standIns.get(path) ?? path) % BREATH_FILES === 0) await breathe(context);
+  }
   return { rules, files };
 }
 
 /** `found` in the order of their sort keys, a file that sorts under another path in that path's place (addByKey's rule). */
-async function inKeyOrder(found: readonly VisibleEntry[], request: ScanRequest): Promise<string[]> {
+async function inKeyOrder(context: ToolContext, found: readonly VisibleEntry[], request: ScanRequest): Promise<string[]> {
   const byKey = new Map<string, string>();
   const own: VisibleEntry[] = [];
-  for (const entry of found) {
+  for (const [index, entry] of found.entries()) {
+    if (index % BREATH_FILES === 0) await breathe(context);
     const sorted = request.sortKey(entry.absolute);
     const key = typeof sorted === 'string' ? sorted : await sorted;
     if (key === entry.absolute) own.push(entry);
@@ -240,11 +248,17 @@ async function inKeyOrder(found: readonly VisibleEntry[], request: ScanRequest):
 }
 
 /** Adds `found` to `tree` under their sort keys; gives, for each path a file stands in for, that file. */
-async function addByKey(tree: FileTree, found: readonly VisibleEntry[], request: ScanRequest): Promise<Map<string, string>> {
+async function addByKey(
+  context: ToolContext,
+  tree: FileTree,
+  found: readonly VisibleEntry[],
+  request: ScanRequest,
+): Promise<Map<string, string>> {
   // A file that sorts under another path (a sidecar as its .pdf) takes that path's place in the tree.
   const standIns = new Map<string, string>();
   const own: VisibleEntry[] = [];
-  for (const entry of found) {
+  for (const [index, entry] of found.entries()) {
+    if (index % BREATH_FILES === 0) await breathe(context);
     const sorted = request.sortKey(entry.absolute);
     const key = typeof sorted === 'string' ? sorted : await sorted;
     if (key === entry.absolute) own.push(entry);
@@ -287,9 +301,22 @@ class InOrderRelay {
     if (index === this.next && !this.running) this.passing = this.passOn();
   }
 
-  /** Resolves at the next wakeAll: after every pass, and whenever a reader ends. */
+  /**
+   * Resolves at the next wakeAll (after every pass, and whenever a reader ends), or after WAIT_MS: a reader waiting for
+   * a frontier that a slow file holds back (a network disk, a file another process holds) then sees a cancellation.
+   */
   woken(): Promise<void> {
-    return new Promise<void>((resolve) => this.waiters.push(resolve));
+    return new Promise<void>((resolve) => {
+      const wake = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((waiter) => waiter !== wake);
+        resolve();
+      }, WAIT_MS);
+      this.waiters.push(wake);
+    });
   }
 
   /** Wakes every reader waiting in woken(). */

@@ -1,4 +1,5 @@
 import { arrayOf, BOOLEAN, described, INTEGER, nullable, object, oneOf, optional, STRING } from '../contract/results';
+import { countPhrase } from '../ports/l10n';
 import { HASH } from './fields';
 import { codePath, sizeText, undoSentence } from '../changes/consequences';
 import { describeLines, fencedDiff } from '../edit/editing';
@@ -6,7 +7,6 @@ import { withPathLocks } from '../files/locks';
 import { describePlan, PATCH_MAX_BYTES, parsePatchTargets, verifyPatch, writePatch } from '../edit/patch';
 import type { InputSchema } from '../contract/schema';
 import { defineTool } from '../tool';
-import { plural } from '../files/walk';
 import { DRY_RUN } from './parameters';
 import type { PatchTarget } from '../edit/placement';
 import type { ConfinedPath } from '../confinement';
@@ -73,8 +73,10 @@ export const applyPatch = defineTool({
   caps: { patch: { cap: PATCH_MAX_BYTES, advice: 'Split it into several patches.' } },
   async prepare(input, context) {
     const targets = await parsePatchTargets(context, input.patch);
+    const { l10n } = context;
     const names = targets.map((target) => target.path.display);
-    const invocationMessage = `${input.dry_run ? 'Checking a patch of' : 'Patching'} ${names.length === 1 ? names[0] : plural(names.length, 'file')}`;
+    const what = names.length === 1 ? (names[0] ?? '') : countPhrase(l10n, names.length, '1 file', '{0} files');
+    const invocationMessage = input.dry_run ? l10n.t('Checking a patch of {0}', what) : l10n.t('Patching {0}', what);
     if (input.dry_run) return { invocationMessage };
     const plans = await verifyPatch(context, targets);
     // Creating new files loses nothing; changing or deleting existing ones is shown before it happens.
@@ -82,25 +84,37 @@ export const applyPatch = defineTool({
     const summary = plans
       .map(
         (plan) =>
-          `- ${codePath(plan.path.display)}: ${plan.action === 'delete' ? `deleted (${sizeText(plan.stat?.size ?? 0)})` : plan.action === 'create' ? 'created' : plan.destination ? `moved to ${codePath(plan.destination.display)}, ${describeLines(plan.change)}` : describeLines(plan.change)}`,
+          `- ${codePath(plan.path.display)}: ${
+            plan.action === 'delete'
+              ? l10n.t('deleted ({0})', sizeText(plan.stat?.size ?? 0, l10n))
+              : plan.action === 'create'
+                ? l10n.t('created')
+                : plan.destination
+                  ? l10n.t('moved to {0}, {1}', codePath(plan.destination.display), describeLines(plan.change, l10n))
+                  : describeLines(plan.change, l10n)
+          }`,
       )
       .join('\n');
     const diff = plans
       .map((plan) => plan.change.diff ?? `--- a/${plan.path.display}\n+++ b/${plan.path.display}\n(too large to show)\n`)
       .join('');
     const deleted = plans.filter((plan) => plan.action === 'delete').length;
-    const moves = plans.flatMap((plan) => (plan.destination ? [`${plan.path.display} to ${plan.destination.display}`] : []));
+    const moves = plans.flatMap((plan) => (plan.destination ? [{ from: plan.path.display, to: plan.destination.display }] : []));
     // A move takes a path away as a deletion does: the title says so, naming one move and counting several.
+    const [move] = moves;
     const losses = [
-      ...(deleted > 0 ? [`deletes ${plural(deleted, 'file')}`] : []),
-      ...(moves.length === 1 ? [`moves ${moves[0] ?? ''}`] : moves.length > 1 ? [`moves ${plural(moves.length, 'file')}`] : []),
+      ...(deleted > 0 ? [countPhrase(l10n, deleted, 'deletes 1 file', 'deletes {0} files')] : []),
+      ...(moves.length === 1 && move
+        ? [l10n.t('moves {0} to {1}', move.from, move.to)]
+        : moves.length > 1
+          ? [l10n.t('moves {0} files', moves.length)]
+          : []),
     ];
     const replacedBytes = plans.reduce((sum, plan) => sum + (plan.action === 'create' ? 0 : (plan.stat?.size ?? 0)), 0);
-    const what = names.length === 1 ? names[0] : plural(names.length, 'file');
     return {
       invocationMessage,
       confirmation: {
-        title: `Apply a patch to ${what}${losses.length > 0 ? ` (${losses.join(', ')})` : ''}?`,
+        title: losses.length > 0 ? l10n.t('Apply a patch to {0} ({1})?', what, losses.join(', ')) : l10n.t('Apply a patch to {0}?', what),
         message: `${summary}\n\n${undoSentence(context, replacedBytes)}\n\n${fencedDiff(diff)}`,
       },
     };

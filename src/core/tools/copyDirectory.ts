@@ -44,7 +44,7 @@ export const copyDirectory = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'directory', 'copy');
-    const invocationMessage = `Copying directory ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Copying directory {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Copy', context) };
   },

@@ -24,7 +24,7 @@ export const copyFile = defineTool({
   name: 'copy_file',
   title: 'Copy File',
   userDescription: 'Copy one file inside the workspace.',
-  modelDescription: `Copy a file, creating parent directories. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. For directories use ${toolRef('copy_directory')}.`,
+  modelDescription: `Copy a file, creating parents. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. Directories: ${toolRef('copy_directory')}.`,
   icon: 'files',
   tags: ['write'],
   effect: 'write',
@@ -36,7 +36,7 @@ export const copyFile = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'copy');
-    const invocationMessage = `Copying ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Copying {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Copy', context) };
   },

@@ -32,8 +32,8 @@ export const createDirectory = defineTool({
   pathParameters: { directory_name: 'directory' },
   outputSchema: object({ ...DIRECTORY_NAMES, created: described('False when it already existed.', BOOLEAN) }),
   errors: ['DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR'],
-  prepare(_input, _context, { directory_name: path }) {
-    return Promise.resolve({ invocationMessage: `Creating directory ${path.display}` });
+  prepare(_input, context, { directory_name: path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Creating directory {0}', path.display) });
   },
   async run(_input, context, { directory_name: path }) {
     await assertMayWrite(context, path, 'directory');

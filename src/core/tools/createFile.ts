@@ -21,10 +21,10 @@ import { DRY_RUN, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('Path of the new file.'),
+    path: pathParameter('New file.'),
     content: { type: 'string', description: 'Its content.' },
     dry_run: DRY_RUN,
-    encoding: { type: 'string', description: 'Encoding, e.g. windows1252 (default: the settings).' },
+    encoding: { type: 'string', description: 'e.g. windows1252 (else the settings).' },
   },
   required: ['path', 'content'],
   additionalProperties: false,
@@ -71,7 +71,7 @@ export const createFile = defineTool({
   name: 'create_file',
   title: 'Create File',
   userDescription: 'Create a new file in the workspace (never overwrites).',
-  modelDescription: `Create a new file (and parent directories); never replaces anything (ALREADY_EXISTS). To replace a file use ${toolRef('write_file')}.`,
+  modelDescription: `Create a new file (and parents); never replaces anything. To replace one: ${toolRef('write_file')}.`,
   icon: 'new-file',
   tags: ['write'],
   effect: 'write',
@@ -95,7 +95,11 @@ export const createFile = defineTool({
   errors: ['ALREADY_EXISTS', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR', 'DIRECTORY_NOT_DIRECTORY'],
   async prepare(input, context, paths) {
     const path = await checkFree(paths.path, context);
-    return { invocationMessage: `${input.dry_run ? 'Previewing the creation of' : 'Creating'} ${path.display}` };
+    return {
+      invocationMessage: input.dry_run
+        ? context.l10n.t('Previewing the creation of {0}', path.display)
+        : context.l10n.t('Creating {0}', path.display),
+    };
   },
   async run(input, context, paths) {
     return withPathLocks([paths.path.absolute], async () => {

@@ -72,13 +72,14 @@ export const deleteDirectory = defineTool({
   errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'DIRECTORY_NOT_EMPTY', 'SENSITIVE_PATH_REFUSED', 'FILE_DIRTY_IN_EDITOR'],
   async prepare(input, context, { directory_path }) {
     const { path, stat, childCount } = await checkTarget(input, directory_path, context);
-    const invocationMessage = `Deleting directory ${path.display}`;
+    const { l10n } = context;
+    const invocationMessage = l10n.t('Deleting directory {0}', path.display);
     if (stat.isSymlink) {
       return {
         invocationMessage,
         confirmation: {
-          title: `Delete the link ${path.display}?`,
-          message: `The symbolic link ${codePath(path.display)} will be deleted; what it points to stays. ${trashSentence(context)}`,
+          title: l10n.t('Delete the link {0}?', path.display),
+          message: `${l10n.t('The symbolic link {0} will be deleted; what it points to stays.', codePath(path.display))} ${trashSentence(context)}`,
         },
       };
     }
@@ -86,8 +87,8 @@ export const deleteDirectory = defineTool({
       return {
         invocationMessage,
         confirmation: {
-          title: `Delete the empty directory ${path.display}/?`,
-          message: `${codePath(path.display, true)} is empty. ${trashSentence(context)} ${undoSentence(context, 0)}`,
+          title: l10n.t('Delete the empty directory {0}/?', path.display),
+          message: `${l10n.t('{0} is empty.', codePath(path.display, true))} ${trashSentence(context)} ${undoSentence(context, 0)}`,
         },
       };
     }
@@ -95,10 +96,10 @@ export const deleteDirectory = defineTool({
     return {
       invocationMessage,
       confirmation: {
-        title: `Delete ${path.display}/ and everything in it?`,
-        message: `${codePath(path.display, true)} holds ${describeTree(tree)}. All of it will be deleted. ${trashSentence(context)} ${
+        title: l10n.t('Delete {0}/ and everything in it?', path.display),
+        message: `${l10n.t('{0} holds {1}. All of it will be deleted.', codePath(path.display, true), describeTree(tree, l10n))} ${trashSentence(context)} ${
           tree.counts.symlinks + tree.counts.others > 0
-            ? 'It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.'
+            ? l10n.t('It holds a symbolic link or special file, which Agent FS cannot recreate, so it cannot undo this.')
             : undoSentence(context, tree.bytes)
         }`,
       },

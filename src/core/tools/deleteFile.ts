@@ -40,7 +40,7 @@ export const deleteFile = defineTool({
   name: 'delete_file',
   title: 'Delete File',
   userDescription: 'Delete one file in the workspace.',
-  modelDescription: `Delete one file${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. For directories use ${toolRef('delete_directory')}.`,
+  modelDescription: `Delete one file${onlyWhere('trash', ' to the trash where possible')}${onlyWhere('confirms', ', once the user confirms')}. Directories: ${toolRef('delete_directory')}.`,
   icon: 'trash',
   tags: ['delete'],
   effect: 'write',
@@ -56,10 +56,10 @@ export const deleteFile = defineTool({
   async prepare(_input, context, { file_name: path }) {
     const size = await checkExistingFile(path, context);
     return {
-      invocationMessage: `Deleting ${path.display}`,
+      invocationMessage: context.l10n.t('Deleting {0}', path.display),
       confirmation: {
-        title: `Delete ${path.display}?`,
-        message: `${codePath(path.display)} (${sizeText(size)}) will be deleted. ${trashSentence(context)} ${undoSentence(context, size)}`,
+        title: context.l10n.t('Delete {0}?', path.display),
+        message: `${context.l10n.t('{0} ({1}) will be deleted.', codePath(path.display), sizeText(size, context.l10n))} ${trashSentence(context)} ${undoSentence(context, size)}`,
       },
     };
   },

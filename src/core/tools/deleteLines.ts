@@ -9,7 +9,7 @@ import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('File to edit.'),
+    path: pathParameter('File.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     expected_hash: EXPECTED_HASH,
@@ -21,14 +21,18 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
-  return [lineRangeKind(input.start_line, input.end_line, '', `Deleting lines ${input.start_line}-${input.end_line} of`)];
+  return [
+    lineRangeKind(input.start_line, input.end_line, '', (l10n, path) =>
+      l10n.t('Deleting lines {0}-{1} of {2}', input.start_line, input.end_line, path),
+    ),
+  ];
 }
 
 export const deleteLines = defineTool({
   name: 'delete_lines',
   title: 'Delete Lines',
   userDescription: 'Delete a range of lines from a workspace file.',
-  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); out of range is refused.',
+  modelDescription: 'Delete lines start_line..end_line (1-based, inclusive); a line outside the file is refused.',
   icon: 'remove',
   tags: ['write', 'edit'],
   effect: 'write',

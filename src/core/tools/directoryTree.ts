@@ -38,7 +38,7 @@ export const directoryTree = defineTool({
   name: 'directory_tree',
   title: 'Directory Tree',
   userDescription: 'Show the directory tree of a workspace folder.',
-  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). For sizes use ${toolRef('list_directory')}.`,
+  modelDescription: `Draw a directory as a text tree, max_depth levels deep, at most ${DIRECTORY_TREE_MAX_ENTRIES} entries (a cut tree gives next_offset). Sizes: ${toolRef('list_directory')}.`,
   icon: 'list-tree',
   tags: ['read'],
   effect: 'read',
@@ -57,8 +57,8 @@ export const directoryTree = defineTool({
     ignored_count: IGNORED_COUNT,
   }),
   errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Drawing the tree of ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Drawing the tree of {0}', path.display) });
   },
   async run(input, context, { path }) {
     const directory = await checkDirectory(context, path);

@@ -192,20 +192,27 @@ export const editNotebook = defineTool({
   ],
   caps: { edits: { cap: EDITS_CAP, advice: 'Split them over several calls.' } },
   async prepare(input, context, { path }) {
-    const invocationMessage = `${input.dry_run ? 'Previewing an edit of' : 'Editing'} ${path.display}`;
+    const { l10n } = context;
+    const invocationMessage = input.dry_run ? l10n.t('Previewing an edit of {0}', path.display) : l10n.t('Editing {0}', path.display);
     if (input.dry_run) return { invocationMessage };
     const plan = await planNotebookEdit(context, path, editsOf(input), input.expected_hash);
     const deleted = deletedCells(plan.done);
     if (deleted.length === 0 && !needsConfirmation(context, plan.change)) return { invocationMessage };
-    const what = deleted.length > 0 ? `deletes ${deleted.join(', ')}; its sources change: ` : 'changes: ';
+    const lines = describeLines(plan.change, l10n);
     return {
       invocationMessage,
       confirmation: {
         title:
+          deleted.length === 0
+            ? l10n.t('Edit {0}?', path.display)
+            : deleted.length === 1
+              ? l10n.t('Delete a cell of {0}?', path.display)
+              : l10n.t('Delete {0} cells of {1}?', deleted.length, path.display),
+        message: `${
           deleted.length > 0
-            ? `Delete ${deleted.length === 1 ? 'a cell' : `${deleted.length} cells`} of ${path.display}?`
-            : `Edit ${path.display}?`,
-        message: `${codePath(path.display)} ${what}${describeLines(plan.change)}. ${undoSentence(context, plan.stat?.size)}\n\n${fencedDiff(plan.change.diff)}`,
+            ? l10n.t('{0} deletes {1}; its sources change: {2}.', codePath(path.display), deleted.join(', '), lines)
+            : l10n.t('{0} changes: {1}.', codePath(path.display), lines)
+        } ${undoSentence(context, plan.stat?.size)}\n\n${fencedDiff(plan.change.diff)}`,
       },
     };
   },

@@ -60,8 +60,8 @@ export const fileInfo = defineTool({
     note: optional(STRING),
   }),
   errors: ['FILE_NOT_FOUND', 'SENSITIVE_PATH_REFUSED'],
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Inspecting ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Inspecting {0}', path.display) });
   },
   async run(_input, context, { path }) {
     const { fs } = context.workspace;

@@ -11,6 +11,7 @@ import { compareCodePoints, walkListings, type VisibleEntry } from '../walk/list
 import { internKey, ListingMemo } from '../walk/memo';
 import { INCLUDE_IGNORED, OFFSET } from './parameters';
 import { pageFields, pageOf } from '../contract/paging';
+import { mapBreathing } from '../signals';
 
 export const FIND_FILE_CAP = 200;
 
@@ -61,7 +62,7 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find File',
   userDescription: 'Find files by name anywhere in the workspace.',
-  modelDescription: `Find files by name anywhere: exact (case-insensitive) matches, else a fuzzy ranking that tolerates typos and partial words (match_type exact, lax or none). For globs use ${toolRef('search_files')}.`,
+  modelDescription: `Find files by name anywhere: exact (case-insensitive), else fuzzy, tolerating typos and partial words. For globs use ${toolRef('search_files')}.`,
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',
@@ -80,8 +81,8 @@ export const findFile = defineTool({
   }),
   errors: [],
   caps: { max_results: { cap: FIND_FILE_CAP, advice: `Ask for at most ${FIND_FILE_CAP}, or use a more specific name.` } },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Finding files named like "${input.file_name}"` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Finding files named like "{0}"', input.file_name) });
   },
   async run(input, context) {
     const query = input.file_name.trim();
@@ -124,8 +125,8 @@ export const findFile = defineTool({
       ignored += rules.ignoredCount;
     }
 
-    const { matchType, ranked } = search.results();
-    const matches: Match[] = ranked.map(({ item, score }) => ({
+    const { matchType, ranked } = await search.results(context);
+    const matches: Match[] = await mapBreathing(context, ranked, ({ item, score }) => ({
       file_name: item.name,
       relative_path: context.paths.display(item.root, item.absolute),
       score,

@@ -51,8 +51,8 @@ export const historyGet = defineTool({
     truncated: described('Some diffs were left out (diff_omitted says why).', BOOLEAN),
   }),
   errors: ['HISTORY_UNAVAILABLE', 'OPERATION_NOT_FOUND'],
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Showing recorded operation ${input.operation_id}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Showing recorded operation {0}', input.operation_id) });
   },
   async run(input, context) {
     const store = requireHistory(context);

@@ -61,7 +61,7 @@ export const historyList = defineTool({
   name: 'history_list',
   title: 'List Change History',
   userDescription: 'List the recorded changes Agent FS tools made, newest first.',
-  modelDescription: `Recorded changes, newest first: operation_id, summary, paths, agent, session, undo_available. One in full: ${toolRef('history_get')}.`,
+  modelDescription: `Recorded changes, newest first: ids, summaries, sessions; one in full: ${toolRef('history_get')}.`,
   icon: 'history',
   tags: ['read', 'history'],
   effect: 'read',
@@ -75,9 +75,12 @@ export const historyList = defineTool({
   checkInput(_input, context) {
     requireHistory(context);
   },
-  prepare(input) {
+  prepare(input, context) {
     return Promise.resolve({
-      invocationMessage: input.path === undefined ? 'Listing the change history' : `Listing the change history of ${input.path}`,
+      invocationMessage:
+        input.path === undefined
+          ? context.l10n.t('Listing the change history')
+          : context.l10n.t('Listing the change history of {0}', input.path),
     });
   },
   async run(input, context, paths) {

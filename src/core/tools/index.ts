@@ -6,7 +6,8 @@
  * `name`, `title`, `modelDescription`, `inputSchema` (a JSON Schema object), `effect` (read / write), `additive`
  * and `idempotent`, and `accept(input)` validates an input; the pipeline then binds a call to it (tool.ts).
  */
-import { manifestEntry, type ManifestTool } from '../catalog/manifest';
+import { manifestEntry, type ManifestTool, toolStrings } from '../catalog/manifest';
+import { type ManifestToolSet, manifestToolSets, TOOL_SETS, toolSetDescriptionKey } from '../catalog/toolSets';
 import { TOOL_NAMES, type ToolName } from '../naming';
 import type { Tool } from '../tool';
 import { copyDirectory } from './copyDirectory';
@@ -40,6 +41,9 @@ import { fileInfo } from './fileInfo';
 import { searchFiles } from './searchFiles';
 import { searchContent } from './searchContent';
 import { workspaceInfo } from './workspaceInfo';
+import { readOutline } from './readOutline';
+import { editSymbol } from './editSymbol';
+import { findReferences } from './findReferences';
 
 /** A tool whose name's type is its own name. */
 type NamedTool<Name extends ToolName> = Tool & { readonly name: Name };
@@ -59,11 +63,13 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   path_exists: pathExists,
   find_file: findFile,
   read_many_files: readManyFiles,
+  read_outline: readOutline,
   list_directory: listDirectory,
   directory_tree: directoryTree,
   file_info: fileInfo,
   search_files: searchFiles,
   search_content: searchContent,
+  find_references: findReferences,
   workspace_info: workspaceInfo,
   create_file: createFile,
   edit_file: editFile,
@@ -72,6 +78,7 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   delete_lines: deleteLines,
   apply_patch: applyPatch,
   replace_in_files: replaceInFiles,
+  edit_symbol: editSymbol,
   history_list: historyList,
   history_get: historyGet,
   undo_operation: undoOperation,
@@ -89,4 +96,20 @@ export function findTool(operation: string): Tool | undefined {
 /** package.json's `contributes.languageModelTools`, as esbuild.mjs writes it. */
 export function languageModelTools(): ManifestTool[] {
   return TOOL_DEFINITIONS.map(manifestEntry);
+}
+
+/** package.json's `contributes.languageModelToolSets`, as esbuild.mjs writes it. */
+export function languageModelToolSets(): ManifestToolSet[] {
+  return manifestToolSets(TOOL_DEFINITIONS);
+}
+
+/**
+ * The English strings the manifest's generated entries name as %key%: each tool's title and one line, each set's
+ * description. esbuild.mjs writes them into package.nls.json beside the strings written there by hand.
+ */
+export function generatedManifestStrings(): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const tool of TOOL_DEFINITIONS) Object.assign(strings, toolStrings(tool));
+  for (const set of TOOL_SETS) strings[toolSetDescriptionKey(set)] = set.description;
+  return strings;
 }

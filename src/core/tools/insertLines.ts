@@ -9,7 +9,7 @@ import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('File to edit.'),
+    path: pathParameter('File.'),
     position: { type: 'string', enum: ['before', 'after', 'end'], description: 'Where, relative to line.' },
     line: { type: 'integer', minimum: 1, description: 'Line number.' },
     content: { type: 'string', minLength: 1, description: 'Lines to insert.' },
@@ -29,7 +29,7 @@ export const insertLines = defineTool({
   name: 'insert_lines',
   title: 'Insert Lines',
   userDescription: 'Insert lines into a workspace file.',
-  modelDescription: 'Insert lines before or after a 1-based line, or at the end (position end, no line). Out of range is refused.',
+  modelDescription: 'Insert lines before or after a 1-based line, or at the end (position end, no line).',
   icon: 'insert',
   tags: ['write', 'edit'],
   effect: 'write',

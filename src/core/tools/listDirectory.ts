@@ -98,7 +98,7 @@ export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
   userDescription: 'List a workspace directory with types and sizes.',
-  modelDescription: `List a directory's entries with type and size, directories first; recursive lists shallow levels first, so a cut list (truncated, next_offset) still gives the overview. For a picture use ${toolRef('directory_tree')}.`,
+  modelDescription: `List a directory's entries with type and size, directories first; recursive lists level by level, so a cut list (next_offset) still gives an overview. A picture: ${toolRef('directory_tree')}.`,
   icon: 'folder-opened',
   tags: ['read'],
   effect: 'read',
@@ -130,8 +130,12 @@ export const listDirectory = defineTool({
       advice: `Ask for at most ${LIST_DIRECTORY_CAP}, or list a narrower path or a smaller max_depth.`,
     },
   },
-  prepare(input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Listing ${path.display}${input.recursive ? ' recursively' : ''}` });
+  prepare(input, context, { path }) {
+    return Promise.resolve({
+      invocationMessage: input.recursive
+        ? context.l10n.t('Listing {0} recursively', path.display)
+        : context.l10n.t('Listing {0}', path.display),
+    });
   },
   async run(input, context, { path }) {
     const directory = await checkDirectory(context, path);

@@ -32,7 +32,7 @@ export const listFiles = defineTool({
   name: 'list_files',
   title: 'List Files',
   userDescription: 'List the files in a workspace directory.',
-  modelDescription: `List the file paths under a directory, sorted, recursive by default. A cut list says truncated, with total and next_offset to go on. To find a file by name use ${toolRef('find_file')}.`,
+  modelDescription: `List the file paths under a directory, sorted, recursive by default. A cut list gives total and next_offset. By name: ${toolRef('find_file')}.`,
   icon: 'list-flat',
   tags: ['read', 'search'],
   effect: 'read',
@@ -50,8 +50,8 @@ export const listFiles = defineTool({
   }),
   errors: ['DIRECTORY_NOT_FOUND', 'DIRECTORY_NOT_DIRECTORY', 'SENSITIVE_PATH_REFUSED'],
   caps: { max_results: { cap: LIST_FILES_CAP, advice: `Ask for at most ${LIST_FILES_CAP}, or list a narrower path.` } },
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Listing files in ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Listing files in {0}', path.display) });
   },
   async run(input, context, paths) {
     const directory = await checkDirectory(context, paths.path);

@@ -34,7 +34,7 @@ export const moveDirectory = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'directory', 'move');
-    const invocationMessage = `Moving directory ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Moving directory {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: await describeDirectoryReplacement(plan, 'Move', context) };
   },

@@ -22,7 +22,7 @@ export const moveFile = defineTool({
   name: 'move_file',
   title: 'Move File',
   userDescription: 'Move or rename one file inside the workspace.',
-  modelDescription: `Move or rename a file, creating parent directories. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. For directories use ${toolRef('move_directory')}.`,
+  modelDescription: `Move or rename a file, creating parents. An existing destination is refused unless overwrite${onlyWhere('confirms', ' (then the user confirms)')}. Directories: ${toolRef('move_directory')}.`,
   icon: 'arrow-right',
   tags: ['write'],
   effect: 'write',
@@ -34,7 +34,7 @@ export const moveFile = defineTool({
   errors: TRANSFER_ERRORS,
   async prepare(input, context, paths) {
     const plan = await planTransfer(input, paths, context, 'file', 'move');
-    const invocationMessage = `Moving ${plan.source.display} to ${plan.destination.display}`;
+    const invocationMessage = context.l10n.t('Moving {0} to {1}', plan.source.display, plan.destination.display);
     if (!plan.replaced) return { invocationMessage };
     return { invocationMessage, confirmation: describeReplacement(plan, 'Move', context) };
   },

@@ -23,7 +23,7 @@ export const DRY_RUN = { type: 'boolean', default: false, description: 'Just the
  * A VS Code encoding name (encoding/names.ts), checked by the tools (requestedEncoding in encoding/fileText.ts): an
  * enum of the fifty names would cost every definition that takes one about 600 bytes.
  */
-export const ENCODING = { type: 'string', description: 'e.g. latin1 (default: detected).' } as const;
+export const ENCODING = { type: 'string', description: 'e.g. latin1.' } as const;
 
 export const INCLUDE_IGNORED = {
   type: 'boolean',
@@ -33,7 +33,7 @@ export const INCLUDE_IGNORED = {
 
 export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
 
-/** An id of the history (history/journal.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
+/** An id of the history (history/legacy.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
 export const OPERATION_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' } as const;
 
 export const OFFSET = { type: 'integer', minimum: 0, description: 'From next_offset.' } as const;

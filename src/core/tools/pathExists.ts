@@ -23,7 +23,7 @@ export const pathExists = defineTool({
   name: 'path_exists',
   title: 'Path Exists',
   userDescription: 'Check whether a path exists in the workspace.',
-  modelDescription: 'Whether a path exists, and if it is a file or a directory (path_type file, directory or missing).',
+  modelDescription: 'Whether a path exists, and what it is: path_type file, directory or missing (nothing is read).',
   icon: 'question',
   tags: ['read'],
   effect: 'read',
@@ -37,8 +37,8 @@ export const pathExists = defineTool({
     path_type: oneOf('file', 'directory', 'other', 'missing'),
   }),
   errors: ['SENSITIVE_PATH_REFUSED'],
-  prepare(_input, _context, { path }) {
-    return Promise.resolve({ invocationMessage: `Checking ${path.display}` });
+  prepare(_input, context, { path }) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Checking {0}', path.display) });
   },
   async run(_input, context, { path }) {
     // Even whether a secret exists is kept from the tools (agentFs.hiddenPaths).

@@ -1,6 +1,6 @@
-import { described, INTEGER, object, oneOf, onlyIn, STRING, variants } from '../contract/results';
+import { described, INTEGER, object, oneOf, onlyIn, optional, STRING, variants } from '../contract/results';
 import { FILE_NAMES, HASH, LINE_READ } from './fields';
-import { toolRef } from '../naming';
+import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
 import { ToolError } from '../errors';
 import { assertMayRead } from '../policy/policy';
@@ -16,11 +16,14 @@ import { defineTool } from '../tool';
 import { pathParameter, ENCODING } from './parameters';
 import { NOTEBOOK_READ, readNotebookFor } from '../notebook/read';
 import { parseCellRange } from '../notebook/view';
+import type { LineRequest } from '../read/select';
+import { languageOf } from '../symbols/languages';
+import { findSymbol, languageFor, outlinerFor, readSourceText } from '../symbols/symbols';
 
 const inputSchema = {
   type: 'object',
   properties: {
-    file_name: pathParameter('File path.'),
+    file_name: pathParameter('File.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     tail_lines: { type: 'integer', minimum: 1, description: 'Last N lines.' },
@@ -30,9 +33,10 @@ const inputSchema = {
       description: `Default ${DEFAULT_READ_BYTES}.`,
     },
     encoding: ENCODING,
-    cells: { type: 'string', description: 'Notebook cells: "2-5".' },
+    cells: { type: 'string', description: 'Cells: "2-5".' },
     raw: { type: 'boolean', description: 'As JSON.' },
-    pages: { type: 'string', description: 'PDF pages: "3-5".' },
+    pages: { type: 'string', description: 'Pages: "3-5".' },
+    symbol: { type: 'string', description: 'name_path.' },
   },
   required: ['file_name'],
   additionalProperties: false,
@@ -57,7 +61,7 @@ export const readFile = defineTool({
   title: 'Read File',
   userDescription: 'Read a text file (or some of its lines), or see an image, in the workspace.',
   modelDescription:
-    'Read a file: whole, start_line..end_line (1-based) or the last tail_lines, within max_bytes; if truncated, go on from next_start_line. content_hash is what expected_hash takes. Images, notebooks (as cells), PDF and DOCX too.',
+    'Read a file (text, image, notebook, PDF, DOCX): whole, start_line..end_line (1-based), last tail_lines or a symbol, within max_bytes; if cut, go on from next_start_line. content_hash feeds expected_hash.',
   icon: 'file',
   tags: ['read'],
   effect: 'read',
@@ -66,7 +70,14 @@ export const readFile = defineTool({
   inputSchema,
   pathParameters: { file_name: 'file' },
   outputSchema: variants(
-    object({ ...FILE_NAMES, ...LINE_READ }, 'Text'),
+    object(
+      {
+        ...FILE_NAMES,
+        ...LINE_READ,
+        hint: optional(described('Where a whole read of a source file was cut: that its outline lists its symbols.', STRING)),
+      },
+      'Text',
+    ),
     object(
       {
         ...FILE_NAMES,
@@ -94,22 +105,43 @@ export const readFile = defineTool({
     'BINARY_CONTENT_REFUSED',
     'LIMIT_EXCEEDED',
     'DOCUMENT_UNREADABLE',
+    'LANGUAGE_UNSUPPORTED',
+    'SYMBOL_NOT_FOUND',
+    'SYMBOL_AMBIGUOUS',
   ],
   checkInput(input, context) {
     parseCellRange(input.cells);
     lineRequest(input, context.policy.maxReadBytes, context.policy.maxReadBytes, context.policy.wording.maxReadBytes);
     checkPages(input.pages);
+    if (
+      input.symbol !== undefined &&
+      (input.start_line ?? input.end_line ?? input.tail_lines ?? input.cells ?? input.pages) !== undefined
+    ) {
+      throw new ToolError(
+        'INVALID_INPUT',
+        "symbol reads that symbol's lines; leave out start_line, end_line, tail_lines, cells and pages.",
+        {
+          field: 'symbol',
+        },
+      );
+    }
   },
   async prepare(input, context, { file_name: path }) {
     // The checks the call would fail first, so the editor can show a refusal before the call instead of "Reading …".
     await statReadableFile(context, path);
-    const range =
-      input.tail_lines !== undefined
-        ? ` (last ${input.tail_lines} lines)`
-        : input.start_line !== undefined || input.end_line !== undefined
-          ? ` (lines ${input.start_line ?? 1}–${input.end_line ?? 'end'})`
-          : '';
-    return { invocationMessage: `Reading ${path.display}${range}` };
+    const { l10n } = context;
+    return {
+      invocationMessage:
+        input.symbol !== undefined
+          ? l10n.t('Reading {0} ({1})', path.display, input.symbol)
+          : input.tail_lines !== undefined
+            ? l10n.t('Reading {0} (last {1} lines)', path.display, input.tail_lines)
+            : input.end_line !== undefined
+              ? l10n.t('Reading {0} (lines {1}–{2})', path.display, input.start_line ?? 1, input.end_line)
+              : input.start_line !== undefined
+                ? l10n.t('Reading {0} (lines {1}–end)', path.display, input.start_line)
+                : l10n.t('Reading {0}', path.display),
+    };
   },
   async run(input, context, { file_name: path }) {
     const request = lineRequest(
@@ -119,6 +151,7 @@ export const readFile = defineTool({
       context.policy.wording.maxReadBytes,
     );
     const size = await statReadableFile(context, path);
+    if (input.symbol !== undefined) return readSymbol(context, path, size, input.symbol, request);
     const notebook = await readNotebookFor(context, path, size, input, request.maxBytes);
     if (notebook) return notebook;
     const document = await readDocument(context, path, size, input, request.maxBytes);
@@ -134,6 +167,34 @@ export const readFile = defineTool({
       return image;
     }
     const { name, relative_path } = namePair(path);
-    return { file_name: name, relative_path, ...read };
+    const whole = input.start_line === undefined && input.end_line === undefined && input.tail_lines === undefined;
+    const cut = whole && read.truncation_reason === 'max_bytes' && languageOf(path.display) !== undefined;
+    return {
+      file_name: name,
+      relative_path,
+      ...read,
+      ...(cut
+        ? {
+            hint: renderText(
+              `Cut at max_bytes: ${toolRef('read_outline')} lists its symbols, and symbol reads one of them.`,
+              context.naming,
+            ),
+          }
+        : {}),
+    };
   },
 });
+
+/** read_file with `symbol`: exactly that declaration's lines, read as any line range is. */
+async function readSymbol(context: ToolContext, path: ConfinedPath, size: number, symbol: string, request: LineRequest) {
+  const language = languageFor(path);
+  const outliner = await outlinerFor(context, path, language);
+  const found = findSymbol(outliner((await readSourceText(context, path, size, request.encoding)).text), symbol, path.display);
+  const read = await readLines(context.workspace.fs, fileRef(context, path), size, {
+    ...request,
+    startLine: found.startLine,
+    endLine: found.endLine,
+  });
+  const { name, relative_path } = namePair(path);
+  return { file_name: name, relative_path, ...read };
+}

@@ -1,4 +1,5 @@
 import { anyOf, arrayOf, BOOLEAN, described, INTEGER, literal, nullable, object, oneOf, optional, STRING } from '../contract/results';
+import { countPhrase } from '../ports/l10n';
 import { ENCODING_NAME, NEWLINE, SHARABLE_READ } from './fields';
 import { renderText, toolRef } from '../naming';
 import { fileRef } from '../encoding/fileText';
@@ -88,8 +89,8 @@ const inputSchema = {
     paths: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'File paths.' },
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
-    tail_lines: { type: 'integer', minimum: 1, description: 'Read the last N lines instead.' },
-    max_bytes: { type: 'integer', minimum: 1, description: 'Bytes per file; cap: the budget divided by the paths.' },
+    tail_lines: { type: 'integer', minimum: 1, description: 'Last N lines.' },
+    max_bytes: { type: 'integer', minimum: 1, description: 'Per file.' },
     encoding: ENCODING,
   },
   required: ['paths'],
@@ -100,7 +101,7 @@ export const readManyFiles = defineTool({
   name: 'read_many_files',
   title: 'Read Many Files',
   userDescription: 'Read several files in the workspace at once.',
-  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once, each with ${toolRef('read_file')}'s line options; they share its byte budget evenly. Each entry has its own ok and data or error; data fields equal in every file are given once in shared.`,
+  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once with ${toolRef('read_file')}'s line options, sharing its byte budget evenly. Each entry has ok and data or error; fields equal in every file come once, in shared.`,
   icon: 'files',
   tags: ['read'],
   effect: 'read',
@@ -134,8 +135,8 @@ export const readManyFiles = defineTool({
   checkInput(input, context) {
     lineRequestOf(input, context);
   },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Reading ${input.paths.length} file${input.paths.length === 1 ? '' : 's'}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: countPhrase(context.l10n, input.paths.length, 'Reading 1 file', 'Reading {0} files') });
   },
   async run(input, context, { paths }) {
     const count = input.paths.length;

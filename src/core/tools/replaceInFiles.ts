@@ -14,9 +14,9 @@ import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import { fencedDiff } from '../edit/editing';
 import { ToolError } from '../errors';
-import { plural } from '../files/walk';
 import { withPathLocks } from '../files/locks';
 import { toolRef } from '../naming';
+import { countPhrase } from '../ports/l10n';
 import { applyPlan } from '../replace/apply';
 import { compileGlobs, filesToSearch } from '../replace/files';
 import { compileReplace, type ReplacePattern } from '../replace/pattern';
@@ -84,6 +84,11 @@ async function searchAndPlan(
   return planFiles(context, files, pattern, options);
 }
 
+/** "1 file", "3 files": for the error messages, which the model reads in English. */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 /** LIMIT_EXCEEDED when the plan changes more files or makes more replacements than the call allows, with the counts. */
 function checkLimits(input: Input, plan: Plan): void {
   const files = plan.files.length;
@@ -98,7 +103,7 @@ function checkLimits(input: Input, plan: Plan): void {
     over.field === 'max_files' && files <= REPLACE_FILES_CAP ? ` Pass max_files: ${files} if that is meant, or narrow` : ' Narrow';
   throw new ToolError(
     'LIMIT_EXCEEDED',
-    `The query matches ${plural(plan.replacements, 'time')} in ${plural(files, 'file')}, over the limit of ${over.cap} ${over.field === 'max_files' ? 'files' : 'replacements'} a call makes.${raise} it with paths, include or exclude, and replace in several calls. Nothing was changed.`,
+    `The query matches ${counted(plan.replacements, 'time')} in ${counted(files, 'file')}, over the limit of ${over.cap} ${over.field === 'max_files' ? 'files' : 'replacements'} a call makes.${raise} it with paths, include or exclude, and replace in several calls. Nothing was changed.`,
     { ...over, files, replacements: plan.replacements },
   );
 }
@@ -108,7 +113,7 @@ function checkExpected(input: Input, plan: Plan): void {
   if (input.expected_total === undefined || input.expected_total === plan.replacements) return;
   throw new ToolError(
     'CONTENT_CONFLICT',
-    `The files changed since the dry run: the query now matches ${plural(plan.replacements, 'time')} in ${plural(plan.files.length, 'file')}, not the ${input.expected_total} expected_total says. Nothing was changed. Run it with dry_run again and check the new diffs.`,
+    `The files changed since the dry run: the query now matches ${counted(plan.replacements, 'time')} in ${counted(plan.files.length, 'file')}, not the ${input.expected_total} expected_total says. Nothing was changed. Run it with dry_run again and check the new diffs.`,
     { expected_total: input.expected_total, replacements: plan.replacements, files: plan.files.length },
   );
 }
@@ -202,7 +207,12 @@ export const replaceInFiles = defineTool({
     compileGlobs(input);
   },
   async prepare(input, context, paths) {
-    const invocationMessage = `${input.dry_run ? 'Previewing replacing' : 'Replacing'} ${JSON.stringify(input.query)} with ${JSON.stringify(input.replacement)}`;
+    const { l10n } = context;
+    const query = JSON.stringify(input.query);
+    const replacement = JSON.stringify(input.replacement);
+    const invocationMessage = input.dry_run
+      ? l10n.t('Previewing replacing {0} with {1}', query, replacement)
+      : l10n.t('Replacing {0} with {1}', query, replacement);
     if (input.dry_run) return { invocationMessage };
     let shown = 0;
     const plan = await searchAndPlan(input, context, paths.paths, { wantDiff: () => shown++ < CONFIRMATION_FILES });
@@ -212,19 +222,27 @@ export const replaceInFiles = defineTool({
     if (changed.length === 0) return { invocationMessage };
     const list = changed
       .slice(0, CONFIRMATION_FILES)
-      .map((file) => `- ${codePath(file.path.display)}: ${plural(file.replacements, 'replacement')}`)
+      .map((file) => `- ${codePath(file.path.display)}: ${countPhrase(l10n, file.replacements, '1 replacement', '{0} replacements')}`)
       .join('\n');
-    const more = changed.length > CONFIRMATION_FILES ? `\n- …and ${plural(changed.length - CONFIRMATION_FILES, 'more file')}` : '';
+    const more =
+      changed.length > CONFIRMATION_FILES
+        ? `\n- ${countPhrase(l10n, changed.length - CONFIRMATION_FILES, '…and 1 more file', '…and {0} more files')}`
+        : '';
     const bytes = changed.reduce((sum, file) => sum + file.stat.size, 0);
     const diff = changed.map((file) => file.change?.diff ?? '').join('');
     return {
       invocationMessage,
       confirmation: {
-        title: `Replace ${JSON.stringify(input.query)} in ${plural(changed.length, 'file')} (${plural(plan.replacements, 'replacement')})?`,
+        title: l10n.t(
+          'Replace {0} in {1} ({2})?',
+          query,
+          countPhrase(l10n, changed.length, '1 file', '{0} files'),
+          countPhrase(l10n, plan.replacements, '1 replacement', '{0} replacements'),
+        ),
         message: `${list}${more}\n\n${undoSentence(context, bytes)}\n\n${fencedDiff(diff)}`,
       },
       preview: {
-        title: `Replace ${JSON.stringify(input.query)} with ${JSON.stringify(input.replacement)}`,
+        title: l10n.t('Replace {0} with {1}', query, replacement),
         files: previewOf(input, context, plan),
       },
     };

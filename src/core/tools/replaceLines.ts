@@ -10,7 +10,7 @@ import { DRY_RUN, ENCODING, EXPECTED_HASH, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    path: pathParameter('File to edit.'),
+    path: pathParameter('File.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     content: { type: 'string', description: 'The new lines.' },
@@ -23,14 +23,18 @@ const inputSchema = {
 } as const satisfies InputSchema;
 
 function kinds(input: InputOf<typeof inputSchema>): [TextEditKind<null, LineRangeFields>] {
-  return [lineRangeKind(input.start_line, input.end_line, input.content, `Replacing lines ${input.start_line}-${input.end_line} of`)];
+  return [
+    lineRangeKind(input.start_line, input.end_line, input.content, (l10n, path) =>
+      l10n.t('Replacing lines {0}-{1} of {2}', input.start_line, input.end_line, path),
+    ),
+  ];
 }
 
 export const replaceLines = defineTool({
   name: 'replace_lines',
   title: 'Replace Lines',
   userDescription: 'Replace a range of lines in a workspace file.',
-  modelDescription: `Replace lines start_line..end_line (1-based, inclusive) with content; out of range is refused. Use line numbers from a fresh read, else ${toolRef('edit_file')}.`,
+  modelDescription: `Replace lines start_line..end_line (1-based, inclusive) with content. Use line numbers from a fresh read, else ${toolRef('edit_file')}.`,
   icon: 'replace',
   tags: ['write', 'edit'],
   effect: 'write',

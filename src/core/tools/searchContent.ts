@@ -149,8 +149,8 @@ export const searchContent = defineTool({
     compileQuery(input.query, input.is_regex, input.case_sensitive);
     if (input.file_pattern !== undefined) compileSearchGlob(input.file_pattern, 'file_pattern');
   },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Searching file contents for ${JSON.stringify(input.query)}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Searching file contents for {0}', JSON.stringify(input.query)) });
   },
   async run(input, context, paths) {
     const query = compileQuery(input.query, input.is_regex, input.case_sensitive);

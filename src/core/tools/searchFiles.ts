@@ -45,7 +45,7 @@ export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search Files',
   userDescription: 'Find workspace paths matching a glob pattern.',
-  modelDescription: `Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Sorted, with total. To search inside files use ${toolRef('search_content')}.`,
+  modelDescription: `Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Inside files: ${toolRef('search_content')}.`,
   icon: 'filter',
   tags: ['read', 'search'],
   effect: 'read',
@@ -67,8 +67,8 @@ export const searchFiles = defineTool({
   checkInput(input) {
     compileSearchGlob(input.pattern, 'pattern');
   },
-  prepare(input) {
-    return Promise.resolve({ invocationMessage: `Searching for paths matching ${input.pattern}` });
+  prepare(input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Searching for paths matching {0}', input.pattern) });
   },
   async run(input, context, paths) {
     const matcher = compileSearchGlob(input.pattern, 'pattern');

@@ -73,8 +73,9 @@ export const undoLast = defineTool({
   ],
   async prepare(input, context) {
     const store = requireHistory(context);
-    if (input.session !== undefined) return describeSessionUndo(input.session, await requireSessionTargets(store, input.session));
-    return describeUndo((await undoLastTarget(store)).target);
+    if (input.session !== undefined)
+      return describeSessionUndo(input.session, await requireSessionTargets(store, input.session), context.l10n);
+    return describeUndo((await undoLastTarget(store)).target, context.l10n);
   },
   async affects(input, context) {
     if (!context.history) return [];

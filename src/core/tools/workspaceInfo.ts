@@ -153,11 +153,17 @@ export const workspaceInfo = defineTool({
         ),
       ),
     ),
+    durability: optional(
+      described(
+        'full: each change is synced to the disk before its reply; fast: not synced (still atomic). synced: whether this file system can sync at all.',
+        object({ mode: oneOf('full', 'fast'), synced: BOOLEAN }),
+      ),
+    ),
     extension_version: STRING,
   }),
   errors: [],
-  prepare() {
-    return Promise.resolve({ invocationMessage: 'Describing the workspace' });
+  prepare(_input, context) {
+    return Promise.resolve({ invocationMessage: context.l10n.t('Describing the workspace') });
   },
   async run(_input, context) {
     const { policy, host } = context;
@@ -197,6 +203,8 @@ export const workspaceInfo = defineTool({
       path_index: pathIndexInfo(context.index),
       history: await historyInfo(context.history),
       content_index: contentIndexInfo(context.contentIndex),
+      // What a reply's "done" means here: the setting, and whether the file system can sync at all (a virtual one cannot).
+      durability: { mode: policy.durability, synced: policy.durability === 'full' && context.workspace.fs.sync !== undefined },
       extension_version: EXTENSION_VERSION,
     };
   },

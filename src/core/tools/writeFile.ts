@@ -37,8 +37,8 @@ const inputSchema = {
     content: { type: 'string', description: 'The new content.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: { type: 'string', description: "Encoding, e.g. windows1252 (default: the file's)." },
-    newline: { type: 'string', enum: ['lf', 'crlf'], description: "Line endings (default: the file's)." },
+    encoding: { type: 'string', description: "e.g. windows1252 (else the file's)." },
+    newline: { type: 'string', enum: ['lf', 'crlf'], description: "Default: the file's." },
   },
   required: ['file_name', 'content'],
   additionalProperties: false,
@@ -148,7 +148,7 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: `Create a file or replace all its content, creating parent directories${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
+  modelDescription: `Create a file or replace all its content, creating parents${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
   icon: 'edit',
   tags: ['write'],
   effect: 'write',
@@ -182,14 +182,25 @@ export const writeFile = defineTool({
   async prepare(input, context, { file_name: path }) {
     const plan = await planWrite(input, path, context);
     const { existing } = plan;
-    if (input.dry_run) return { invocationMessage: `Previewing a write of ${path.display}` };
-    if (existing === undefined) return { invocationMessage: `Creating ${path.display}` };
-    const summary = `${codePath(path.display)} (${sizeText(existing.size)}) will be replaced by ${sizeText(plan.bytes.length)} of new content`;
+    const { l10n } = context;
+    if (input.dry_run) return { invocationMessage: l10n.t('Previewing a write of {0}', path.display) };
+    if (existing === undefined) return { invocationMessage: l10n.t('Creating {0}', path.display) };
+    const replaced = [codePath(path.display), sizeText(existing.size, l10n), sizeText(plan.bytes.length, l10n)] as const;
     const undo = undoSentence(context, existing.size);
     const message = plan.change
-      ? `${summary}: ${describeLines(plan.change)}. ${undo}\n\n${fencedDiff(plan.change.diff)}`
-      : `${summary}. ${existing.size > context.policy.editInMemoryBytes ? 'The current content is too large to show a diff of' : 'The current content is not text, so no diff can be shown'}. ${undo}`;
-    return { invocationMessage: `Writing ${path.display}`, confirmation: { title: `Replace the content of ${path.display}?`, message } };
+      ? `${l10n.t('{0} ({1}) will be replaced by {2} of new content: {3}.', ...replaced, describeLines(plan.change, l10n))} ${undo}\n\n${fencedDiff(plan.change.diff)}`
+      : `${
+          existing.size > context.policy.editInMemoryBytes
+            ? l10n.t('{0} ({1}) will be replaced by {2} of new content. The current content is too large to show a diff of.', ...replaced)
+            : l10n.t(
+                '{0} ({1}) will be replaced by {2} of new content. The current content is not text, so no diff can be shown.',
+                ...replaced,
+              )
+        } ${undo}`;
+    return {
+      invocationMessage: l10n.t('Writing {0}', path.display),
+      confirmation: { title: l10n.t('Replace the content of {0}?', path.display), message },
+    };
   },
   async run(input, context, { file_name: path }) {
     return withPathLocks([path.absolute], async () => {

@@ -15,9 +15,12 @@
  *    edit touches at most one piece). So Fuse gets the names it would have matched, and only scores them.
  */
 import Fuse from 'fuse.js';
+import { breathe, type CallSignals } from '../signals';
 
 /** Fuse's score at or below which a word matches (0 is exact). */
 const THRESHOLD = 0.4;
+/** Names Fuse ranks at once (rankLax): a few milliseconds' work, after which the call breathes. */
+const RANK_BATCH = 512;
 /** Fuse's Bitap handles words up to this length in one piece; longer ones are not prefiltered. */
 const BITAP_BITS = 32;
 
@@ -251,30 +254,31 @@ export class FileNameSearch<T> {
     else this.byName.set(lower, [item]);
   }
 
-  /** The matches, unsorted, and how they matched. */
-  results(): { matchType: 'exact' | 'lax' | 'none'; ranked: Ranked<T>[] } {
+  /** The matches, unsorted, and how they matched; `signals` breathe between batches of the ranking. */
+  async results(signals: Pick<CallSignals, 'breathe'> = {}): Promise<{ matchType: 'exact' | 'lax' | 'none'; ranked: Ranked<T>[] }> {
     if (this.exact.length > 0) return { matchType: 'exact', ranked: this.exact.map((item) => ({ item, score: 1 })) };
-    const ranked = this.rankLax();
+    const ranked = await this.rankLax(signals);
     return { matchType: ranked.length > 0 ? 'lax' : 'none', ranked };
   }
 
-  private rankLax(): Ranked<T>[] {
-    const candidates: { name: string }[] = [];
-    for (const name of this.byName.keys()) candidates.push({ name });
-    if (candidates.length === 0) return [];
-    const fuse = new Fuse(candidates, {
-      keys: ['name'],
-      includeScore: true,
-      ignoreLocation: true,
-      threshold: THRESHOLD,
-      useExtendedSearch: true,
-      isCaseSensitive: false,
-    });
+  /**
+   * Fuse's ranking of the candidates' names, RANK_BATCH names at a time: a name's score depends on the pattern and that
+   * name alone, so batches score each name as one search of them all would, and the caller sorts the union.
+   */
+  private async rankLax(signals: Pick<CallSignals, 'breathe'>): Promise<Ranked<T>[]> {
+    const names = [...this.byName.keys()];
     const ranked: Ranked<T>[] = [];
-    for (const { item, score = 1 } of fuse.search(this.pattern)) {
-      // Fuse scores 0 for a perfect match; the contract wants 0 < score < 1 for lax matches, higher is better.
-      const mapped = Math.min(0.99, Math.max(0.0001, Math.round((1 - score) * 10000) / 10000));
-      for (const each of this.byName.get(item.name) ?? []) ranked.push({ item: each, score: mapped });
+    for (let start = 0; start < names.length; start += RANK_BATCH) {
+      await breathe(signals);
+      const fuse = new Fuse(
+        names.slice(start, start + RANK_BATCH).map((name) => ({ name })),
+        { keys: ['name'], includeScore: true, ignoreLocation: true, threshold: THRESHOLD, useExtendedSearch: true, isCaseSensitive: false },
+      );
+      for (const { item, score = 1 } of fuse.search(this.pattern)) {
+        // Fuse scores 0 for a perfect match; the contract wants 0 < score < 1 for lax matches, higher is better.
+        const mapped = Math.min(0.99, Math.max(0.0001, Math.round((1 - score) * 10000) / 10000));
+        for (const each of this.byName.get(item.name) ?? []) ranked.push({ item: each, score: mapped });
+      }
     }
     return ranked;
   }

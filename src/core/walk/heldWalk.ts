@@ -6,7 +6,7 @@
 import type { ToolContext } from '../context';
 import { holdsGitignore, type IgnoreRules, RULE_SETS_KEPT } from './ignore/rules';
 import { type IndexedEntry, type IndexSnapshot, withPaths } from '../ports/pathIndex';
-import { reportProgress, throwIfCancelled } from '../signals';
+import { breathe, reportProgress, throwIfCancelled } from '../signals';
 import { holdListing, ListingMemo } from './memo';
 
 /** What walkListings' `take` made of one listing: the entries visited, and the directories to enter next. */
@@ -63,9 +63,10 @@ export function collect<T>(subtree: HeldSubtree, of: (entries: readonly IndexedE
  */
 interface Subtree extends HeldSubtree {
   readonly below: readonly Subtree[];
-  /** Entries skipped as ignored, and directories entered, in the whole subtree. */
+  /** Entries skipped as ignored, directories entered, and visible entries, in the whole subtree. */
   readonly ignored: number;
   readonly directories: number;
+  readonly entryCount: number;
   /** The directory's own .gitignore as the rules read it (IgnoreRules.ownGitignore), when its listing holds one. */
   readonly gitignore: { readonly read: object | undefined } | undefined;
   /** The .gitignore files below its top: [directory, as read]. */
@@ -80,6 +81,7 @@ interface PartSubtree {
   pending: number;
   ignored: number;
   directories: number;
+  entryCount: number;
   readonly gitignore: Subtree['gitignore'];
   gitignores: (readonly [string, object | undefined])[];
   /** Where it is kept once done (undefined: only a part of its parent's). */
@@ -87,6 +89,13 @@ interface PartSubtree {
   readonly key: string;
   readonly parent: PartSubtree | undefined;
 }
+
+/**
+ * The most entries a kept subtree holds. What a tool derives from a kept subtree (visitSubtree) it derives in one go,
+ * holding the event loop meanwhile; this bounds that to a few milliseconds. A larger subtree is walked a directory at
+ * a time, its smaller subtrees kept and passed over whole.
+ */
+const KEPT_SUBTREE_ENTRIES = 4096;
 
 /** Subtrees by token, then by rule key: a token keeps as many rule sets as IgnoreRules.visibleEntries keeps. */
 const SUBTREES = new ListingMemo<Subtree>(RULE_SETS_KEPT);
@@ -113,6 +122,7 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
     const parent = parents.pop();
     const part = parts.pop();
     throwIfCancelled(context);
+    await breathe(context);
     const entries = snapshot.list(path) ?? withPaths(path, await fs.readDirectory(path));
     reportProgress(context, ++read, undefined, 'directories read');
     const entering = enterDirectory?.(path, entries, parent);
@@ -125,7 +135,7 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
     const kept = token ? SUBTREES.known(token, key) : undefined;
     if (kept && (await gitignoresUnchanged(rules, kept))) {
       if (walk.visitSubtree) walk.visitSubtree(kept, depth);
-      else replay(kept, depth, walk.visit);
+      else await replayBreathing(context, kept, depth, walk.visit);
       rules.ignoredCount += kept.ignored;
       read += kept.directories - 1;
       if (part && addPart(part, kept)) finishPart(part);
@@ -143,6 +153,7 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
             pending: next.length,
             ignored: rules.ignoredCount - ignoredBefore,
             directories: 1,
+            entryCount: visible.length,
             gitignore: enterDirectory && holdsGitignore(entries) ? { read: rules.ownGitignore(path) } : undefined,
             gitignores: [],
             token,
@@ -160,17 +171,30 @@ export async function walkHeld(context: ToolContext, snapshot: IndexSnapshot, st
   }
 }
 
-/** Visits a kept subtree as a walk of it would, its top at `depth`. */
-function replay(top: HeldSubtree, depth: number, visit: HeldWalk['visit']): void {
+/** The listings of a kept subtree in the order a walk of it takes them, each with its depth (its top's is `depth`). */
+function* listingsOf(top: HeldSubtree, depth: number): Generator<readonly [HeldSubtree, number]> {
   const subtrees: HeldSubtree[] = [top];
   const depths: number[] = [depth];
   for (let subtree = subtrees.pop(); subtree; subtree = subtrees.pop()) {
     const at = depths.pop() ?? depth;
-    visit(subtree.directory, subtree.entries, at);
+    yield [subtree, at];
     for (const below of subtree.below) {
       subtrees.push(below);
       depths.push(at + 1);
     }
+  }
+}
+
+/** Visits a kept subtree as a walk of it would, its top at `depth`. */
+function replay(top: HeldSubtree, depth: number, visit: HeldWalk['visit']): void {
+  for (const [subtree, at] of listingsOf(top, depth)) visit(subtree.directory, subtree.entries, at);
+}
+
+/** replay for a walk: a subtree may hold thousands of listings, so the walk breathes between them. */
+async function replayBreathing(context: ToolContext, top: HeldSubtree, depth: number, visit: HeldWalk['visit']): Promise<void> {
+  for (const [subtree, at] of listingsOf(top, depth)) {
+    await breathe(context);
+    visit(subtree.directory, subtree.entries, at);
   }
 }
 
@@ -190,10 +214,11 @@ function finishPart(part: PartSubtree): void {
       below: done.below,
       ignored: done.ignored,
       directories: done.directories,
+      entryCount: done.entryCount,
       gitignore: done.gitignore,
       gitignores: done.gitignores,
     };
-    if (done.token) {
+    if (done.token && done.entryCount <= KEPT_SUBTREE_ENTRIES) {
       holdListing(subtree);
       SUBTREES.keep(done.token, done.key, subtree);
     }
@@ -207,6 +232,7 @@ function addPart(part: PartSubtree, subtree: Subtree): boolean {
   part.below.push(subtree);
   part.ignored += subtree.ignored;
   part.directories += subtree.directories;
+  part.entryCount += subtree.entryCount;
   if (subtree.gitignore) part.gitignores.push([subtree.directory, subtree.gitignore.read]);
   for (const each of subtree.gitignores) part.gitignores.push(each);
   return --part.pending === 0;

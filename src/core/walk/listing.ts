@@ -203,21 +203,27 @@ export class FileTree {
   /** The absolute paths of the first `count` files below `start`, in code-unit order (compareCodePoints'). */
   first(start: string, count: number): string[] {
     const found: string[] = [];
-    // Only the directories met before `count` files are looked into: inside an added subtree, through its own.
-    const visit = (directory: string, within: HeldSubtree | undefined): void => {
-      const subtree = within ?? this.subtrees.get(directory);
-      const children = subtree ? ORDERED_LISTINGS.get(subtree.entries, '', orderListing) : this.directories.get(directory);
-      if (!children) return;
-      const below = subtree && SUBTREES_BELOW.get(subtree, '', (each) => new Map(each.below.map((one) => [one.directory, one])));
-      for (const { name, isDirectory } of 'ordered' in children ? children.ordered : order(children.files, children.subdirectories)) {
-        if (found.length >= count) return;
-        const path = directory === '/' ? `/${name}` : `${directory}/${name}`;
-        if (isDirectory) visit(path, below?.get(path));
-        else found.push(path);
-      }
-    };
-    visit(start, undefined);
+    for (const path of this.files(start)) {
+      if (found.length >= count) break;
+      found.push(path);
+    }
     return found;
+  }
+
+  /**
+   * The absolute paths of the files below `start`, in code-unit order, one at a time: a caller that takes them all can
+   * breathe between them. Only the directories reached are looked into: inside an added subtree, through its own.
+   */
+  *files(start: string, within?: HeldSubtree): Generator<string, void, undefined> {
+    const subtree = within ?? this.subtrees.get(start);
+    const children = subtree ? ORDERED_LISTINGS.get(subtree.entries, '', orderListing) : this.directories.get(start);
+    if (!children) return;
+    const below = subtree && SUBTREES_BELOW.get(subtree, '', (each) => new Map(each.below.map((one) => [one.directory, one])));
+    for (const { name, isDirectory } of 'ordered' in children ? children.ordered : order(children.files, children.subdirectories)) {
+      const path = start === '/' ? `/${name}` : `${start}/${name}`;
+      if (isDirectory) yield* this.files(path, below?.get(path));
+      else yield path;
+    }
   }
 
   private added(parent: string): AddedChildren {

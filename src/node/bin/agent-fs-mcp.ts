@@ -4,4 +4,9 @@
  */
 import { loadBundle } from './compileCache';
 
-loadBundle(true).runMcpServer(process.argv.slice(2));
+loadBundle(true)
+  .runMcpServer(process.argv.slice(2))
+  .catch((error: unknown) => {
+    process.stderr.write(`agent-fs-mcp: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });

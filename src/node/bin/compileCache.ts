@@ -9,7 +9,10 @@
  *  - from a folder and a file that this user owns and nobody else can write (POSIX), opened without following a link;
  *  - when the key it was written with (the bundle's path, device, inode, size and both times, Node's version and the
  *    architecture) is the bundle's now: a bundle rewritten or replaced (an update) has another inode or change time.
- * V8 refuses data of another V8 version, flags or source length by itself; a refused or missing cache is written anew
+ * V8 refuses data of another V8 version, flags or source length by itself, but not bytes a crash tore (a cache written
+ * just before a power cut can come back with zeros where its data was), so the file also holds a checksum (SHA-1, about
+ * 2 ms for the 2.5 MB a cache holds) of its data, and data that does not match it is not used; a refused or missing
+ * cache is written anew
  * (beside its name, then renamed) when the process exits, with what the process compiled by then. That may be little
  * (an `--version`, a server stopped at once), so a server (`refresh`) also writes it again when it compiled a tenth
  * more than the cache held. Any failure is only a slower start: the bundle is then compiled from source as Node
@@ -18,6 +21,7 @@
  * Node's own compile cache (module.enableCompileCache) would do this from Node 22 on; the project supports Node 20.
  * The v8-compile-cache package keeps its cache in the shared temporary folder without checking who owns it.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
@@ -26,7 +30,7 @@ import * as vm from 'node:vm';
 import type * as Bundle from './package';
 
 const BUNDLE = 'agent-fs.js';
-const MAGIC = 'agent-fs compile cache 1\n';
+const MAGIC = 'agent-fs compile cache 2\n';
 /** Caches of other bundles (earlier versions) not written for this long are removed when one is written. */
 const MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -86,6 +90,11 @@ function readBundle(file: string): { source: string; key: string } {
   }
 }
 
+/** The SHA-1 of a cache's data, in hex (40 characters): what tells whole data from data a crash tore. */
+function checksum(data: Buffer): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
 /** Names the file of a key; the file itself holds the whole key, so a collision only costs a compile. */
 function fnv1a(text: string): string {
   let hash = 0x811c9dc5;
@@ -107,8 +116,11 @@ function readCache(folder: string, cacheFile: string, key: string): Buffer | und
       const stat = fs.fstatSync(handle);
       if (!stat.isFile() || !ownedAlone(stat)) return undefined;
       const data = fs.readFileSync(handle);
-      const header = Buffer.from(`${MAGIC}${key}\n\n`);
-      return data.subarray(0, header.length).equals(header) ? data.subarray(header.length) : undefined;
+      const header = Buffer.from(`${MAGIC}${key}\n`);
+      if (!data.subarray(0, header.length).equals(header)) return undefined;
+      const sum = data.subarray(header.length, header.length + 42).toString('latin1');
+      const cached = data.subarray(header.length + 42);
+      return sum === `${checksum(cached)}\n\n` ? cached : undefined;
     } finally {
       fs.closeSync(handle);
     }
@@ -123,7 +135,7 @@ function writeCache(folder: string, cacheFile: string, key: string, data: Buffer
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     const folderStat = fs.lstatSync(folder);
     if (!folderStat.isDirectory() || !ownedAlone(folderStat)) return;
-    fs.writeFileSync(staged, Buffer.concat([Buffer.from(`${MAGIC}${key}\n\n`), data]), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(staged, Buffer.concat([Buffer.from(`${MAGIC}${key}\n${checksum(data)}\n\n`), data]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(staged, cacheFile);
     const now = Date.now();
     for (const name of fs.readdirSync(folder)) {

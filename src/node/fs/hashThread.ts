@@ -11,7 +11,7 @@
  * the reader, and nothing is allocated per piece. Where no worker can be started, hashing stays on the calling thread.
  */
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { IncrementalHash } from '../../core/ports/fs';
 
 const RING_BYTES = 4 * 1024 * 1024;
@@ -76,7 +76,11 @@ function startThread(): HashThread | undefined {
     // A thread that may not block (a browser-like main thread) throws here: then hashing stays on it.
     Atomics.wait(new Int32Array(control, 0, 1), 0, 1, 0);
     const ring = new SharedArrayBuffer(RING_BYTES);
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { control, ring } });
+    // Loaded on the first hash, not with the bundle: worker_threads takes 8-14 ms to load, a runner call that hashes
+    // nothing large would pay it for nothing.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Worker: Thread } = require('node:worker_threads') as typeof import('node:worker_threads');
+    const worker = new Thread(WORKER_SOURCE, { eval: true, workerData: { control, ring } });
     // The worker never keeps the process alive; one that fails or exits is replaced by hashing here.
     worker.unref();
     worker.on('error', () => (thread = null));

@@ -8,7 +8,20 @@
  *
  * Over 300 lines: one adapter, a method per operation of the port.
  */
-import { close, closeSync, constants, fstatSync, open, openSync, promises as fsp, read, readSync, type Dirent, type Stats } from 'node:fs';
+import {
+  close,
+  closeSync,
+  constants,
+  fstatSync,
+  fsync,
+  open,
+  openSync,
+  promises as fsp,
+  read,
+  readSync,
+  type Dirent,
+  type Stats,
+} from 'node:fs';
 import * as fs from 'node:fs';
 import { isStagingName } from '../../core/files/staging';
 import {
@@ -60,27 +73,32 @@ function now<T>(call: () => T): Promise<T> {
 
 /**
  * Directory reads and small file reads are synchronous too, but in slices of this many milliseconds: once a slice is
- * used up the next such call goes through the thread pool, which lets the event loop run (a cancellation, another
- * request), and the call after it starts a new slice. A walk makes thousands of directory reads and a content scan
- * thousands of small file reads, each far cheaper than its round trip through the thread pool (on a warm page cache a
- * 5,000-directory walk took 1.5× as long with callbacks and 1.8× with promises), while a host that serves other work
- * meanwhile (the editor's extension host, an MCP server) is never blocked for much longer than one slice.
+ * used up, such calls go through the thread pool until the event loop has turned, which lets it read what came
+ * meanwhile (a cancellation, another request); the first call after the turn starts a new slice. A walk makes
+ * thousands of directory reads and a content scan thousands of small file reads, each far cheaper than its round trip
+ * through the thread pool (on a warm page cache a 5,000-directory walk took 1.5× as long with callbacks and 1.8× with
+ * promises), while a host that serves other work meanwhile (the editor's extension host, an MCP server) is never
+ * blocked for much longer than one slice.
+ *
+ * A slice ends at a turn (setImmediate, after the poll phase), never when a call through the thread pool completes:
+ * the pool's completions arrive together in one poll phase, and a fresh slice for each would run them back to back
+ * with nothing read in between.
  */
 const SLICE_MS = 8;
 let sliceStarted: number | undefined;
 
-/** Whether a synchronous call still fits in the current slice (starting one if none is running). */
-function inSlice(): boolean {
-  const now = performance.now();
-  sliceStarted ??= now;
-  return now - sliceStarted < SLICE_MS;
+function endSlice(): void {
+  sliceStarted = undefined;
 }
 
-/** A call through the thread pool: the event loop runs while it waits, so the next slice starts afresh. */
-function yielding<T>(call: Promise<T>): Promise<T> {
-  return call.finally(() => {
-    sliceStarted = undefined;
-  });
+/** Whether a synchronous call still fits in the current slice (starting one, to end at the next turn, if none runs). */
+function inSlice(): boolean {
+  const now = performance.now();
+  if (sliceStarted === undefined) {
+    sliceStarted = now;
+    setImmediate(endSlice);
+  }
+  return now - sliceStarted < SLICE_MS;
 }
 
 /** Whole-file reads and writes up to this size are synchronous. */
@@ -135,8 +153,14 @@ export function linkTargetKind(path: string): EntryKind {
   }
 }
 
+/**
+ * How a file or folder is opened to be synced: read-only is enough for fsync on POSIX; Windows flushes only a handle
+ * that may write.
+ */
+const SYNC_FLAGS = process.platform === 'win32' ? 'r+' : 'r';
+
 export class NodeFileSystem implements FileSystem {
-  readonly lock?: (paths: readonly string[]) => Promise<HeldLock>;
+  readonly lock?: (paths: readonly string[], options?: { readonly wait?: boolean }) => Promise<HeldLock>;
 
   /** `locks`: the cross-process locks this port offers (absent: exclusion within this process only). */
   constructor(locks?: NodeLocks) {
@@ -176,10 +200,8 @@ export class NodeFileSystem implements FileSystem {
     const entries = await translated(() =>
       inSlice()
         ? Promise.resolve(fs.readdirSync(path, { withFileTypes: true }))
-        : yielding(
-            new Promise<Dirent[]>((resolve, reject) =>
-              fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))),
-            ),
+        : new Promise<Dirent[]>((resolve, reject) =>
+            fs.readdir(path, { withFileTypes: true }, (error, found) => (error ? reject(error) : resolve(found))),
           ),
     );
     // Only links need another system call; a promise per plain entry would triple the cost of a large walk.
@@ -207,7 +229,7 @@ export class NodeFileSystem implements FileSystem {
   }
 
   readFile(path: string): Promise<Uint8Array> {
-    if (!inSlice()) return yielding(translated(() => fsp.readFile(path)));
+    if (!inSlice()) return translated(() => fsp.readFile(path));
     let fd: number | undefined;
     try {
       fd = openSync(path, 'r');
@@ -256,31 +278,29 @@ export class NodeFileSystem implements FileSystem {
       }
     }
     // Callbacks, not fs.promises: a FileHandle costs far more than a read.
-    return yielding(
-      new Promise((resolve, reject) => {
-        open(path, flags, (openError, fd) => {
-          if (openError) return reject(fail(openError));
-          const buffer = Buffer.allocUnsafe(length);
-          let filled = 0;
-          const finish = (error: NodeJS.ErrnoException | null): void =>
-            close(fd, () => {
-              if (error) reject(fail(error));
-              else resolve(buffer.subarray(0, filled));
-            });
-          // A single read may return less than asked before the end of the file; only 0 bytes means the end.
-          const next = (): void => {
-            if (filled >= length) return finish(null);
-            read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
-              if (readError) return finish(readError);
-              if (bytesRead === 0) return finish(null);
-              filled += bytesRead;
-              next();
-            });
-          };
-          next();
-        });
-      }),
-    );
+    return new Promise((resolve, reject) => {
+      open(path, flags, (openError, fd) => {
+        if (openError) return reject(fail(openError));
+        const buffer = Buffer.allocUnsafe(length);
+        let filled = 0;
+        const finish = (error: NodeJS.ErrnoException | null): void =>
+          close(fd, () => {
+            if (error) reject(fail(error));
+            else resolve(buffer.subarray(0, filled));
+          });
+        // A single read may return less than asked before the end of the file; only 0 bytes means the end.
+        const next = (): void => {
+          if (filled >= length) return finish(null);
+          read(fd, buffer, filled, length - filled, offset + filled, (readError, bytesRead) => {
+            if (readError) return finish(readError);
+            if (bytesRead === 0) return finish(null);
+            filled += bytesRead;
+            next();
+          });
+        };
+        next();
+      });
+    });
   }
 
   readInto(path: string, offset: number, buffer: Uint8Array): Promise<number> {
@@ -358,15 +378,40 @@ export class NodeFileSystem implements FileSystem {
     };
   }
 
-  overwrite(path: string, content: Uint8Array): Promise<void> {
+  overwrite(path: string, content: Uint8Array, offset = 0): Promise<void> {
     return now(() => {
       const fd = openSync(path, 'r+');
       try {
         let written = 0;
-        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written, written);
+        while (written < content.length) written += fs.writeSync(fd, content, written, content.length - written, offset + written);
       } finally {
         closeSync(fd);
       }
+    });
+  }
+
+  truncate(path: string, size: number): Promise<void> {
+    return now(() => fs.truncateSync(path, size));
+  }
+
+  /**
+   * fsync through the thread pool, so that the syncs a change needs (its new file, the history's pack, its folders)
+   * run side by side and the event loop serves other calls while the disk works. Windows cannot open a folder to flush
+   * it (NTFS journals its entries itself), so a folder's sync is a no-op there.
+   */
+  sync(path: string, kind: 'file' | 'directory'): Promise<void> {
+    if (kind === 'directory' && process.platform === 'win32') return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      open(path, SYNC_FLAGS, (openError, fd) => {
+        // Gone since it changed: nothing of it is left to keep (its folder's own sync keeps that it went).
+        if (openError)
+          return openError.code === 'ENOENT'
+            ? resolve()
+            : reject(new FsError(ERRNO_KINDS[openError.code ?? ''] ?? 'other', openError.message));
+        fsync(fd, (syncError) =>
+          close(fd, () => (syncError ? reject(new FsError(ERRNO_KINDS[syncError.code ?? ''] ?? 'other', syncError.message)) : resolve())),
+        );
+      });
     });
   }
 

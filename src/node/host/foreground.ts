@@ -28,6 +28,11 @@ export class Foreground {
     return this.running > 0;
   }
 
+  /** How many pieces of background work wait for the calls in flight to end (settled, quietFor, whenIdle). */
+  get waiting(): number {
+    return this.idle.length;
+  }
+
   /** Resolves once no call is in flight (at once when none is). */
   settled(): Promise<void> {
     return this.running === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.idle.push(resolve));
@@ -51,4 +56,12 @@ export class Foreground {
     if (this.running === 0) resume();
     else this.idle.push(resume);
   }
+}
+
+/**
+ * One turn of Node's event loop: setImmediate runs after the poll phase, so the I/O that arrived meanwhile (a
+ * cancellation on stdin, another request, a watch event) is read first — where a timer would also wait out its 1 ms.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -7,6 +7,7 @@
  *   --state DIR           keep the history in DIR (never inside a root); --no-history: record nothing
  *   --history-max-bytes N the most bytes of old content the history keeps (default 50 MiB; the editor's agentFs.history.maxBytes)
  *   --history-max-age-days N  sessions whose last change is older go (default 30; the editor's agentFs.history.maxAgeDays)
+ *   --durability full|fast  sync every change to the disk before replying (full, the default) or not (fast)
  *   --encoding NAME       the encoding of files without a BOM that a guess does not settle, and of new files (utf-8)
  *   --no-guess-encoding   do not guess the encoding of files without a BOM (guessing is on by default)
  *   --no-index            keep no path index: every listing walks the disk (the MCP server; the runner always walks)
@@ -17,7 +18,7 @@
  */
 import { flagEncodingHost, type EncodingHost } from '../../core/encoding/host';
 import { type EncodingId, encodingNamed, someEncodingNames } from '../../core/encoding/names';
-import { ALL_IGNORE_FILES, type IgnoreFileSettings } from '../../core/settings';
+import { ALL_IGNORE_FILES, DURABILITIES, type Durability, type IgnoreFileSettings } from '../../core/settings';
 import { isWithin } from '../../core/paths';
 import type { PolicyWording } from '../../core/settings';
 import { toPosixPath } from '../fs/nativePaths';
@@ -34,6 +35,8 @@ export interface HostOptions {
   historyMaxBytes: number | undefined;
   /** --history-max-age-days; undefined: the default (history/store.ts). */
   historyMaxAgeDays: number | undefined;
+  /** --durability: whether changes are synced before a call replies (settings.ts Durability). */
+  durability: Durability;
   /** --encoding; undefined: UTF-8. */
   encoding: EncodingId | undefined;
   /** False with --no-guess-encoding. */
@@ -68,6 +71,7 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
     state: undefined,
     historyMaxBytes: undefined,
     historyMaxAgeDays: undefined,
+    durability: 'full',
     encoding: undefined,
     guessEncoding: true,
     index: true,
@@ -88,6 +92,10 @@ export function parseHostOptions(argv: readonly string[], other: OtherArgument):
       if (directory === undefined || directory === '') return `${flag} needs a directory`;
       if (flag === '--root') options.roots.push(directory);
       else options.state = directory;
+    } else if (flag === '--durability') {
+      const mode = value();
+      if (!DURABILITIES.includes(mode as Durability)) return `--durability needs one of ${DURABILITIES.join(', ')}`;
+      options.durability = mode as Durability;
     } else if (flag === '--encoding') {
       const name = value() ?? '';
       const encoding = encodingNamed(name);
@@ -170,10 +178,11 @@ export function flagWording(host: string): PolicyWording {
 export function flagPolicy(
   options: HostOptions,
   host: string,
-): { readOnly: boolean; wording: PolicyWording; ignoreFiles: IgnoreFileSettings; maxReadBytes?: number } {
+): { readOnly: boolean; wording: PolicyWording; ignoreFiles: IgnoreFileSettings; durability: Durability; maxReadBytes?: number } {
   const { enabled, global, parents } = options.ignoreFiles;
   return {
     readOnly: options.readOnly,
+    durability: options.durability,
     wording: flagWording(host),
     ignoreFiles: { enabled, global: enabled && global, parents: enabled && parents },
     ...(options.maxReadBytes !== undefined ? { maxReadBytes: options.maxReadBytes } : {}),

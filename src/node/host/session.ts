@@ -1,5 +1,7 @@
 /** A Session over node:fs rooted at one or more directories: what the runner, the MCP server, unit tests and benchmark call tools with. */
 import type { GitEnvironment } from '../../core/ports/git';
+import type { GrammarSource } from '../../core/ports/grammars';
+import { nodeGrammarSource } from './grammars';
 import { gitEnvironment } from './gitEnvironment';
 import { toNativePath, toPosixPath } from '../fs/nativePaths';
 import { realpathSync, statSync } from 'node:fs';
@@ -18,9 +20,11 @@ import { AGENT_FS_STORAGE_PATHS, DEFAULT_POLICY, type Policy } from '../../core/
 import { isDirtyInEditor, narrowedPolicy, narrowedRoots, type PublishedPolicy } from '../../core/policy/sharedPolicy';
 import { type NodeLockOptions, NodeLocks } from '../fs/locks';
 import { NodeFileSystem } from '../fs/nodeFileSystem';
+import { pausePointsIn, withPausePoints } from '../fs/pausePoints';
 import { findRipgrepOnPath, RipgrepSearcher } from '../search/ripgrep';
 import { CASE_INSENSITIVE_PATHS, type SharedPolicyFile } from './sharedPolicy';
 import { defaultLockDirectory, reservedPatterns, userStateDirectory } from './stateDirectory';
+import { nextTurn } from './foreground';
 
 export interface NodeSessionOptions {
   /** Where to keep the operation history (created on first change); absent: nothing is recorded. */
@@ -58,6 +62,10 @@ export interface NodeSessionOptions {
   readonly contentIndex?: ContentIndex;
   /** Where git's per-user config and excludes file are (gitEnvironment.ts); default: as this process's environment says. */
   readonly git?: GitEnvironment;
+  /** Where the parsers' WebAssembly is read from (grammars.ts); default: beside the bundle, else its packages. */
+  readonly grammars?: GrammarSource;
+  /** Where the history says what it repaired (a torn pack cut, an old layout migrated): the host's log; default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -94,13 +102,17 @@ export function createNodeSession(
     directories,
     [userStateDirectory(), lockDirectory, options.stateDirectory].filter((folder): folder is string => folder !== undefined),
   );
-  const fs = new NodeFileSystem(locks);
+  const pausePoints = pausePointsIn();
+  const disk = new NodeFileSystem(locks);
+  const fs = pausePoints ? withPausePoints(disk, pausePoints) : disk;
   const roots = namedRoots(directories.map(toPosixPath));
   const { sharedPolicy } = options;
   const limits: HistoryLimits = { ...DEFAULT_HISTORY_LIMITS, ...options.historyLimits };
   const history =
     options.history ??
-    (options.stateDirectory === undefined ? undefined : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits));
+    (options.stateDirectory === undefined
+      ? undefined
+      : new HistoryStore(fs, toPosixPath(options.stateDirectory), () => limits, options.log));
   const ripgrep = options.ripgrep === undefined ? findRipgrepOnPath() : options.ripgrep || undefined;
   return {
     ...(history ? { history } : {}),
@@ -109,6 +121,7 @@ export function createNodeSession(
     ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
     encodings: options.encodings ?? RUNNER_ENCODINGS,
     git: options.git ?? gitEnvironment(),
+    grammars: options.grammars ?? nodeGrammarSource(),
     host: {
       kind: options.hostKind ?? 'runner',
       version: process.version,
@@ -125,6 +138,7 @@ export function createNodeSession(
       return published && sharedPolicy ? narrowedPolicy(own, published, sharedPolicy.host) : own;
     },
     naming: options.naming ?? RUNNER_NAMING,
+    turn: nextTurn,
     workspace(): Promise<Workspace> {
       for (const [index, directory] of directories.entries()) {
         if (!isDirectory(directory)) {

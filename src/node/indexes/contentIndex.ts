@@ -18,7 +18,7 @@
  * no event; tools, editors and git write with write(2).
  *
  * Bounds: its memory is kept under the text it indexes (it turns itself off past that, or past MAX_BYTES); its
- * background work runs in SLICE_MS slices.
+ * background work runs in slices of SLICE_MS, and reads files without holding the event loop.
  *
  * Over 300 lines: one index; every way it decides whether a file's trigrams still hold (events, watch tokens, links,
  * renumbering, bounds) guards the same promise, which only reads as kept in one place.
@@ -38,11 +38,21 @@ const MAX_BYTES = 1024 * 1024 * 1024;
 /** The scan's binary test, ripgrep's: a NUL byte in its first 64 KiB (core/search/scan.ts, RipgrepFills). */
 const BINARY_HEAD = 64 * 1024;
 /**
- * Background work between calls: a call that arrives while a slice runs waits for it (a directory's files are read at
- * once, so a slice can run a little over). 8 ms slices put half the time of a warm find_file into that wait while the
- * index was being built; 2 ms slices build 100,000 files as fast (8.1 s against 8.4 s alone).
+ * Background work between calls: a call that arrives while a slice runs waits for it. 8 ms slices put half the time of
+ * a warm find_file into that wait while the index was being built; 2 ms slices build 100,000 files as fast. A slice
+ * ends after the file that passes it: files are read without holding the event loop (a cold disk can take many
+ * milliseconds a file), and only their trigrams are taken on it, at most MAX_FILE_BYTES' worth.
  */
 const SLICE_MS = 2;
+/** Files read at once: the reads wait on the disk (and on the thread pool), not on this thread. */
+const READS_AT_ONCE = 4;
+/**
+ * Once built, how long a change waits before its file is read again: an agent writes file after file, often the same
+ * ones, and one read after a burst serves where a read after every write cost as much as the write (half a
+ * millisecond of the server's thread a call). A changed file is a candidate of every search meanwhile, so waiting
+ * costs a search at most the read of it.
+ */
+const SETTLE_MS = 50;
 /** How long the trigram collector is kept after its last slice (see `collector`). */
 const COLLECTOR_IDLE_MS = 5_000;
 /** Below this many files common trigrams are kept: they cost little memory there. */
@@ -67,6 +77,13 @@ interface FileRecord {
   ino: number;
   stale: boolean;
   readonly directory: DirectoryRecord;
+}
+
+/** A file `reconcile` found to read (again), in its directory's record: `old` is its record when it had one. */
+interface FileRead {
+  readonly directory: DirectoryRecord;
+  readonly entry: IndexedEntry;
+  readonly old: FileRecord | undefined;
 }
 
 interface DirectoryRecord {
@@ -100,8 +117,13 @@ export class NodeContentIndex implements ContentIndex {
   private collector: GramCollector | undefined;
   private collectorUsed = 0;
   private collectorTimer: NodeJS.Timeout | undefined;
-  private readonly buffer: Buffer;
+  /** One buffer per read at once (READS_AT_ONCE), each MAX_FILE_BYTES + 1 so that a larger file is seen to be one. */
+  private readonly buffers: Buffer[] = [];
   private readonly maxFileBytes: number;
+  /** The rest of dropCommon, once the first pass is done (finishBuild): spread over slices like the reading. */
+  private dropping: Generator<void, void, void> | undefined;
+  /** Whether a run of `work` is under way (it awaits reads): another is not started beside it. */
+  private running = false;
   /** Whether each id is live (its file's current text). */
   private live = new Uint8Array(1024);
   private nextId = 0;
@@ -114,6 +136,8 @@ export class NodeContentIndex implements ContentIndex {
   private files = 0;
   private built = false;
   private scheduled = false;
+  /** The timer of changes settling (SETTLE_MS), while one is set. */
+  private settling: NodeJS.Timeout | undefined;
   private readonly foreground: Foreground | undefined;
   private closed = false;
   private offReason: string | undefined;
@@ -124,7 +148,6 @@ export class NodeContentIndex implements ContentIndex {
   ) {
     this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
     this.foreground = options.foreground;
-    this.buffer = Buffer.allocUnsafe(this.maxFileBytes + 1);
     if (paths.freshness !== 'events') this.offReason = 'the path index verifies directories rather than watching them';
     else {
       paths.listen((directory, name) => this.onChange(directory, name));
@@ -190,6 +213,7 @@ export class NodeContentIndex implements ContentIndex {
 
   close(): void {
     this.closed = true;
+    clearTimeout(this.settling);
     this.collector = undefined;
   }
 
@@ -215,48 +239,90 @@ export class NodeContentIndex implements ContentIndex {
       if (stat?.isFile() && stat.nlink > 1) this.linked.add(stat.ino);
     }
     this.queue.add(directory);
-    this.schedule();
+    if (!this.built) return this.schedule();
+    this.settling ??= setTimeout(() => {
+      this.settling = undefined;
+      this.schedule();
+    }, SETTLE_MS).unref();
   }
 
   private schedule(): void {
-    if (this.scheduled || this.closed || this.offReason !== undefined) return;
+    if (this.scheduled || this.running || this.closed || this.offReason !== undefined) return;
     this.scheduled = true;
     setImmediate(() => this.resume());
   }
 
-  /** Runs a slice, or waits (still scheduled) until no call is in flight. */
+  /** Starts a run of `work`, or waits (still scheduled) until no call is in flight. */
   private resume(): void {
     if (this.foreground?.busy) return this.foreground.whenIdle(() => setImmediate(() => this.resume()));
     this.scheduled = false;
-    this.work();
+    this.running = true;
+    void this.work().then(
+      (ended) => {
+        this.running = false;
+        this.afterWork(ended);
+      },
+      () => {
+        this.running = false;
+      },
+    );
   }
 
-  /** One slice: directories brought up to date, in the order their changes came. */
-  private work(): void {
-    const until = performance.now() + SLICE_MS;
-    this.collector ??= new GramCollector();
+  /**
+   * Directories brought up to date, in the order their changes came, until the queue is empty or a call comes (or
+   * the index closes or turns off): each slice of SLICE_MS ends with a turn of the event loop, and reads wait without
+   * holding it.
+   */
+  private async work(): Promise<'done' | 'waiting' | 'interrupted'> {
+    let until = performance.now() + SLICE_MS;
     let waiting = 0;
-    while (performance.now() < until && this.offReason === undefined && !this.closed) {
+    this.collector ??= new GramCollector();
+    while (this.offReason === undefined && !this.closed && !this.foreground?.busy) {
+      if (performance.now() >= until) {
+        await turn();
+        until = performance.now() + SLICE_MS;
+        continue;
+      }
+      if (this.dropping) {
+        if (this.dropping.next().done) {
+          this.dropping = undefined;
+          this.checkBound();
+        }
+        continue;
+      }
       const path = this.queue.values().next().value;
       if (path === undefined) break;
       this.queue.delete(path);
-      if (!this.sync(path)) {
+      const reads = this.reconcile(path);
+      if (reads === undefined) {
         // Its listing is being read again by the path index: tried once more after the rest.
         this.queue.add(path);
-        if (++waiting >= this.queue.size) break;
+        if (++waiting >= this.queue.size) return 'waiting';
+        continue;
+      }
+      if (!(await this.readAll(reads))) {
+        // Stopped part way (a call came, or the index closed): what is left of the directory is read next time.
+        this.queue.add(path);
+        break;
       }
     }
     this.collectorUsed = performance.now();
-    if (this.queue.size === 0) {
+    return this.queue.size === 0 && this.dropping === undefined ? 'done' : 'interrupted';
+  }
+
+  /** What follows a run: the first pass finished, or the next run scheduled (waiting on the path index: a while later). */
+  private afterWork(ended: 'done' | 'waiting' | 'interrupted'): void {
+    this.collectorUsed = performance.now();
+    if (this.closed || this.offReason !== undefined) return;
+    if (ended === 'done') {
       this.dropCollectorWhenIdle();
       if (!this.built && this.paths.anyReady()) this.finishBuild();
       // The path index's first walk is still under way: its listings come as events; look again in a while.
       else if (!this.built) setTimeout(() => this.schedule(), 50).unref();
-    }
-    if (this.queue.size > 0) {
-      if (waiting > 0 && waiting >= this.queue.size) setTimeout(() => this.schedule(), 20);
-      else this.schedule();
-    }
+      // A change that came during the run's last turn is in the queue already.
+      if (this.queue.size > 0) this.schedule();
+    } else if (ended === 'waiting') setTimeout(() => this.schedule(), 20);
+    else this.schedule();
   }
 
   private dropCollectorWhenIdle(): void {
@@ -272,23 +338,24 @@ export class NodeContentIndex implements ContentIndex {
 
   private finishBuild(): void {
     this.built = true;
-    // Trigrams in more than half the files narrow little and hold most of the postings (of a large tree).
-    this.postings.dropCommon(this.liveIds >= MIN_FILES_TO_DROP ? Math.floor(this.liveIds / 2) : Infinity);
-    this.checkBound();
+    // Trigrams in more than half the files narrow little and hold most of the postings (of a large tree). Dropping
+    // them runs in the slices; searches narrow meanwhile, a dropped trigram counting as present everywhere.
+    this.dropping = this.postings.dropCommon(this.liveIds >= MIN_FILES_TO_DROP ? Math.floor(this.liveIds / 2) : Infinity);
+    this.schedule();
   }
 
   /**
-   * Brings the files of `path` up to date with the path index's listing; false when the listing is not current yet
-   * (it is read again soon, and the directory is tried again after).
+   * Brings the records of `path`'s files up to date with the path index's listing and gives the files to read again;
+   * undefined when the listing is not current yet (it is read again soon, and the directory is tried again after).
    */
-  private sync(path: string): boolean {
+  private reconcile(path: string): FileRead[] | undefined {
     const held = this.paths.heldListing(path);
     let record = this.directories.get(path);
-    if (held && !held.settled) return false;
+    if (held && !held.settled) return undefined;
     // Not held, or only verified: nothing here can be trusted, so nothing is kept.
     if (!held || held.since === undefined) {
       if (record) this.forget(record);
-      return true;
+      return [];
     }
     if (!record) {
       record = { path, since: held.since, files: [], checkedBy: 0, trusted: false };
@@ -298,11 +365,12 @@ export class NodeContentIndex implements ContentIndex {
       for (const file of record.files) file.stale = true;
     }
     const names = new Set<string>();
+    const reads: FileRead[] = [];
     for (const entry of held.entries) {
       if (entry.kind !== 'file' || entry.isSymlink) continue;
       names.add(entry.absolute);
       const file = this.byPath.get(entry.absolute);
-      if (!file || file.stale) this.read(record, entry, file);
+      if (!file || file.stale) reads.push({ directory: record, entry, old: file });
     }
     if (record.files.some((file) => !names.has(file.path))) {
       record.files = record.files.filter((file) => {
@@ -311,7 +379,22 @@ export class NodeContentIndex implements ContentIndex {
         return false;
       });
     }
-    return true;
+    return reads;
+  }
+
+  /**
+   * Reads `reads` into the index, READS_AT_ONCE at a time, each file's trigrams taken as its bytes come; false when it
+   * stopped before the last (a call came, the index closed or turned off).
+   */
+  private async readAll(reads: readonly FileRead[]): Promise<boolean> {
+    let next = 0;
+    const stopped = (): boolean => this.closed || this.offReason !== undefined || this.foreground?.busy === true;
+    const reader = async (buffer: Buffer): Promise<void> => {
+      for (let read = reads[next++]; read !== undefined && !stopped(); read = reads[next++]) await this.read(read, buffer);
+    };
+    while (this.buffers.length < Math.min(READS_AT_ONCE, reads.length)) this.buffers.push(Buffer.allocUnsafe(this.maxFileBytes + 1));
+    await Promise.all(this.buffers.slice(0, Math.min(READS_AT_ONCE, reads.length)).map(reader));
+    return next >= reads.length && !stopped();
   }
 
   private forget(record: DirectoryRecord): void {
@@ -334,8 +417,12 @@ export class NodeContentIndex implements ContentIndex {
     file.length = 0;
   }
 
-  /** Reads one file into the index (a new record, or `old` again). */
-  private read(directory: DirectoryRecord, entry: IndexedEntry, old: FileRecord | undefined): void {
+  /**
+   * Reads one file into the index (a new record, or `old` again). Its record is marked current before the read begins:
+   * an event that names the file while the read is under way marks it stale again, so bytes older than the file's are
+   * never trusted.
+   */
+  private async read({ directory, entry, old }: FileRead, buffer: Buffer): Promise<void> {
     const file: FileRecord = old ?? { path: entry.absolute, id: -1, kind: 'unindexed', length: 0, ino: -1, stale: false, directory };
     if (!old) {
       directory.files.push(file);
@@ -344,13 +431,14 @@ export class NodeContentIndex implements ContentIndex {
     }
     this.retire(file);
     file.stale = false;
+    // A candidate of every search until its trigrams are in (the read yields to them).
     file.id = -1;
-    const length = this.readBytes(entry.absolute, file);
-    if (length === undefined) {
-      file.kind = 'unindexed';
-      return;
-    }
-    const bytes = this.buffer.subarray(0, length);
+    file.kind = 'unindexed';
+    const length = await this.readBytes(entry.absolute, file, buffer);
+    // Gone from the index meanwhile (its directory's listing lost it, or the index closed): nothing to add.
+    if (this.byPath.get(entry.absolute) !== file || this.closed || this.offReason !== undefined) return;
+    if (length === undefined) return;
+    const bytes = buffer.subarray(0, length);
     const bom = bomEncoding(bytes);
     const collector = (this.collector ??= new GramCollector());
     let kind: TextKind;
@@ -378,25 +466,25 @@ export class NodeContentIndex implements ContentIndex {
   }
 
   /** The file's bytes in `buffer` and their length; undefined when it is not indexed (too large, linked, unreadable). */
-  private readBytes(path: string, file: FileRecord): number | undefined {
-    let handle: number | undefined;
+  private async readBytes(path: string, file: FileRecord, buffer: Buffer): Promise<number | undefined> {
+    let handle: fs.promises.FileHandle | undefined;
     try {
-      handle = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-      const stat = fs.fstatSync(handle);
+      handle = await fs.promises.open(path, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      const stat = await handle.stat();
       file.ino = stat.ino;
       if (!stat.isFile() || stat.nlink > 1 || stat.size > this.maxFileBytes) return undefined;
       let length = 0;
       for (;;) {
-        const read = fs.readSync(handle, this.buffer, length, this.buffer.length - length, length);
-        if (read === 0) break;
-        length += read;
+        const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+        if (bytesRead === 0) break;
+        length += bytesRead;
         if (length > this.maxFileBytes) return undefined;
       }
       return length;
     } catch {
       return undefined;
     } finally {
-      if (handle !== undefined) fs.closeSync(handle);
+      await handle?.close().catch(() => undefined);
     }
   }
 

@@ -96,6 +96,22 @@ function stringBytes(text: string): number {
   return (16 + text.length * (wide ? 2 : 1) + 7) & ~7;
 }
 
+/**
+ * What a listing's entries take (ENTRY_BYTES and their names), remembered with the listing: a listing is the same array
+ * for as long as its directory is unchanged, so a report walks the directories, not every name.
+ */
+const LISTING_BYTES = new WeakMap<readonly IndexedEntry[], number>();
+
+function listingBytes(entries: readonly IndexedEntry[]): number {
+  let bytes = LISTING_BYTES.get(entries);
+  if (bytes === undefined) {
+    bytes = 0;
+    for (const entry of entries) bytes += ENTRY_BYTES + stringBytes(entry.name);
+    LISTING_BYTES.set(entries, bytes);
+  }
+  return bytes;
+}
+
 /** statfs types (linux/magic.h) of file systems only this machine changes, whose inotify events are complete. */
 const LOCAL_FILE_SYSTEMS: ReadonlySet<number> = new Set([
   0xef53, // ext2/3/4
@@ -149,6 +165,11 @@ export interface NodePathIndexOptions {
   readonly burstLimit?: number;
   /** RACY_MS, lowered by tests so that a verified node can be trusted within a test's time. */
   readonly racyMs?: number;
+  /**
+   * The wall clock the racy rule compares directories' times with (Date.now): a test sets it to a directory's change
+   * time plus what it needs, so that a read falls inside the window or past it whatever the machine's speed.
+   */
+  readonly clock?: () => number;
   /**
    * A folder to save each root's index in (savedIndex.ts) and to start from: a root's saved listings are loaded when
    * it is first asked for (or preloaded), and each is proven before it is handed out (see the header).
@@ -311,6 +332,7 @@ export class NodePathIndex implements PathIndex {
   private readonly watchFactory: WatchFactory;
   private readonly burstLimit: number;
   private readonly racyMs: number;
+  private readonly clock: () => number;
   private readonly saveTo: string | undefined;
   private readonly saveDelayMs: number;
   private readonly foreground: Foreground | undefined;
@@ -333,6 +355,7 @@ export class NodePathIndex implements PathIndex {
     this.watchFactory = options.watch ?? fsWatch;
     this.burstLimit = options.burstLimit ?? Math.floor(queueCapacity() / 2);
     this.racyMs = options.racyMs ?? RACY_MS;
+    this.clock = options.clock ?? Date.now;
     this.saveTo = options.saveTo;
     this.saveDelayMs = options.saveDelayMs ?? SAVE_DELAY_MS;
     this.foreground = options.foreground;
@@ -469,6 +492,12 @@ export class NodePathIndex implements PathIndex {
     return root.state === 'ready' && root.queue.size === 0;
   }
 
+  /** Whether a save of the root holding `rootPath` is due (saveLater): what a host or a test waits out before it stops. */
+  saveDue(rootPath: string): boolean {
+    const root = this.rootFor(rootPath);
+    return root?.saveTimer !== undefined;
+  }
+
   /** Saves every root that changed since its last save now (saveTo), as close does; for tests and hosts that stop. */
   saveNow(): void {
     for (const root of this.roots.values()) this.save(root);
@@ -502,8 +531,7 @@ export class NodePathIndex implements PathIndex {
     let bytes = 0;
     for (const root of roots) {
       for (const node of root.nodes.values()) {
-        bytes += DIRECTORY_BYTES + (node.watch ? WATCH_BYTES : 0);
-        for (const entry of node.entries) bytes += ENTRY_BYTES + stringBytes(entry.name);
+        bytes += DIRECTORY_BYTES + (node.watch ? WATCH_BYTES : 0) + listingBytes(node.entries);
       }
     }
     return bytes;
@@ -646,7 +674,7 @@ export class NodePathIndex implements PathIndex {
       ctimeMs: node.ctimeMs,
       racy: node.racy,
     }));
-    const text = encodeSavedIndex({ root: root.path, dev: root.dev, ino: root.ino, savedAt: Date.now(), directories });
+    const text = encodeSavedIndex({ root: root.path, dev: root.dev, ino: root.ino, savedAt: this.clock(), directories });
     try {
       if (text === undefined) fs.rmSync(file, { force: true });
       else writeSavedIndex(file, text);
@@ -890,7 +918,7 @@ export class NodePathIndex implements PathIndex {
       this.closeWatch(own);
       return undefined;
     }
-    const readAt = Date.now();
+    const readAt = this.clock();
     let links = 0;
     const entries = listed.map((entry) => {
       if (entry.isSymlink) links++;

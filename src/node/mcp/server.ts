@@ -332,6 +332,7 @@ function sessionPool(options: McpServerOptions): SessionPool {
       ...(options.historyLimits ? { historyLimits: options.historyLimits } : {}),
       ...(options.index ? { index: options.index } : {}),
       ...(options.contentIndex ? { contentIndex: options.contentIndex } : {}),
+      log: options.log,
     });
   };
   return new SessionPool({ sessionFor, log: options.log }, options.roots);
@@ -480,6 +481,9 @@ async function callTool(
   const input = withoutClientParameters(tool, request.params.arguments ?? {});
   const startedAt = performance.now();
   const elapsed = (): string => `${Math.round(performance.now() - startedAt)} ms`;
+  // Said when the cancellation is read, apart from when the call stops (its next step): a call that is slow to stop
+  // shows as the gap between the two lines.
+  ctx.mcpReq.signal.addEventListener('abort', () => options.log(`${name}: the client cancelled it after ${elapsed()}`), { once: true });
   try {
     const askForRoots = rootsInBand(roots, caller, ctx);
     if (askForRoots) return askForRoots;

@@ -1,7 +1,8 @@
 /**
  * The headless runner: the same core over node:fs. Interface (scripts depend on it, keep it stable):
  *
- *   agent-fs [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] <operation> ['<json input>' | -]
+ *   agent-fs [--root DIR]... [--read-only] [--max-read-bytes N] [--state DIR | --no-history] [--durability full|fast]
+ *            <operation> ['<json input>' | -]
  *   agent-fs --list | --help | --version | <operation> --help
  *
  * (`agent-fs` is the package's bin for dist/cli.js, which src/node/bin/agent-fs.ts starts.)
@@ -59,6 +60,8 @@ Options:
   --history-max-bytes N  the most bytes of replaced content the history keeps (default 52428800); a change that
                          replaces more is made but cannot be undone
   --history-max-age-days N  sessions whose last change is older than N days go (default 30)
+  --durability MODE      full (default): the change is on the disk, synced, before the answer, in the workspace and
+                         in the history; fast: nothing is synced (still atomic), for throwaway trees and tests
   --encoding NAME        files without a BOM are read in NAME unless a guess says otherwise, new files are written
                          in it (default utf-8; VS Code's names: windows1252, shiftjis, gbk, …)
   --no-guess-encoding    do not guess the encoding of files without a BOM
@@ -232,6 +235,8 @@ async function main(argv: readonly string[]): Promise<number> {
     input,
     createNodeSession(roots, flagPolicy(args, 'runner'), {
       stateDirectory: state.directory,
+      // What the history repaired (a torn end cut after a crash): worth a line beside the envelope.
+      log: (line) => process.stderr.write(`${PROGRAM}: ${line}\n`),
       naming: RUNNER_NAMING,
       encodings: flagEncodings(args, 'runner'),
       historyLimits: flagHistoryLimits(args),

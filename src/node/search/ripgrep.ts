@@ -12,7 +12,7 @@
  *    `--crlf` so `$` matches before "\r\n" as it does on the scan's lines;
  *  - symbolic links not followed; binary files (a NUL byte) skipped; UTF-16 files with a BOM decoded.
  */
-import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as nodePath from 'node:path';
@@ -68,6 +68,10 @@ interface Running {
 
 /** Spawns ripgrep in `cwd` with its stderr read as it comes, so that a full pipe cannot stall it. */
 function startRipgrep(executable: string, args: readonly string[], cwd: string): Running {
+  // Loaded on the first search, not with the bundle: child_process takes 5-8 ms to load, which every runner call that
+  // searches nothing would pay.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require('node:child_process') as typeof import('node:child_process');
   const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
   let stderr = '';
   child.stderr.setEncoding('utf8');

@@ -11,8 +11,9 @@ import { fileChanges } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
 import { undoneBy } from '../../core/recording/records';
 import { undoLastTarget } from '../../core/tools/undoLast';
-import { requireSessionTargets, sessionFiles, sessionSummary, sessionTargets } from '../../core/recording/sessionUndo';
+import { requireSessionTargets, sessionFiles, sessionTargets, sessionText } from '../../core/recording/sessionUndo';
 import type { Dialogs, OperationChoice } from '../dialogs';
+import { EDITOR_L10N } from '../session';
 import type { ToolHost } from '../tools';
 import { openDiff, openSessionDiff, relativeTime } from './documents';
 import { type ActivityNode, type ActivityView, groupBySession, SHOWN_OPERATIONS, sessionLabel, statusOf } from './view';
@@ -37,14 +38,17 @@ const NAMED_PATHS = 10;
 /** "a, b and 3 more". */
 function someOf(names: readonly string[], total = names.length): string {
   const shown = names.slice(0, NAMED_PATHS).join(', ');
-  return total > NAMED_PATHS ? `${shown} and ${total - NAMED_PATHS} more` : shown;
+  return total > NAMED_PATHS ? vscode.l10n.t('{0} and {1} more', shown, total - NAMED_PATHS) : shown;
 }
 
 function describeRestored(envelope: Envelope): string {
   if (!envelope.ok) return envelope.error.message;
   const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[]; restored_count?: number };
-  const restored = (data.restored ?? []).map((each) => `${each.path} ${each.action}`);
-  return `Agent FS undid ${data.summary ?? 'the change'}: ${someOf(restored, data.restored_count ?? restored.length)}.`;
+  const listed = (data.restored ?? []).map((each) => `${each.path} ${each.action}`);
+  const restored = someOf(listed, data.restored_count ?? listed.length);
+  return data.summary === undefined
+    ? vscode.l10n.t('Agent FS undid the change: {0}.', restored)
+    : vscode.l10n.t('Agent FS undid {0}: {1}.', data.summary, restored);
 }
 
 async function confirmAndUndo(
@@ -55,13 +59,18 @@ async function confirmAndUndo(
   const dialogs = deps.dialogs();
   const paths = someOf(record.paths.map((path) => path.display));
   const confirmed = await dialogs.confirm(
-    `Undo "${record.summary}" from ${new Date(record.time).toLocaleString()}? ${paths} will be put back as they were before it.`,
-    'Undo',
+    vscode.l10n.t(
+      'Undo "{0}" from {1}? {2} will be put back as they were before it.',
+      record.summary,
+      new Date(record.time).toLocaleString(),
+      paths,
+    ),
+    vscode.l10n.t('Undo'),
   );
   if (!confirmed) return undefined;
   const envelope = await deps.tools.invoke(operation, operation === 'undo_last' ? {} : { operation_id: record.id });
   if (envelope.ok) dialogs.info(describeRestored(envelope));
-  else dialogs.error(`Agent FS could not undo ${record.summary}: ${envelope.error.message}`);
+  else dialogs.error(vscode.l10n.t('Agent FS could not undo {0}: {1}', record.summary, envelope.error.message));
   deps.view.refresh();
   return envelope;
 }
@@ -81,7 +90,7 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
           .join(', '),
       }));
       if (choices.length === 0) {
-        deps.dialogs().info('Agent FS has recorded no changes yet.');
+        deps.dialogs().info(vscode.l10n.t('Agent FS has recorded no changes yet.'));
         return undefined;
       }
       const picked = await deps.dialogs().pickOperation(choices);
@@ -120,8 +129,10 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
         !(await deps
           .dialogs()
           .confirm(
-            'Clear the Agent FS change history? Recorded changes can no longer be reviewed or undone. Files are not touched.',
-            'Clear History',
+            vscode.l10n.t(
+              'Clear the Agent FS change history? Recorded changes can no longer be reviewed or undone. Files are not touched.',
+            ),
+            vscode.l10n.t('Clear History'),
           ))
       )
         return false;
@@ -139,7 +150,7 @@ async function pickSession(deps: HistoryCommandDependencies, target: unknown): P
     return (target as Extract<ActivityNode, { kind: 'session' }>).session.id;
   const groups = groupBySession(await deps.store.list()).filter((group) => group.undoable);
   if (groups.length === 0) {
-    deps.dialogs().info('No agent session has changes waiting to be undone.');
+    deps.dialogs().info(vscode.l10n.t('No agent session has changes waiting to be undone.'));
     return undefined;
   }
   const choices: OperationChoice[] = groups.map((group) => {
@@ -151,12 +162,12 @@ async function pickSession(deps: HistoryCommandDependencies, target: unknown): P
       description: [
         group.origin?.label,
         group.id,
-        `${targets.length} ${targets.length === 1 ? 'change' : 'changes'}`,
+        targets.length === 1 ? vscode.l10n.t('1 change') : vscode.l10n.t('{0} changes', targets.length),
         relativeTime(group.records[0]?.time ?? ''),
       ]
         .filter((part) => part !== undefined && part !== '')
         .join(' · '),
-      detail: files.length > 8 ? `${files.slice(0, 8).join(', ')} and ${files.length - 8} more` : files.join(', '),
+      detail: files.length > 8 ? vscode.l10n.t('{0} and {1} more', files.slice(0, 8).join(', '), files.length - 8) : files.join(', '),
     };
   });
   return deps.dialogs().pickSession(choices);
@@ -183,13 +194,20 @@ async function undoSessionCommand(deps: HistoryCommandDependencies, target: unkn
   const confirmed = await deps
     .dialogs()
     .confirm(
-      `Undo ${sessionSummary(session, targets)}? ${files.join(', ')} will be put back as they were before the session. Nothing is changed if another agent or anyone else changed any of them since.`,
-      'Undo Session',
+      vscode.l10n.t(
+        'Undo {0}? {1} will be put back as they were before the session. Nothing is changed if another agent or anyone else changed any of them since.',
+        sessionText(session, targets, EDITOR_L10N),
+        files.join(', '),
+      ),
+      vscode.l10n.t('Undo Session'),
     );
   if (!confirmed) return undefined;
   const envelope = await deps.tools.invoke('undo_last', { session });
   if (envelope.ok) deps.dialogs().info(describeRestored(envelope));
-  else deps.dialogs().error(`Agent FS could not undo ${sessionSummary(session, targets)}: ${envelope.error.message}`);
+  else
+    deps
+      .dialogs()
+      .error(vscode.l10n.t('Agent FS could not undo {0}: {1}', sessionText(session, targets, EDITOR_L10N), envelope.error.message));
   deps.view.refresh();
   return envelope;
 }

@@ -41,9 +41,9 @@ export class HistoryDocuments implements vscode.TextDocumentContentProvider {
 export function relativeTime(iso: string, now = Date.now()): string {
   const seconds = Math.round((now - Date.parse(iso)) / 1000);
   if (!Number.isFinite(seconds)) return iso;
-  if (seconds < 60) return 'just now';
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 60) return vscode.l10n.t('just now');
+  if (seconds < 3600) return vscode.l10n.t('{0} min ago', Math.floor(seconds / 60));
+  if (seconds < 86400) return vscode.l10n.t('{0} h ago', Math.floor(seconds / 3600));
   return new Date(iso).toLocaleString();
 }
 

@@ -20,12 +20,16 @@ import { ACTIVITY_VIEW, ActivityView } from './view';
 
 /**
  * The store lives in the extension's workspace storage (outside every workspace folder, kept across reloads), or in
- * its global storage when no folder is open. Limits are read on every record, so setting changes apply at once.
+ * its global storage when no folder is open. Limits are read on every record, so setting changes apply at once. What
+ * the store repairs (a torn pack cut after a crash, an old layout migrated) goes to `log`.
  */
-export function createHistoryStore(context: vscode.ExtensionContext): HistoryStore {
+export function createHistoryStore(context: vscode.ExtensionContext, log: (line: string) => void): HistoryStore {
   const base = context.storageUri ?? context.globalStorageUri;
-  return new HistoryStore(new VscodeFileSystem([base]), historyDirectory(context).path, () =>
-    readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri),
+  return new HistoryStore(
+    new VscodeFileSystem([base]),
+    historyDirectory(context).path,
+    () => readHistoryLimits(vscode.workspace.workspaceFolders?.[0]?.uri),
+    log,
   );
 }
 

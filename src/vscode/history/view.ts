@@ -53,7 +53,7 @@ export function groupBySession(records: readonly OperationRecord[]): SessionGrou
 
 /** "claude-code 2.1.0", or what records without an origin are shown as. */
 export function sessionLabel(group: SessionGroup): string {
-  return group.id === '' ? 'Earlier changes (no agent recorded)' : agentText(group.origin);
+  return group.id === '' ? vscode.l10n.t('Earlier changes (no agent recorded)') : agentText(group.origin);
 }
 
 /** A one-line status for people: "undone" or "cannot be undone" (an undo says so in its summary). */
@@ -130,7 +130,7 @@ function sessionItem(group: SessionGroup): vscode.TreeItem {
   const item = new vscode.TreeItem(sessionLabel(group), vscode.TreeItemCollapsibleState.Expanded);
   item.id = `session:${group.id}`;
   const newest = group.records[0];
-  const count = `${group.records.length} ${group.records.length === 1 ? 'change' : 'changes'}`;
+  const count = group.records.length === 1 ? vscode.l10n.t('1 change') : vscode.l10n.t('{0} changes', group.records.length);
   item.description = [group.origin?.label, group.id === '' ? '' : group.id, count, newest ? relativeTime(newest.time) : '']
     .filter((part) => part !== undefined && part !== '')
     .join(' · ');
@@ -162,7 +162,8 @@ const REFRESH_DELAY_MS = 200;
  */
 export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vscode.Disposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const watcher = watchFolder(vscode.Uri.joinPath(directory, 'operations'), '*.json', () => {
+  // Every record, whoever writes it, is a write to the store's pack (history/store.ts).
+  const watcher = watchFolder(directory, 'pack', () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;

@@ -14,6 +14,15 @@ import { COPILOT_CHAT, scriptedModel } from './bridge';
 import { remember } from './coverage';
 import { folderOf, reportDefinitions, runScenario, SKIPPED, say } from './scenario';
 
+/** The outline of the edit scenario's Python file, as read_outline gives it. */
+const SHOP_OUTLINE = {
+  name_path: 'Cart',
+  kind: 'class',
+  start_line: 1,
+  end_line: 3,
+  children: [{ name_path: 'Cart/total', kind: 'method', start_line: 2, end_line: 3 }],
+};
+
 function ok(envelope: Envelope | undefined): Record<string, unknown> {
   assert.ok(envelope, 'an Agent FS envelope');
   if (!envelope.ok) assert.fail(`expected ok, got ${envelope.error.code}: ${envelope.error.message}`);
@@ -212,8 +221,24 @@ describe('Copilot agent mode with a scripted model', function () {
           'lib/a.txt': 'alpha\nbeta\ngamma\n',
           'assets/logo.txt': 'logo\n',
           'assets/icons/x.txt': 'x\n',
+          'src/shop.py': 'class Cart:\n    def total(self):\n        return 0\n',
         },
         steps: [
+          {
+            tool: 'agentfs_read_outline',
+            input: () => ({ path: `${F}/src/shop.py` }),
+            expect: (_text, envelope) => assert.deepEqual(ok(envelope).symbols, [SHOP_OUTLINE]),
+          },
+          { tool: 'agentfs_find_references', input: () => ({ path: `${F}/src/shop.py`, symbol: 'Cart/total' }) },
+          {
+            tool: 'agentfs_edit_symbol',
+            input: () => ({
+              path: `${F}/src/shop.py`,
+              symbol: 'Cart/total',
+              action: 'replace',
+              text: '    def total(self):\n        return 1',
+            }),
+          },
           { tool: 'agentfs_create_directory', input: () => ({ directory_name: `${F}/out` }) },
           { tool: 'agentfs_create_file', input: () => ({ path: `${F}/out/new.md`, content: '# New\n' }) },
           { tool: 'agentfs_write_file', input: () => ({ file_name: `${F}/out/fresh.txt`, content: 'fresh\n' }) },
@@ -294,6 +319,8 @@ describe('Copilot agent mode with a scripted model', function () {
       'out/': '',
       'out/copy.md': '# New\n',
       'out/new.md': '# New\n',
+      'src/': '',
+      'src/shop.py': 'class Cart:\n    def total(self):\n        return 1\n',
     });
   });
 
@@ -523,7 +550,17 @@ describe('Copilot agent mode with a scripted model', function () {
         'Agent FS is read-only',
         10_000,
       );
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      // The when clauses are the workbench's, which learns of the setting apart from the extension host: a request
+      // without steps goes out until one offers no tool that changes files.
+      const writers = new Set(mutatingTools().map((tool) => tool.name));
+      await eventually(
+        async () => {
+          const probe = await runScenario({ name: 'readonly-probe', files: {}, steps: [] }, 'say done');
+          return !probe.firstTools.some((tool) => writers.has(tool.name));
+        },
+        'the chat offering no tool that changes files',
+        60_000,
+      );
       const result = await runScenario(
         {
           name: 'readonly',
@@ -621,6 +658,33 @@ describe('Copilot agent mode with a scripted model', function () {
       "besides Agent FS, Copilot's tools that touch no file",
     );
     reportDefinitions('custom agent "Agent FS"', result.firstTools);
+  });
+
+  it('a custom agent whose tools are the agentfs tool set alone is offered every Agent FS tool, and nothing else of files', async function () {
+    // A workspace custom agent, as a person writes one, whose tools name the set (#agentfs in a prompt names the
+    // same): the launch writes it before the window opens (test/launcher/agent.ts).
+    assert.ok(fs.existsSync(path.join(workspaceRoot(), '.github', 'agents', 'agentfs-set.agent.md')), 'the launch wrote the agent');
+    const F = folderOf('toolset');
+    const result = await runScenario(
+      {
+        name: 'toolset',
+        mode: 'Agent FS Set',
+        files: { 'a.txt': 'a\n' },
+        steps: [{ tool: 'agentfs_read_file', input: () => ({ file_name: `${F}/a.txt` }) }],
+      },
+      'read a.txt',
+    );
+    remember(result);
+    for (const envelope of result.envelopes) ok(envelope);
+    const offered = result.firstTools.map((tool) => tool.name);
+    assert.deepEqual(
+      offered.filter((name) => name.startsWith(TOOL_PREFIX)).sort(),
+      contributedTools()
+        .map((tool) => tool.name)
+        .sort(),
+      'the set is every Agent FS tool',
+    );
+    for (const name of BUILT_IN_FILE_TOOLS) assert.ok(!offered.includes(name), `the built-in ${name} is not offered`);
   });
 
   it('the "Agent FS" agent codes: an edit\'s result shows the type error it caused, the tests fail in the terminal, get_errors agrees, one edit fixes it and the tests pass; a subagent of another agent is refused', async function () {

@@ -1,9 +1,9 @@
 /**
  * The packaged extension as a user gets it: this window has Agent FS installed from the .vsix that
  * `npm run package` builds (code-server --install-extension), not loaded from the source tree. The launcher passes
- * the source tree (AGENTFS_IT_REPO) and the extensions folder (AGENTFS_IT_EXTENSIONS_DIR) so the checks can tell
- * which copy runs and compare it with what the build produced. Nothing here imports the extension's code: every
- * call goes through the installed copy.
+ * the source tree (AGENTFS_IT_REPO), the extensions folder (AGENTFS_IT_EXTENSIONS_DIR) and the .vsix
+ * (AGENTFS_IT_VSIX) so the checks can tell which copy runs and compare it with what the build produced. Nothing here
+ * imports the extension's code: every call goes through the installed copy.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -21,13 +21,18 @@ function environment(name: string): string {
 
 const REPO = (): string => environment('AGENTFS_IT_REPO');
 
-/** Files a build of the source tree puts in dist/ (without maps; pdf.js's modules too): each must be in the installed copy. */
+/**
+ * Files a build of the source tree puts in dist/ (without maps; pdf.js's modules and the parsers' WebAssembly in
+ * grammars/ too): each must be in the installed copy.
+ */
 function builtBundles(): string[] {
-  return fs
-    .readdirSync(path.join(REPO(), 'dist'))
-    .filter((name) => name.endsWith('.js') || name.endsWith('.mjs'))
-    .sort();
+  const bundles = fs.readdirSync(path.join(REPO(), 'dist')).filter((name) => name.endsWith('.js') || name.endsWith('.mjs'));
+  const grammars = fs.readdirSync(path.join(REPO(), 'dist', 'grammars')).map((name) => `grammars/${name}`);
+  return [...bundles, ...grammars].sort();
 }
+
+/** The most a .vsix may weigh: the issue that brought the grammars allowed 6 MB (4.4 MB with them, 2.8 MB before). */
+const MAX_VSIX_BYTES = 6_000_000;
 
 /** Every file the manifest and the README point at. */
 function referencedFiles(
@@ -81,6 +86,11 @@ describe('the installed .vsix', () => {
     assert.deepEqual(unwanted, [], 'the .vsix carries files the extension does not run');
   });
 
+  it(`weighs at most ${MAX_VSIX_BYTES} bytes with the grammars it ships`, () => {
+    const size = fs.statSync(environment('AGENTFS_IT_VSIX')).size;
+    assert.ok(size <= MAX_VSIX_BYTES, `the .vsix is ${size} bytes`);
+  });
+
   it('ships the runner: dist/cli.js inside the installed copy answers --version', () => {
     const cli = path.join(extension().extensionPath, 'dist', 'cli.js');
     const version = execFileSync(process.execPath, [cli, '--version'], {
@@ -95,6 +105,16 @@ describe('the installed .vsix', () => {
     fs.writeFileSync(s.abs('one.pdf'), makePdf([['Installed text']]));
     const { data } = expectOk(await callTool('read_file', { file_name: s.rel('one.pdf') }));
     assert.equal(data.content, '--- page 1 ---\nInstalled text\n');
+  });
+
+  it('outlines a file and edits one of its symbols with the grammars shipped beside the bundles', async () => {
+    const s = scratch('installed-symbols', { 'shop.go': 'package shop\n\n// Total sums.\nfunc Total() int {\n\treturn 0\n}\n' });
+    const { data } = expectOk(await callTool('read_outline', { path: s.rel('shop.go') }));
+    assert.deepEqual(data.symbols, [{ name_path: 'Total', kind: 'function', start_line: 4, end_line: 6 }]);
+    expectOk(
+      await callTool('edit_symbol', { path: s.rel('shop.go'), symbol: 'Total', action: 'replace', text: 'func Total() int { return 1 }' }),
+    );
+    assert.equal(fs.readFileSync(s.abs('shop.go'), 'utf8'), 'package shop\n\n// Total sums.\nfunc Total() int { return 1 }\n');
   });
 
   it('registers every tool of the source manifest', async () => {

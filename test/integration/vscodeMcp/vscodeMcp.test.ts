@@ -98,6 +98,9 @@ const PATCH = [
   '',
 ].join('\n');
 
+/** What edit_symbol makes of src/app.ts's function. */
+const GREET = 'export function greet(name: string): string {\n  return `Hi, ${name}!`;\n}';
+
 /** The step refused for a path outside the base. */
 const OUTSIDE_STEP = 11;
 
@@ -146,6 +149,22 @@ const STEPS: readonly Step[] = [
   },
   { tool: 'insert_lines', input: () => ({ path: `${F}/lib/a.txt`, position: 'end', content: 'delta\n' }), card: 'Allow in this Session' },
   { tool: 'delete_lines', input: () => ({ path: `${F}/lib/a.txt`, start_line: 1, end_line: 1 }), card: 'Allow Once' },
+  {
+    tool: 'read_outline',
+    input: () => ({ path: `${F}/src/app.ts` }),
+    expect: (envelope) => assert.deepEqual(ok(envelope).symbols, [{ name_path: 'greet', kind: 'function', start_line: 1, end_line: 3 }]),
+  },
+  {
+    tool: 'find_references',
+    input: () => ({ path: `${F}/src/app.ts`, symbol: 'greet' }),
+    // Over MCP no language service answers: whole-word matches, said to be approximate.
+    expect: (envelope) => assert.equal(ok(envelope).approximate, true),
+  },
+  {
+    tool: 'edit_symbol',
+    input: () => ({ path: `${F}/src/app.ts`, symbol: 'greet', action: 'replace', text: GREET }),
+    card: 'Allow in this Session',
+  },
   {
     tool: 'apply_patch',
     input: () => ({ patch: PATCH }),
@@ -196,10 +215,10 @@ const STEPS: readonly Step[] = [
     question: { answer: 'Yes', says: [`Delete ${F}/build/ and everything in it?`, 'app.js, app.js.map'] },
   },
   { tool: 'history_list', input: () => ({ path: F }) },
-  { tool: 'history_get', input: (earlier) => ({ operation_id: operationId(earlier[26]?.envelope) }) },
+  { tool: 'history_get', input: (earlier) => ({ operation_id: operationId(earlier[29]?.envelope) }) },
   {
     tool: 'undo_operation',
-    input: (earlier) => ({ operation_id: operationId(earlier[26]?.envelope) }),
+    input: (earlier) => ({ operation_id: operationId(earlier[29]?.envelope) }),
     card: 'Allow in this Session',
     question: { answer: 'Yes', says: [`Undo deleting ${F}/build/?`] },
     expect: (envelope) => assert.equal(ok(envelope).undone_operation, 'delete_directory'),
@@ -243,7 +262,7 @@ const AFTER: Readonly<Record<string, string>> = {
   'out/copy.md': '# New\n',
   'out/new.md': '# New\n',
   'src/': '',
-  'src/app.ts': FILES['src/app.ts'] ?? '',
+  'src/app.ts': `${GREET}\n`,
   'src/util.ts': FILES['src/util.ts'] ?? '',
 };
 

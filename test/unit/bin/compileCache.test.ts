@@ -16,7 +16,6 @@ const DIST = path.join(__dirname, '..', '..', '..', '..', 'dist');
 const COPIED = ['cli.js', 'mcp.js', 'agent-fs.js', 'pdf.mjs', 'pdf.worker.mjs'];
 
 describe('compile cache of the bins', function () {
-  this.timeout(120_000);
   let tmp: string;
   let bins: string;
   let cacheHome: string;
@@ -87,7 +86,7 @@ describe('compile cache of the bins', function () {
     assert.equal(fs.statSync(folder).mode & 0o777, 0o700);
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     const bytes = fs.readFileSync(file);
-    assert.match(bytes.subarray(0, 400).toString('latin1'), new RegExp(`^agent-fs compile cache 1\\n${process.version}\\n`));
+    assert.match(bytes.subarray(0, 400).toString('latin1'), new RegExp(`^agent-fs compile cache 2\\n${process.version}\\n`));
     assert.ok(bytes.includes(path.join(bins, 'agent-fs.js')), 'the key names the bundle');
     const before = fs.statSync(file);
     assert.deepEqual(read('note.txt'), first);
@@ -126,6 +125,28 @@ describe('compile cache of the bins', function () {
     fs.writeFileSync(file, damaged);
     assert.deepEqual(read('note.txt'), first);
     assert.notDeepEqual(fs.readFileSync(file), damaged, 'V8 refused it, and a good one replaced it');
+    assert.deepEqual(read('note.txt'), first);
+  });
+
+  it('a cache a crash tore (zeros where part of its data was, the header whole) is not used, and is written anew', () => {
+    const first = read('note.txt');
+    const [name] = caches();
+    const file = path.join(folder, name ?? '');
+    const bytes = fs.readFileSync(file);
+    // What a power cut can leave of a file written just before it: its size and first blocks, then blocks never written.
+    const torn = Buffer.from(bytes);
+    torn.fill(0, Math.floor(bytes.length / 2));
+    fs.writeFileSync(file, torn);
+    const before = fs.statSync(file);
+    assert.deepEqual(read('note.txt'), first);
+    assert.notEqual(fs.statSync(file).ino, before.ino, 'refused by its checksum, and a whole one written in its place');
+    assert.equal(
+      fs
+        .readFileSync(file)
+        .subarray(Math.floor(bytes.length / 2))
+        .every((byte) => byte === 0),
+      false,
+    );
     assert.deepEqual(read('note.txt'), first);
   });
 

@@ -10,11 +10,17 @@
  *    "start" before each step and what it did after it.
  *  - writes {root, state, lockDirectory, prefix, count}: `count` write_file calls of its own files and `count`
  *    guarded appends to shared.txt (re-read and retried on CONTENT_CONFLICT), then prints "done".
+ *  - interrupted {root, state, lockDirectory, file, content, change}: what a process that dies inside a recorded call
+ *    leaves: the history's intent for `file` made and synced, then (with `change`) `content` written over the file,
+ *    then the process exits without recording it.
  */
 import * as nodePath from 'node:path';
 import { invokeOperation } from '../../../src/core/invoke';
 import { NodeLocks } from '../../../src/node/fs/locks';
+import { HistoryStore } from '../../../src/core/history/store';
+import { StateReader } from '../../../src/core/history/state';
 import { NodeFileSystem } from '../../../src/node/fs/nodeFileSystem';
+import { toPosixPath } from '../../../src/node/fs/nativePaths';
 import { createNodeSession } from '../../../src/node/host/session';
 import { checkEnvelope } from '../../shared/results';
 import { churnStep } from './kills';
@@ -92,6 +98,31 @@ async function writes(input: SessionInput & { readonly prefix: string; readonly 
   process.stdout.write('done\n');
 }
 
+async function interrupted(
+  input: SessionInput & { readonly file: string; readonly content: string; readonly change: boolean },
+): Promise<void> {
+  const port = new NodeFileSystem(NodeLocks.shared(input.lockDirectory));
+  const store = new HistoryStore(port, toPosixPath(input.state));
+  const absolute = toPosixPath(nodePath.join(input.root, input.file));
+  const reader = new StateReader(port, { isCancelled: () => false }, Number.POSITIVE_INFINITY, true);
+  const before = await reader.read(absolute);
+  const held = await port.lock?.([absolute]);
+  const reservation = await store.reserve(
+    {
+      operation: 'write_file',
+      summary: `write_file ${input.file}`,
+      input: { file_name: input.file },
+      paths: [{ absolute, display: input.file, before }],
+    },
+    reader.contents,
+    1000,
+  );
+  await reservation.durable;
+  if (input.change) await port.writeFile(absolute, new TextEncoder().encode(input.content));
+  await held?.release();
+  process.stdout.write(`${reservation.id}\n`);
+}
+
 const [mode = '', json = '{}'] = process.argv.slice(2);
 const input: unknown = JSON.parse(json);
 const run =
@@ -101,7 +132,9 @@ const run =
       ? churn(input as SessionInput & { seed: number })
       : mode === 'writes'
         ? writes(input as SessionInput & { prefix: string; count: number })
-        : Promise.reject(new Error(`unknown mode ${mode}`));
+        : mode === 'interrupted'
+          ? interrupted(input as SessionInput & { file: string; content: string; change: boolean })
+          : Promise.reject(new Error(`unknown mode ${mode}`));
 run.catch((error: unknown) => {
   process.stderr.write(`${nodePath.basename(__filename)}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;

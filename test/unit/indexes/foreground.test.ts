@@ -10,15 +10,18 @@ import { Foreground } from '../../../src/node/host/foreground';
 import { createMcpService } from '../../../src/node/mcp/server';
 import { toPosixPath } from '../../../src/node/fs/nativePaths';
 import { NodePathIndex } from '../../../src/node/indexes/pathIndex';
-import { makeTempDir, removeTree } from '../helpers';
+import { makeTempDir, pollUntil, removeTree } from '../helpers';
 
-/** Many turns of the event loop and timers: time for an index to read these 400 files in a few slices. */
-async function manyTurns(): Promise<void> {
-  for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setTimeout(resolve, 10));
+/** Resolves once some background work has come to the point where it waits for the calls in flight. */
+function held(foreground: Foreground): Promise<number> {
+  return pollUntil(
+    () => foreground.waiting,
+    (waiting) => waiting > 0,
+    1,
+  );
 }
 
 describe('indexes: background work waits for calls', function () {
-  this.timeout(60_000);
   let tmp: string;
   beforeEach(() => {
     tmp = makeTempDir('agentfs-foreground-');
@@ -39,7 +42,7 @@ describe('indexes: background work waits for calls', function () {
     let ready = false;
     const whenReady = paths.whenReady(root).then(() => (ready = true));
     try {
-      await manyTurns();
+      await held(foreground);
       assert.equal(ready, false, 'not built while the call is in flight');
       assert.deepEqual({ state: paths.report().state, paths: paths.report().paths }, { state: 'building', paths: 0 });
       release();
@@ -73,12 +76,17 @@ describe('indexes: background work waits for calls', function () {
       const call = foreground.run(() => new Promise<void>((resolve) => (release = resolve)));
       let warmed = false;
       const warming = service.warmUp(() => false).then(() => (warmed = true));
-      await manyTurns();
+      await held(foreground);
       assert.deepEqual({ warmed, snapshots: index.stats.snapshots }, { warmed: false, snapshots: 0 }, 'waits for the call');
+      // A burst: the next call begins in the very turn the first ends, with no pause between them for the warm-up.
+      let releaseNext: () => void = () => undefined;
+      const next = foreground.run(() => new Promise<void>((resolve) => (releaseNext = resolve)));
       release();
       await call;
-      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
-      assert.equal(index.stats.snapshots, 0, 'not in the moment after a call: only in a pause');
+      await held(foreground);
+      assert.equal(index.stats.snapshots, 0, 'not in the moment between two calls: only in a pause');
+      releaseNext();
+      await next;
       await warming;
       assert.equal(index.stats.snapshots, 2, 'a glob and a name search, each answered by the index');
     } finally {
@@ -96,7 +104,7 @@ describe('indexes: background work waits for calls', function () {
     assert.equal(foreground.busy, true);
     const content = new NodeContentIndex(paths, { foreground });
     try {
-      await manyTurns();
+      await held(foreground);
       assert.equal(content.report().files, 0, 'nothing read while the call is in flight');
       assert.equal(content.report().state, 'building');
       release();

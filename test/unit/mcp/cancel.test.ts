@@ -27,7 +27,6 @@ function stagingLeftovers(root: string): string[] {
 }
 
 describe('MCP server: cancellation and progress', function () {
-  this.timeout(120000);
   let tmp = '';
   let base = '';
   let state = '';
@@ -55,28 +54,35 @@ describe('MCP server: cancellation and progress', function () {
     served = undefined;
   });
 
-  /** The scan engine (no ripgrep on PATH), whose steps the core controls, so a cancelled search stops mid-way. */
-  async function start(): Promise<Served> {
+  /**
+   * The scan engine (no ripgrep on PATH), whose steps the core controls, so a cancelled search stops mid-way; `pauseAt`
+   * stops the server at the first operation on that file (src/node/fs/pausePoints.ts) until it is resumed.
+   */
+  async function start(pauseAt?: string): Promise<Served> {
     const noTools = path.join(tmp, 'no-tools');
     fs.mkdirSync(noTools, { recursive: true });
-    served = await serve(['--root', base, '--state', state], { env: { PATH: noTools } });
+    served = await serve(['--root', base, '--state', state], {
+      env: { PATH: noTools, ...(pauseAt === undefined ? {} : { AGENTFS_PAUSE_AT: pauseAt }) },
+    });
     return served;
   }
 
   it('cancelling mid-search stops the search between steps; the server answers the next call', async function () {
-    const server = await start();
+    // The search is held at a file in the middle of its order, so the cancellation reaches it mid-way every time:
+    // the server must read it while the search waits on that file and its other reads go on.
+    const held = path.join(base, 'tree', 'd100', 'f0.txt');
+    const server = await start(held);
     const controller = new AbortController();
-    // Only the last file matches, so the search must read all 10,000 (a query matching every file would stop after
-    // the first page and could finish before the cancellation arrives). It takes a few hundred milliseconds, less
-    // than the second before its first progress notification, so the cancellation goes out on a timer.
     const call = server.call(
       'search_content',
       { query: 'needle 199-49$', is_regex: true, max_results: 200, context_lines: 2 },
       { signal: controller.signal },
     );
-    setTimeout(() => controller.abort(), 30);
+    await waitForLog(server, (log) => log.includes(`paused at ${held}`), 'the search reaching the held file');
+    controller.abort();
     await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
     await waitForLog(server, (log) => /search_content cancelled after \d+ ms/.test(log), 'the search cancelled');
+    server.resume();
     assert.doesNotMatch(server.log(), /search_content ok/);
     const data = expectOk(
       (await server.call('search_content', { query: '^needle 7-3$', is_regex: true, max_results: 5 })).envelope,
@@ -87,7 +93,9 @@ describe('MCP server: cancellation and progress', function () {
   });
 
   it('cancelling mid-copy leaves no destination and no staging directory; the source and the history are untouched', async function () {
-    const server = await start();
+    // The copy is held at a file in the middle of the tree: the cancellation comes while it is half done, every time.
+    const held = path.join(base, 'tree', 'd100', 'f0.txt');
+    const server = await start(held);
     // The history's own folder is left out: the call's reservation (a journal line, then its withdrawal) may leave it
     // made; that it keeps no record and no content is checked below.
     const before = snapshot(tmp, ['state']);
@@ -96,29 +104,16 @@ describe('MCP server: cancellation and progress', function () {
     const call = server.call(
       'copy_directory',
       { source_path: 'tree', destination_path: 'copy/of/tree' },
-      {
-        signal: controller.signal,
-        onprogress: (update) => {
-          messages.push(update.message ?? '');
-          if (/files copied/.test(update.message ?? '')) controller.abort();
-        },
-      },
+      { signal: controller.signal, onprogress: (update) => messages.push(update.message ?? '') },
     );
-    // Cancelled mid-copy: once the copy's staging folder (built beside the destination) holds files, or at the first
-    // progress, whichever comes first — a fast machine may copy for less than the second before progress starts.
-    const staging = (): string | undefined => {
-      const parent = path.join(base, 'copy', 'of');
-      return fs.existsSync(parent) ? fs.readdirSync(parent).find((name) => name.includes('.agentfs-copy-')) : undefined;
-    };
-    const watch = setInterval(() => {
-      const folder = staging();
-      if (folder && fs.readdirSync(path.join(base, 'copy', 'of', folder)).length >= 20) controller.abort();
-    }, 2);
-    try {
-      await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
-    } finally {
-      clearInterval(watch);
-    }
+    await waitForLog(server, (log) => log.includes(`paused at ${held}`), 'the copy reaching the held file');
+    const staged = fs.readdirSync(path.join(base, 'copy', 'of')).find((name) => name.includes('.agentfs-copy-'));
+    assert.ok(staged !== undefined && fs.readdirSync(path.join(base, 'copy', 'of', staged)).length > 0, 'the copy was half done');
+    controller.abort();
+    await assert.rejects(call, (error: unknown) => error instanceof Error && /abort/i.test(`${error.name} ${error.message}`));
+    // The copy waits on the held file; once the server has read the cancellation it may go on, and stops at its next step.
+    await waitForLog(server, (log) => /copy_directory: the client cancelled it after \d+ ms/.test(log), 'the cancellation read');
+    server.resume();
     await waitForLog(server, (log) => /copy_directory cancelled after \d+ ms/.test(log), 'the copy cancelled');
     assert.ok(
       messages.every((message) => /^copy_directory: \d+( of \d+)? [a-z ]+$/.test(message)),
@@ -136,17 +131,39 @@ describe('MCP server: cancellation and progress', function () {
   });
 
   it('a request with a progress token gets notifications whose progress only rises, each naming the phase', async function () {
-    // The server is quiet for a call's first second, and one copy of the tree can take less on an idle machine: four
-    // copies of it last several seconds anywhere.
-    const copies = 4;
+    // The server is quiet for a call's first second and then says how far it got at most every 100 ms: the copy is
+    // held twice, each time until that much has passed, so two notifications are due however fast the machine.
+    const copies = 2;
     for (let copy = 0; copy < copies; copy++) fs.cpSync(path.join(base, 'tree'), path.join(base, 'wide', `t${copy}`), { recursive: true });
-    const server = await start();
+    const first = path.join(base, 'wide', 't0', 'd100', 'f0.txt');
+    const second = path.join(base, 'wide', 't1', 'd100', 'f0.txt');
+    const server = await start([first, second].join(path.delimiter));
     const updates: { progress: number; message?: string }[] = [];
-    const { envelope } = await server.call(
+    let notified: () => void = () => undefined;
+    const call = server.call(
       'copy_directory',
       { source_path: 'wide', destination_path: 'copied' },
-      { onprogress: (update) => updates.push(update) },
+      {
+        onprogress: (update) => {
+          updates.push(update);
+          notified();
+        },
+      },
     );
+    const pass = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+    await waitForLog(server, (log) => log.includes(`paused at ${first}`), 'the copy reaching the first held file');
+    await pass(1_100);
+    // Due once the first second has passed: sent during the hold (other files of the copy went on) or after it.
+    const firstNotice = new Promise<void>((resolve) => {
+      notified = resolve;
+      if (updates.length > 0) resolve();
+    });
+    server.resume();
+    await waitForLog(server, (log) => log.includes(`paused at ${second}`), 'the copy reaching the second held file');
+    await firstNotice;
+    await pass(200);
+    server.resume();
+    const { envelope } = await call;
     assert.equal(expectOk(envelope, 'copy_directory').files, copies * DIRECTORIES * FILES_PER_DIRECTORY);
     assert.ok(updates.length >= 2, `progress notifications: ${JSON.stringify(updates)}`);
     for (let index = 1; index < updates.length; index++)

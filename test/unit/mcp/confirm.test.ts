@@ -44,7 +44,6 @@ const MATRIX: readonly (readonly ['elicit' | 'never' | 'require', Client, boolea
 ];
 
 describe('MCP server: confirmation by elicitation', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   let state = '';

@@ -244,7 +244,6 @@ async function startRelay(port: number, token: string): Promise<Relay> {
 }
 
 describe('MCP server over HTTP: the MCP conformance suite', function () {
-  this.timeout(120000);
   let suite = { node: '', script: '' };
   let tmp = '';
   let server: HttpServed | undefined;

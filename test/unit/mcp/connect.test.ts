@@ -20,6 +20,8 @@ import {
 import type { Envelope } from '../../../src/core/envelope';
 import { stateToken } from '../../../src/node/mcp/httpToken';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
+import { packOperations, readPack } from '../packFile';
+import { Output } from '../../shared/output';
 import { buildOnce, RUNNER, serve, SERVER, stopChild } from './serve';
 
 /** Splits a POSIX shell line of plain and single-quoted words (what shellWord writes). */
@@ -63,7 +65,6 @@ function commandOf(snippet: ConnectSnippet): ServerCommand {
 }
 
 describe('MCP server: the Connect Another Agent snippets', function () {
-  this.timeout(120000);
   let tmp = '';
 
   before(buildOnce);
@@ -126,7 +127,8 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     const listed = spawnSync(process.execPath, [RUNNER, '--root', base, '--state', state, 'history_list', '{}'], { encoding: 'utf8' });
     const data = expectOk(JSON.parse(listed.stdout) as Parameters<typeof expectOk>[0], 'history_list');
     assert.equal(data.count, snippets.length);
-    assert.ok(fs.readdirSync(path.join(state, 'operations')).length >= snippets.length);
+    const recorded = [...packOperations(readPack(state)).values()].filter((operation) => operation.record);
+    assert.ok(recorded.length >= snippets.length, `${recorded.length} records in the pack`);
   });
 
   it('over HTTP: the server line starts it on the folder, and each client entry reaches it with the URL and the token', async function () {
@@ -146,12 +148,10 @@ describe('MCP server: the Connect Another Agent snippets', function () {
     assert.ok(line);
     const [command = '', ...args] = shellWords(line.text.trim());
     const child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-    });
+    const errors = new Output(child.stderr);
     try {
-      for (let tries = 0; tries < 400 && !log.includes('listening on'); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await errors.until((text) => text.includes('listening on'), 'where it listens');
+      const log = errors.text;
       assert.match(
         log,
         new RegExp(`listening on http://127\\.0\\.0\\.1:${port}/mcp; token in ${state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),

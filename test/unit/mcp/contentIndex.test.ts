@@ -10,7 +10,7 @@ import { invokeOperation } from '../../../src/core/invoke';
 import { createNodeSession } from '../../../src/node/host/session';
 import { checkEnvelope } from '../../shared/results';
 import { writeTree } from '../../shared/tree';
-import { removeTree } from '../helpers';
+import { pollUntil, removeTree } from '../helpers';
 import { buildOnce, serve, type Served, tempLayout } from './serve';
 
 interface ContentIndexInfo {
@@ -29,12 +29,12 @@ async function contentIndexOf(served: Served): Promise<ContentIndexInfo | null |
 }
 
 async function whenReady(served: Served): Promise<ContentIndexInfo> {
-  for (let tries = 0; tries < 400; tries++) {
-    const info = await contentIndexOf(served);
-    if (info?.state === 'ready') return info;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail('the content index never became ready');
+  const info = await pollUntil(
+    () => contentIndexOf(served),
+    (each) => each?.state === 'ready',
+  );
+  assert.ok(info);
+  return info;
 }
 
 describe('MCP server: the content index', function () {

@@ -12,7 +12,6 @@ import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, serve, type Served, tempLayout } from './serve';
 
 describe('MCP server: client dialects', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   let served: Served | undefined;

@@ -25,7 +25,6 @@ const FILES: readonly { encoding: string; bom: boolean; eol: string }[] = [
 ];
 
 describe('MCP server: files in their encodings read faithfully and written back byte for byte', function () {
-  this.timeout(60_000);
   let layout: ReturnType<typeof tempLayout>;
   let server: Served;
   before(async function () {

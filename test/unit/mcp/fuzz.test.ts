@@ -46,6 +46,8 @@ describe('MCP server: 1,000 random calls', function () {
         'dir/b.txt': 'beta\n',
         'dir/sub/c.md': '# c\n',
         'notes.md': 'one\ntwo\n',
+        // Source whose symbols some random strings name, for the symbol tools.
+        'tool.py': 'def alpha():\n    return 1\n\nclass x:\n    def beta(self):\n        pass\n',
         '.env': 'KEY=1\n',
       };
       for (const [relative, content] of Object.entries(files)) {
@@ -78,7 +80,7 @@ describe('MCP server: 1,000 random calls', function () {
 
     const next = random(SEED);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
-    const inside = ['a.txt', 'dir', 'dir/b.txt', 'dir/sub', 'dir/sub/c.md', 'notes.md', 'new.txt', 'new/dir/x.txt', '.'];
+    const inside = ['a.txt', 'dir', 'dir/b.txt', 'dir/sub', 'dir/sub/c.md', 'notes.md', 'tool.py', 'new.txt', 'new/dir/x.txt', '.'];
     const escapes = [
       '',
       '.env',
@@ -137,6 +139,7 @@ describe('MCP server: 1,000 random calls', function () {
         default:
           if (/path|name|file/.test(name) && next() < 0.9) return pick(next() < 0.6 ? inside : escapes);
           if (name === 'operation_id') return pick(['0000000000-0000-0000', 'nope', '../../etc']);
+          if (name === 'symbol') return pick(['alpha', 'x/beta', 'x', 'beta', 'nope', 'x/../..']);
           return pick(strings);
       }
     };
@@ -179,6 +182,8 @@ describe('MCP server: 1,000 random calls', function () {
     assertTree(snapshot(outside), outsideBefore, 'nothing outside the root changed');
     assertTree(snapshot(sibling), siblingBefore, 'nothing in the prefix sibling changed');
     assert.equal(counts.ok + counts.refused + counts.protocol, CALLS);
-    assert.ok(counts.ok > 150 && counts.refused > 150, `a mix of successes and refusals: ${JSON.stringify(counts)}`);
+    // At least a tenth each way: random input rarely fits the tools with several required parameters (edit_symbol
+    // needs a source file, a symbol of it, an action and text), so successes are the rarer.
+    assert.ok(counts.ok > 100 && counts.refused > 100, `a mix of successes and refusals: ${JSON.stringify(counts)}`);
   });
 });

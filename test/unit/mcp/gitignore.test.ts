@@ -42,7 +42,6 @@ const CALLS: readonly { readonly operation: string; readonly input: Record<strin
 ];
 
 describe('ignore rules in the runner and the MCP server: the four cases answer as git does', function () {
-  this.timeout(120_000);
   before(buildOnce);
 
   for (const { name, write } of FOUR_CASES) {

@@ -13,7 +13,6 @@ import { expectError, expectOk, makeTempDir, removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, type Served } from './serve';
 
 describe('MCP server and runner: a home folder as root', function () {
-  this.timeout(60000);
   let tmp = '';
   let home = '';
   let runtime = '';

@@ -84,7 +84,6 @@ describe('MCP server over HTTP: load and clients that go away', function () {
 
   for (const era of ['modern', 'legacy'] as const) {
     it(`${era === 'modern' ? '2026-07-28' : '2025-11-25'}: a client that gives up on a search cancels it; the server answers the next call`, async function () {
-      // Enough files that a scan (no ripgrep on PATH) outlasts the abort's round trip by far.
       const line = 'an ordinary line of text that matches nothing in particular\n'.repeat(30);
       for (let directory = 0; directory < 100; directory++) {
         const folder = path.join(layout.base, 'tree', `d${directory}`);
@@ -93,7 +92,10 @@ describe('MCP server over HTTP: load and clients that go away', function () {
       }
       const noTools = path.join(layout.tmp, 'no-tools');
       fs.mkdirSync(noTools);
-      served = await serve(['--root', layout.base], layout.state, { PATH: noTools });
+      // The search is held at a file in the middle of its order, so the client gives up while it is half done, every
+      // time; the server must read that while the search waits on the file and its other reads go on.
+      const held = path.join(layout.base, 'tree', 'd50', 'f0.txt');
+      served = await serve(['--root', layout.base], layout.state, { PATH: noTools, AGENTFS_PAUSE_AT: held });
       const client = await connect(served, era);
       try {
         const controller = new AbortController();
@@ -103,13 +105,12 @@ describe('MCP server over HTTP: load and clients that go away', function () {
           { query: 'needle 99-49$', is_regex: true, max_results: 200, context_lines: 2 },
           controller.signal,
         );
-        setTimeout(() => controller.abort(), 30);
+        await served.logged((log) => log.includes(`paused at ${held}`), 'the search reaching the held file');
+        controller.abort();
         await assert.rejects(search);
-        const log = (): string => served?.log() ?? '';
-        for (let tries = 0; tries < 400 && !/search_content cancelled after \d+ ms/.test(log()); tries++)
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        assert.match(log(), /search_content cancelled after \d+ ms/);
-        assert.doesNotMatch(log(), /search_content ok/);
+        await served.logged((log) => /search_content cancelled after \d+ ms/.test(log), 'the search cancelled');
+        served.child.kill('SIGUSR2');
+        assert.doesNotMatch(served.log(), /search_content ok/);
         const next = expectOk(await call(client, 'search_content', { query: '^needle 7-3$', is_regex: true }), 'search_content');
         assert.equal(next.count, 1);
       } finally {

@@ -75,7 +75,6 @@ function headerOf(answer: Answer, name: string): string | undefined {
 }
 
 describe('MCP server over HTTP: token, Origin, Host and size guards', function () {
-  this.timeout(120000);
   let tmp = '';
   let base = '';
   let state = '';

@@ -14,7 +14,6 @@ import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, SERVER, tempLayout } from './serve';
 
 describe('MCP server: the MCP Inspector as a client', function () {
-  this.timeout(120000);
   let inspector = { node: '', script: '' };
   let tmp = '';
   let base = '';

@@ -17,7 +17,6 @@ import { expectError, expectOk, removeTree } from '../helpers';
 import { buildOnce, serve, tempLayout } from './serve';
 
 describe('MCP server: outputSchema', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
 

@@ -16,7 +16,7 @@ import { flagPolicy, parseHostOptions } from '../../../src/node/host/options';
 import { createNodeSession } from '../../../src/node/host/session';
 import { baseTree, Chooser, makeRepository, randomChange, randomQuery, seeded } from '../../shared/churn';
 import { assertTree, snapshot, writeTree } from '../../shared/tree';
-import { removeTree } from '../helpers';
+import { pollUntil, removeTree } from '../helpers';
 import { buildOnce, RUNNER, serve, type Served, tempLayout } from './serve';
 import { checkEnvelope } from '../../shared/results';
 
@@ -40,12 +40,12 @@ async function pathIndexOf(served: Served): Promise<PathIndexInfo | null> {
 
 /** Polls workspace_info until the index answers (its first walk runs between calls). */
 async function whenReady(served: Served): Promise<PathIndexInfo> {
-  for (let tries = 0; tries < 400; tries++) {
-    const info = await pathIndexOf(served);
-    if (info?.state === 'ready') return info;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail('the index never became ready');
+  const info = await pollUntil(
+    () => pathIndexOf(served),
+    (each) => each?.state === 'ready',
+  );
+  assert.ok(info);
+  return info;
 }
 
 /** Every entry below `root` (.git included: the index holds what include_ignored can show). */
@@ -103,15 +103,10 @@ describe('MCP server: the path index', function () {
         const after = await whenReady(served);
         assert.ok(after.walks_answered >= compared / 2, `${after.walks_answered} walks answered from the index for ${compared} calls`);
         // Once the background has caught up, the index holds exactly the tree (files, directories, links, .git).
-        let settled = after;
-        for (
-          let tries = 0;
-          tries < 200 && (settled.paths !== countPaths(base).paths || settled.directories !== countPaths(base).directories);
-          tries++
-        ) {
-          await new Promise((resolve) => setTimeout(resolve, 25));
-          settled = await whenReady(served);
-        }
+        const settled = await pollUntil(
+          () => whenReady(served),
+          (info) => info.paths === countPaths(base).paths && info.directories === countPaths(base).directories,
+        );
         assert.deepEqual({ paths: settled.paths, directories: settled.directories }, countPaths(base));
         assert.ok(settled.estimated_bytes > settled.paths * 100, `${settled.estimated_bytes} bytes for ${settled.paths} paths`);
       } finally {
@@ -182,11 +177,11 @@ describe('MCP server: the path index', function () {
         // Only workspace_info is called, which walks nothing: the walks answered are the warm-up's, a glob and a
         // fuzzy name search (one snapshot each), run in the pauses between the client's polls (a pause is 250 ms
         // without a call: a poll that cancels the warm-up lets it run again after the next).
-        let info = await whenReady(next);
-        for (let tries = 0; tries < 50 && info.walks_answered < 2; tries++) {
-          await new Promise((resolve) => setTimeout(resolve, 400));
-          info = await whenReady(next);
-        }
+        const info = await pollUntil(
+          () => whenReady(next),
+          (each) => each.walks_answered >= 2,
+          400,
+        );
         assert.equal(info.walks_answered, 2, 'the warm-up walked the saved index, twice');
         const { envelope } = await next.call('find_file', { file_name: 'user controler' });
         assert.ok(envelope.ok && JSON.stringify(envelope.data).includes('src/app/user-controller.ts'), JSON.stringify(envelope));

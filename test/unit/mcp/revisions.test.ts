@@ -11,6 +11,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport } from '@modelcon
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import type { Envelope } from '../../../src/core/envelope';
 import { expectError, expectOk, removeTree } from '../helpers';
+import { Output } from '../../shared/output';
 import { buildOnce, SERVER, serve, stopChild, tempLayout } from './serve';
 
 interface ModernServed {
@@ -71,7 +72,6 @@ async function serveModern(
 }
 
 describe('MCP server: both protocol revisions', function () {
-  this.timeout(120_000);
   let layout: ReturnType<typeof tempLayout>;
   before(buildOnce);
   beforeEach(() => {
@@ -159,22 +159,15 @@ describe('MCP server: both protocol revisions', function () {
 
   it('2026-07-28: an answer given for one call does not let another run (raw lines)', async function () {
     const child = spawn(process.execPath, [SERVER, '--root', layout.base, '--no-history'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const lines: Record<string, unknown>[] = [];
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      for (let index = buffer.indexOf('\n'); index !== -1; index = buffer.indexOf('\n')) {
-        lines.push(JSON.parse(buffer.slice(0, index)) as Record<string, unknown>);
-        buffer = buffer.slice(index + 1);
-      }
-    });
+    const out = new Output(child.stdout);
+    const answer = (id: number): Record<string, unknown> | undefined =>
+      out
+        .lines()
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((line) => line.id === id);
     const response = async (id: number): Promise<Record<string, unknown>> => {
-      for (let tries = 0; tries < 800; tries++) {
-        const found = lines.find((line) => line.id === id);
-        if (found) return found;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      assert.fail(`no response with id ${id}; got ${JSON.stringify(lines)}`);
+      await out.until(() => answer(id) !== undefined, `the response with id ${id}`);
+      return answer(id) ?? {};
     };
     const meta = {
       'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -233,14 +226,11 @@ describe('MCP server: both protocol revisions', function () {
     const child = spawn(process.execPath, [SERVER, '--root', layout.base, '--state', layout.state, '--http', '127.0.0.1:0'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
-    });
+    const errors = new Output(child.stderr);
     try {
-      for (let tries = 0; tries < 400 && !/listening on (\S+);/.test(log); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
-      const url = /listening on (\S+);/.exec(log)?.[1];
-      assert.ok(url, `the server says where it listens:\n${log}`);
+      await errors.until((log) => /listening on (\S+);/.test(log), 'where it listens');
+      const url = /listening on (\S+);/.exec(errors.text)?.[1];
+      assert.ok(url, `the server says where it listens:\n${errors.text}`);
       const tokenFile = path.join(layout.state, 'mcp-http-token');
       assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600, 'only its owner reads the token');
       const token = fs.readFileSync(tokenFile, 'utf8').trim();
@@ -274,8 +264,9 @@ describe('MCP server: both protocol revisions', function () {
           await client.close();
         }
       }
-      assert.match(log, /client agentfs-http-modern 1\.0\.0 \(2026-07-28\)/);
-      assert.match(log, /client agentfs-http-legacy 1\.0\.0 \(2025-11-25\)/);
+      // Each client is named once it has called (its line comes with its first request).
+      await errors.until((log) => /client agentfs-http-modern 1\.0\.0 \(2026-07-28\)/.test(log), 'the 2026 client named');
+      await errors.until((log) => /client agentfs-http-legacy 1\.0\.0 \(2025-11-25\)/.test(log), 'the 2025 client named');
     } finally {
       await stopChild(child);
     }

@@ -12,7 +12,6 @@ import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } 
 import { buildOnce, serve, type Served, waitForLog } from './serve';
 
 describe('MCP server: roots', function () {
-  this.timeout(60000);
   let tmp = '';
   let state = '';
   /** tmp/project/{a.txt, sub/b.txt, other/c.txt}, tmp/elsewhere/d.txt, tmp/cwd/e.txt */

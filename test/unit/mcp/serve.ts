@@ -3,7 +3,7 @@
  * over real stdio, as MCP clients run it. No part of the protocol is mocked.
  */
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -20,11 +20,12 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Envelope } from '../../../src/core/envelope';
 import { makeTempDir } from '../helpers';
+import { buildBundles } from '../bundles';
 import { checkEnvelope } from '../../shared/results';
+import { Output } from '../../shared/output';
 
-export const REPO = path.join(__dirname, '..', '..', '..', '..');
-export const SERVER = path.join(REPO, 'dist', 'mcp.js');
-export const RUNNER = path.join(REPO, 'dist', 'cli.js');
+import { SERVER } from '../bundles';
+export { REPO, RUNNER, SERVER } from '../bundles';
 
 /** A temp folder with `base` (the root to serve, made) and `state` (a history folder beside it, not made). */
 export function tempLayout(prefix: string): { tmp: string; base: string; state: string } {
@@ -44,16 +45,8 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.kill()) await exited;
 }
 
-let built = false;
-
-/** Builds the bundles once per test run, so the server under test is the current source. */
-export function buildOnce(): void {
-  if (built) return;
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-  assert.equal(build.status, 0, `node esbuild.mjs failed:\n${build.stdout}\n${build.stderr}`);
-  assert.ok(fs.existsSync(SERVER), 'dist/mcp.js was not built');
-  built = true;
-}
+/** The bundles built from the current source (bundles.ts): done once per run, before any test. */
+export const buildOnce = buildBundles;
 
 export interface ServeOptions {
   readonly cwd?: string;
@@ -84,6 +77,13 @@ export interface Served {
     options?: { signal?: AbortSignal; onprogress?: (progress: { progress: number; total?: number; message?: string }) => void },
   ): Promise<{ result: CallToolResult; envelope: Envelope }>;
   close(): Promise<void>;
+  /** Lets the server go on from a pause point (AGENTFS_PAUSE_AT, src/node/fs/pausePoints.ts). */
+  resume(): void;
+  /**
+   * Resolves once `predicate` holds for the log, checked at every line the server writes (no deadline but mocha's);
+   * rejects, with the log, if the server's stderr closes first.
+   */
+  logged(predicate: (log: string) => boolean, what: string): Promise<void>;
 }
 
 /** Checks the result shape every tools/call must have and returns its envelope (an image item after it is left to the caller). */
@@ -105,10 +105,9 @@ export async function serve(args: readonly string[], options: ServeOptions = {})
   Object.assign(env, options.env);
   const command = options.command ?? { command: process.execPath, args: [SERVER, ...args] };
   const transport = new StdioClientTransport({ command: command.command, args: [...command.args], cwd: options.cwd, env, stderr: 'pipe' });
-  let log = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    log += chunk.toString('utf8');
-  });
+  const { stderr } = transport;
+  assert.ok(stderr, "the server's stderr is piped");
+  const log = new Output(stderr);
   const capabilities: ClientCapabilities = {};
   if (options.elicit) capabilities.elicitation = { form: {} };
   if (options.roots) capabilities.roots = { listChanged: true };
@@ -128,7 +127,7 @@ export async function serve(args: readonly string[], options: ServeOptions = {})
   return {
     client,
     transport,
-    log: () => log,
+    log: () => log.text,
     elicitations,
     async call(name, args, callOptions = {}) {
       const result = (await client.callTool({ name, arguments: args as Record<string, unknown> }, CallToolResultSchema, {
@@ -139,14 +138,16 @@ export async function serve(args: readonly string[], options: ServeOptions = {})
       return { result, envelope: envelopeOf(result) };
     },
     close: () => client.close(),
+    resume() {
+      const { pid } = transport;
+      assert.ok(pid !== null, 'the server is running');
+      process.kill(pid, 'SIGUSR2');
+    },
+    logged: (predicate, what) => log.until(predicate, `${what} in the server's log`),
   };
 }
 
 /** Resolves once `predicate` holds for the server's log (its lines arrive asynchronously on stderr). */
-export async function waitForLog(served: Served, predicate: (log: string) => boolean, what: string): Promise<void> {
-  for (let tries = 0; tries < 400; tries++) {
-    if (predicate(served.log())) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  assert.fail(`the server's log never showed ${what}:\n${served.log()}`);
+export function waitForLog(served: Served, predicate: (log: string) => boolean, what: string): Promise<void> {
+  return served.logged(predicate, what);
 }

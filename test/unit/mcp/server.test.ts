@@ -11,17 +11,20 @@ import type { Envelope } from '../../../src/core/envelope';
 import { operationOf } from '../../../src/core/catalog/manifest';
 import { renderText } from '../../../src/core/naming';
 import { serverNaming } from '../../../src/node/mcp/server';
-import { findTool, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
+import { findTool, generatedManifestStrings, languageModelTools, TOOL_DEFINITIONS } from '../../../src/core/tools';
 import { assertTree, expectError, expectOk, makeTempDir, removeTree, snapshot } from '../helpers';
 import { FIXTURES, IMAGES } from '../imageFixtures';
 import { checkEnvelope } from '../../shared/results';
-import { buildOnce, REPO, RUNNER, serve, SERVER, stopChild, tempLayout } from './serve';
+import { buildOnce, REPO, RUNNER, serve, SERVER, stopChild, tempLayout, waitForLog } from './serve';
+import { Output } from '../../shared/output';
 
 /** The editor's manifest entries, as package.json holds them (generated from the same definitions). */
 const MANIFEST_TOOLS = languageModelTools();
+/** A manifest string as an English-speaking person reads it: package.json's `%key%`, resolved by package.nls.json. */
+const MANIFEST_STRINGS = generatedManifestStrings();
+const english = (value: string): string => MANIFEST_STRINGS[/^%(.+)%$/.exec(value)?.[1] ?? ''] ?? value;
 
 describe('MCP server: tools and flags', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   let state = '';
@@ -51,9 +54,11 @@ describe('MCP server: tools and flags', function () {
         assert.deepEqual(tool.inputSchema, manifest.inputSchema, `${tool.name}: inputSchema`);
         // The editor's description, with tools named as this server names them (naming.ts): the same text otherwise.
         assert.equal(tool.description, renderText(definition.modelDescription, serverNaming('elicit')), `${tool.name}: description`);
-        assert.equal(tool.title, manifest.displayName);
+        // The English title the editor shows (the MCP server has no display language to follow).
+        assert.equal(tool.title, english(manifest.displayName));
+        assert.notEqual(tool.title, manifest.displayName, `${tool.name}: a title, not a manifest key`);
         const annotations = tool.annotations ?? {};
-        assert.equal(annotations.title, manifest.displayName);
+        assert.equal(annotations.title, tool.title);
         assert.equal(annotations.openWorldHint, false, `${tool.name}: openWorldHint`);
         assert.equal(annotations.readOnlyHint, definition.effect === 'read', `${tool.name}: readOnlyHint`);
         // Destructive: may replace or remove what exists; only a tool that merely adds is not.
@@ -163,25 +168,17 @@ describe('MCP server: tools and flags', function () {
   it('malformed lines get a JSON-RPC error with id null, and the server keeps serving on the same stream (stdout: JSON-RPC only)', async function () {
     const child = spawn(process.execPath, [SERVER, '--root', base, '--no-history'], { stdio: ['pipe', 'pipe', 'pipe'] });
     try {
-      const lines: unknown[] = [];
-      let buffer = '';
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString('utf8');
-        for (let index = buffer.indexOf('\n'); index !== -1; index = buffer.indexOf('\n')) {
-          lines.push(JSON.parse(buffer.slice(0, index)));
-          buffer = buffer.slice(index + 1);
-        }
-      });
+      const errors = new Output(child.stderr);
+      const out = new Output(child.stdout);
       const send = (text: string): void => void child.stdin.write(`${text}\n`);
+      const answers = (id: number | null): Record<string, unknown>[] =>
+        out
+          .lines()
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((line) => line.id === id);
       const response = async (id: number | null, count = 1): Promise<Record<string, unknown>> => {
-        for (let tries = 0; tries < 800; tries++) {
-          const found = lines.filter((line) => (line as { id?: unknown }).id === id);
-          if (found.length >= count) return found[count - 1] as Record<string, unknown>;
-          await new Promise((resolve) => setTimeout(resolve, 25));
-        }
-        assert.fail(`no response with id ${String(id)}; got ${JSON.stringify(lines)}`);
+        await out.until(() => answers(id).length >= count, `response ${count} with id ${String(id)}`);
+        return answers(id)[count - 1] ?? {};
       };
       send(
         JSON.stringify({
@@ -210,9 +207,9 @@ describe('MCP server: tools and flags', function () {
       assert.equal(result.isError, false);
       assert.equal(expectOk(result.structuredContent, 'read_file').content, 'alpha\n');
       assert.equal(child.exitCode, null, 'the server is still running');
-      for (const line of lines)
-        assert.equal((line as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${JSON.stringify(line)}`);
-      assert.equal(stderr.match(/agent-fs-mcp: client raw 1 \(2025-06-18\)/g)?.length, 1, stderr);
+      for (const line of out.lines())
+        assert.equal((JSON.parse(line) as { jsonrpc?: unknown }).jsonrpc, '2.0', `stdout carries only JSON-RPC messages: ${line}`);
+      assert.equal(errors.text.match(/agent-fs-mcp: client raw 1 \(2025-06-18\)/g)?.length, 1, errors.text);
     } finally {
       await stopChild(child);
     }
@@ -244,9 +241,8 @@ describe('MCP server: tools and flags', function () {
     try {
       await served.call('write_file', { file_name: 'secret-name.txt', content: 'private words' });
       await served.call('read_file', { file_name: 'missing.txt' });
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitForLog(served, (log) => /read_file FILE_NOT_FOUND in \d+ ms/.test(log), 'the read logged');
       assert.match(served.log(), /write_file ok in \d+ ms/);
-      assert.match(served.log(), /read_file FILE_NOT_FOUND in \d+ ms/);
       assert.doesNotMatch(served.log(), /private words|secret-name/);
     } finally {
       await served.close();
@@ -323,10 +319,14 @@ const STEPS: readonly Step[] = [
     }),
   ],
   ['read_file', () => ({ file_name: 'nb.ipynb' })],
+  // The symbol tools, on a Python file: the outline, the references (whole words on both sides), the edit.
+  ['create_file', () => ({ path: 'tool.py', content: 'def beta():\n    return 1\n' })],
+  ['read_outline', () => ({ path: 'tool.py' })],
+  ['find_references', () => ({ path: 'tool.py', symbol: 'beta' })],
+  ['edit_symbol', () => ({ path: 'tool.py', symbol: 'beta', action: 'replace', text: 'def beta():\n    return 2' })],
 ];
 
 describe('MCP server: images, and no problems after edits', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   before(buildOnce);

@@ -16,7 +16,6 @@ import { expectError, expectOk, removeTree, snapshot, assertTree } from '../help
 import { buildOnce, RUNNER, serve, tempLayout } from './serve';
 
 describe('shared policy: the MCP server and the runner follow the editor through --state', function () {
-  this.timeout(60000);
   let tmp = '';
   let base = '';
   let state = '';

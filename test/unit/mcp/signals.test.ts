@@ -11,9 +11,9 @@ import type { Envelope } from '../../../src/core/envelope';
 import { expectOk, makeTempDir, removeTree } from '../helpers';
 import { stagingLeft } from '../fs/kills';
 import { buildOnce, RUNNER, SERVER } from './serve';
+import { Output } from '../../shared/output';
 
 describe('MCP server: SIGTERM and SIGINT', function () {
-  this.timeout(120_000);
   let tmp = '';
   let base = '';
   let state = '';
@@ -35,27 +35,27 @@ describe('MCP server: SIGTERM and SIGINT', function () {
   });
   after(() => removeTree(tmp));
 
-  /** Starts the server with raw JSON lines, initialized, and returns a way to send a request and its log. */
-  async function start(): Promise<{
+  /**
+   * Starts the server with raw JSON lines, initialized, and returns a way to send a request, its log and a wait on it;
+   * `pauseAt` holds it at the first operation on that file until SIGUSR2 (src/node/fs/pausePoints.ts).
+   */
+  async function start(pauseAt?: string): Promise<{
     child: ChildProcessWithoutNullStreams;
     send: (id: number, method: string, params: object) => void;
     log: () => string;
+    logged: (holds: (log: string) => boolean, what: string) => Promise<void>;
   }> {
-    const child = spawn(process.execPath, [SERVER, '--root', base, '--state', state], { env: env() });
-    let log = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString('utf8');
+    const child = spawn(process.execPath, [SERVER, '--root', base, '--state', state], {
+      env: { ...env(), ...(pauseAt === undefined ? {} : { AGENTFS_PAUSE_AT: pauseAt }) },
     });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-    });
+    const log = new Output(child.stderr);
+    const out = new Output(child.stdout);
     const send = (id: number, method: string, params: object): void =>
       void child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
     send(0, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'signals', version: '1' } });
-    for (let tries = 0; tries < 400 && !out.includes('"id":0'); tries++) await new Promise((resolve) => setTimeout(resolve, 25));
+    await out.until((text) => text.includes('"id":0'), 'the answer to initialize');
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    return { child, send, log: () => log };
+    return { child, send, log: () => log.text, logged: (holds, what) => log.until(holds, what) };
   }
 
   function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
@@ -72,18 +72,18 @@ describe('MCP server: SIGTERM and SIGINT', function () {
 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} mid-copy: the copy rolls back, the process exits 0, and no lock of it is left`, async function () {
-      const server = await start();
+      // The copy is held at a file in the middle of the tree, so the signal comes while it is half done, every time.
+      const heldFile = path.join(base, 'tree', 'd50', 'f0.txt');
+      const server = await start(heldFile);
       const done = exited(server.child);
       server.send(1, 'tools/call', { name: 'copy_directory', arguments: { source_path: 'tree', destination_path: `copy-${signal}` } });
-      // Once the copy's staging folder beside the destination holds files, the copy is mid-way.
-      const staging = (): string | undefined => fs.readdirSync(base).find((name) => name.includes('.agentfs-copy-'));
-      for (let tries = 0; tries < 2000; tries++) {
-        const folder = staging();
-        if (folder && fs.readdirSync(path.join(base, folder)).length >= 10) break;
-        await new Promise((resolve) => setTimeout(resolve, 2));
-      }
-      assert.ok(staging(), 'the copy had started');
+      await server.logged((log) => log.includes(`paused at ${heldFile}`), 'the copy reaching the held file');
+      const staging = fs.readdirSync(base).find((name) => name.includes('.agentfs-copy-'));
+      assert.ok(staging !== undefined && fs.readdirSync(path.join(base, staging)).length > 0, 'the copy was half done');
       server.child.kill(signal);
+      // Stopping cancels the copy, which goes on from the held file only to roll back at its next step.
+      await server.logged((log) => log.includes(`${signal}: stopping`), 'the server stopping');
+      server.child.kill('SIGUSR2');
       const { code } = await done;
       assert.equal(code, 0, server.log());
       assert.match(server.log(), new RegExp(`${signal}: stopping`));
@@ -99,8 +99,7 @@ describe('MCP server: SIGTERM and SIGINT', function () {
     const server = await start();
     const done = exited(server.child);
     server.send(1, 'tools/call', { name: 'write_file', arguments: { file_name: 'note.txt', content: 'kept\n' } });
-    for (let tries = 0; tries < 400 && !server.log().includes('write_file ok'); tries++)
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    await server.logged((log) => log.includes('write_file ok'), 'the write done');
     server.child.kill('SIGTERM');
     assert.equal((await done).code, 0);
     assert.equal(fs.readFileSync(path.join(base, 'note.txt'), 'utf8'), 'kept\n');

@@ -11,7 +11,6 @@ import { makeDocx, makeEncryptedDocx, makePdf, manyPages, word } from '../../sha
 const replyBytes = (envelope: Envelope): number => Buffer.byteLength(JSON.stringify(envelope));
 
 describe('read_file: PDF and Word documents', function () {
-  this.timeout(60_000);
   let ws: TempWorkspace;
   before(async function () {
     ws = tempWorkspace();

@@ -250,7 +250,6 @@ describe('read_file: ranges, limits and encodings', function () {
 });
 
 describe('read_file: files above the whole-read size', function () {
-  this.timeout(60_000);
   let ws: TempWorkspace;
   let lineCount: number;
   const line = (number: number): string => `${String(number).padStart(8, '0')} the quick brown fox jumps over the lazy dog\n`;

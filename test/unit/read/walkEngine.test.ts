@@ -133,8 +133,7 @@ describe('walk engine shortcuts', function () {
     if (ws && fs.existsSync(ws.tmp)) ws.cleanup();
   });
 
-  it('find_file: the prefilter and the per-name ranking drop no match and change no score fuse.js gives', function () {
-    this.timeout(120_000);
+  it('find_file: the prefilter and the per-name ranking drop no match and change no score fuse.js gives', async function () {
     const next = random(20261201);
     const all = names(next, 3000);
     let compared = 0;
@@ -142,7 +141,7 @@ describe('walk engine shortcuts', function () {
     for (const query of queries(next, 800)) {
       const search = new FileNameSearch<string>(query.trim());
       for (const name of all) search.add(name, name);
-      const got = search.results();
+      const got = await search.results();
       const expected = reference(query, all);
       assert.equal(got.matchType, expected.matchType, `match_type for ${JSON.stringify(query)}`);
       assert.deepEqual(
@@ -158,7 +157,6 @@ describe('walk engine shortcuts', function () {
   });
 
   it('find_file: the names of a corpus that match a query are exactly those mayMatch keeps, one by one', function () {
-    this.timeout(120_000);
     const next = random(20261205);
     // Names repeated in other cases too: the corpus groups them by their lower-case form.
     const all = names(next, 3000).flatMap((name, index) => (index % 7 === 0 ? [name, name.toUpperCase()] : [name]));
@@ -282,7 +280,6 @@ describe('walk engine shortcuts', function () {
   });
 
   it('list_directory keeps only the shallow levels it shows, and shows what a full sort would', async function () {
-    this.timeout(60_000);
     ws = tempWorkspace();
     const next = random(99);
     const files: Record<string, string> = {};

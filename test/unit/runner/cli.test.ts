@@ -3,7 +3,7 @@
  * Exit codes 0 (ok), 1 (ok:false), 2 (usage); `-` reads stdin; `--list`; large replies reach a pipe whole.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Envelope } from '../../../src/core/envelope';
@@ -11,6 +11,7 @@ import { assertFields, assertTree, expectError, expectOk, makeTempDir, removeTre
 import { FIXTURES, IMAGES } from '../imageFixtures';
 import { makeDocx, makePdf, word } from '../../shared/documents';
 import { checkEnvelope } from '../../shared/results';
+import { buildBundles } from '../bundles';
 import { jupyterVerdicts, notebookStyles, sampleNotebook, writeNotebook } from '../../shared/notebooks';
 
 const REPO = path.join(__dirname, '..', '..', '..', '..');
@@ -23,15 +24,11 @@ interface Run {
 }
 
 describe('runner: node dist/cli.js', function () {
-  this.timeout(60000);
   let ws: TempWorkspace;
   let state = '';
 
   before(function () {
-    // Always build, so the runner under test is the current source.
-    const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: REPO, encoding: 'utf8' });
-    assert.equal(build.status, 0, `node esbuild.mjs failed:\n${build.stdout}\n${build.stderr}`);
-    assert.ok(fs.existsSync(CLI));
+    buildBundles();
     state = makeTempDir('agentfs-cli-state-');
   });
   after(function () {

@@ -25,7 +25,6 @@ interface Match {
 
 for (const engine of ['ripgrep', 'scan'] as const) {
   describe(`search_content documents (${engine})`, function () {
-    this.timeout(60_000);
     let base: string;
     let session: Session;
     before(async function () {

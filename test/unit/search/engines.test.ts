@@ -84,7 +84,6 @@ function enginePair(prefix: string, fixture: (base: string) => void, options: { 
 }
 
 describe('search_content: ripgrep and the scan agree', function () {
-  this.timeout(30_000);
   const both = enginePair('agentfs-engines-', writeSearchFixture, { exclude: ['dist'], utf8: true });
 
   for (const testCase of CASES) {
@@ -127,7 +126,6 @@ function undecodableFiles(base: string): void {
 }
 
 describe('search_content: ripgrep and the scan agree on lines a file’s encoding cannot read', function () {
-  this.timeout(30_000);
   const both = enginePair('agentfs-engines-bytes-', undecodableFiles, { utf8: true });
 
   const cases: readonly { name: string; input: Record<string, unknown>; lines: string[] }[] = [
@@ -186,7 +184,6 @@ function filesWithNul(base: string): void {
 }
 
 describe('search_content: ripgrep and the scan stop at the same place in a file with a NUL byte', function () {
-  this.timeout(30_000);
   const both = enginePair('agentfs-engines-nul-', filesWithNul);
 
   // The last line searched: none within the first 64 KiB; else the last whole line of the last fill before the NUL.

@@ -58,7 +58,6 @@ function inOrder(matches: readonly Match[]): boolean {
 
 for (const engine of ['ripgrep', 'scan'] as const) {
   describe(`search_content pages (${engine})`, function () {
-    this.timeout(60_000);
     let base: string;
     let second: string;
     let session: Session;

@@ -22,7 +22,6 @@ interface Match {
 
 for (const engine of ['ripgrep', 'scan'] as const) {
   describe(`search_content (${engine})`, function () {
-    this.timeout(30_000);
     let base: string;
     let session: Session;
     before(function () {

@@ -18,8 +18,6 @@ import { writeTree } from '../../../shared/tree';
 import { checkEnvelope } from '../../../shared/results';
 
 describe('path index: freshness', function () {
-  this.timeout(120_000);
-
   for (const freshness of ['events', 'verify'] as const) {
     it(`${freshness}: a change another process made just before the call is in its answer, every time`, async () => {
       await withIndex({ 'a/one.txt': '1', 'b/two.txt': '2' }, { freshness }, async (setup) => {
@@ -66,7 +64,6 @@ describe('path index: freshness', function () {
     it(`${freshness}: a link whose target turns from a file into a directory is listed as it is now`, async () => {
       await withIndex({ 'target.txt': 't', 'links/plain.txt': 'p' }, { freshness }, async (setup) => {
         fs.symlinkSync(path.join(setup.root, 'target.txt'), path.join(setup.root, 'links', 'to-target'));
-        await sleep(20);
         assert.deepEqual(listed(await same(setup, 'list_files', { path: 'links' })), ['links/plain.txt', 'links/to-target']);
         // Nothing in links/ changes: only the target, elsewhere.
         fs.rmSync(path.join(setup.root, 'target.txt'));
@@ -104,20 +101,27 @@ describe('path index: freshness', function () {
   });
 
   it('verify: a directory read within the racy window of its last change is read again, once older it is trusted', async () => {
-    await withIndex({ 'quiet/a.txt': 'a', 'busy/b.txt': 'b' }, { freshness: 'verify', racyMs: 300 }, async (setup) => {
-      await sleep(350);
-      await same(setup, 'list_files', { recursive: true });
-      fs.writeFileSync(path.join(setup.root, 'busy', 'c.txt'), 'c');
+    // The index's clock stands at a set time past busy/'s last change: inside the window, then past it, however long
+    // the machine takes between two calls.
+    let busy = '';
+    let past = 0;
+    const clock = (): number => (busy === '' ? Date.now() : fs.statSync(busy).ctimeMs + past);
+    await withIndex({ 'quiet/a.txt': 'a', 'busy/b.txt': 'b' }, { freshness: 'verify', racyMs: 300, clock }, async (each) => {
+      busy = path.join(each.root, 'busy');
+      past = 1_000;
+      await same(each, 'list_files', { recursive: true });
+      fs.writeFileSync(path.join(each.root, 'busy', 'c.txt'), 'c');
+      past = 10;
       // The change makes busy/ be read again; read so soon after it changed, its times cannot vouch for it next time.
-      await same(setup, 'list_files', { recursive: true });
-      const before = setup.index.stats.reread;
-      assert.deepEqual(listed(await same(setup, 'list_files', { recursive: true })), ['busy/b.txt', 'busy/c.txt', 'quiet/a.txt']);
-      assert.ok(setup.index.stats.reread > before, 'the racy directory was read again though its times had not moved');
-      await sleep(350);
-      await same(setup, 'list_files', { recursive: true });
-      const settled = setup.index.stats.reread;
-      await same(setup, 'list_files', { recursive: true });
-      assert.equal(setup.index.stats.reread, settled, 'a directory older than the window is trusted on its times');
+      await same(each, 'list_files', { recursive: true });
+      const before = each.index.stats.reread;
+      assert.deepEqual(listed(await same(each, 'list_files', { recursive: true })), ['busy/b.txt', 'busy/c.txt', 'quiet/a.txt']);
+      assert.ok(each.index.stats.reread > before, 'the racy directory was read again though its times had not moved');
+      past = 1_000;
+      await same(each, 'list_files', { recursive: true });
+      const settled = each.index.stats.reread;
+      await same(each, 'list_files', { recursive: true });
+      assert.equal(each.index.stats.reread, settled, 'a directory older than the window is trusted on its times');
     });
   });
 

@@ -7,10 +7,10 @@
  * registry: in this window the same tools already serve Copilot as language-model tools.
  */
 import * as vscode from 'vscode';
-import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../core/catalog/connect';
-import { stateToken } from '../node/mcp/httpToken';
-import type { Dialogs } from './dialogs';
-import type { EditorSession } from './session';
+import { type ConnectSnippet, connectSnippets, httpPort, serverCommand } from '../../core/catalog/connect';
+import { stateToken } from '../../node/mcp/httpToken';
+import type { Dialogs } from '../dialogs';
+import type { EditorSession } from '../session';
 
 export interface ConnectDependencies {
   readonly session: EditorSession;
@@ -31,7 +31,11 @@ async function snippetsFor(deps: ConnectDependencies): Promise<readonly ConnectS
     deps.historyDirectory.scheme !== 'file' ||
     deps.extensionUri.scheme !== 'file'
   ) {
-    return { error: "Agent FS can connect other agents only to folders on this machine's disk; this workspace is remote or virtual." };
+    return {
+      error: vscode.l10n.t(
+        "Agent FS can connect other agents only to folders on this machine's disk; this workspace is remote or virtual.",
+      ),
+    };
   }
   const native = (path: string): string => vscode.Uri.from({ scheme: 'file', path }).fsPath;
   const server = vscode.Uri.joinPath(deps.extensionUri, 'dist', 'mcp.js').fsPath;
@@ -70,7 +74,11 @@ async function connectAgent(deps: ConnectDependencies, clientId?: string): Promi
     // A browser window may refuse the clipboard; the editor shows the text either way.
   }
   dialogs.info(
-    `Agent FS: the ${snippet.label} configuration is open and copied. Put it into ${snippet.where}. Node.js 20 or later must be on the PATH that agent uses.`,
+    vscode.l10n.t(
+      'Agent FS: the {0} configuration is open and copied. Put it into {1}. Node.js 20 or later must be on the PATH that agent uses.',
+      snippet.label,
+      snippet.where,
+    ),
   );
   return snippet.text;
 }
