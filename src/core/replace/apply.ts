@@ -26,7 +26,7 @@ interface Swapped {
 }
 
 /** Names a few of many paths: "a.ts, b.ts and 3 more". */
-export function someOf(paths: readonly string[], shown = 5): string {
+function someOf(paths: readonly string[], shown = 5): string {
   if (paths.length === 0) return 'none';
   const first = paths.slice(0, shown).join(', ');
   return paths.length > shown ? `${first} and ${paths.length - shown} more` : first;

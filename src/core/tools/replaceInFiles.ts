@@ -24,10 +24,10 @@ import { discardStaged, type FilePlan, type Plan, planFiles } from '../replace/p
 import { defineTool, type PreviewFile } from '../tool';
 
 /** The most files one call changes, and the default (which covers a rename across a large project). */
-export const REPLACE_FILES_CAP = 10_000;
+const REPLACE_FILES_CAP = 10_000;
 const REPLACE_FILES_DEFAULT = 1_000;
 /** The most replacements one call makes. */
-export const REPLACEMENTS_CAP = 10_000;
+const REPLACEMENTS_CAP = 10_000;
 /** The longest query and replacement, checked in checkInput rather than in the schema to keep the definition short. */
 const TEXT_MAX = 4096;
 /** What the reply's file list may take (JSON characters): the whole reply then stays under 32 KB. */
@@ -47,8 +47,8 @@ const inputSchema = {
     exclude: { type: 'string', description: 'Glob.' },
     paths: { type: 'array', items: { type: 'string' }, description: 'Paths.' },
     max_files: { type: 'integer', description: `${REPLACE_FILES_DEFAULT}; ≤${REPLACE_FILES_CAP}.` },
-    expected_total: { type: 'integer', description: "dry_run's total." },
-    dry_run: { type: 'boolean', description: 'Preview first.' },
+    expected_total: { type: 'integer', description: 'From dry_run.' },
+    dry_run: { type: 'boolean', description: 'Diffs only.' },
   },
   required: ['query', 'replacement'],
   additionalProperties: false,

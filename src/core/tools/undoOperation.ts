@@ -172,7 +172,7 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: `Undo a recorded change, restoring every path byte for byte; if any changed since, nothing is done (UNDO_CONFLICT).${onlyWhere('confirms', ' The user confirms.')}`,
+  modelDescription: `Undo a recorded change, restoring every path byte for byte; if any changed since, nothing is done.${onlyWhere('confirms', ' The user confirms.')}`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',
