@@ -7,6 +7,9 @@
  * the declared caps (LIMIT_EXCEEDED), the tool's own checks of its input (`checkInput`), and last every path
  * parameter, resolved and confined in the order the definition lists them (confinement.ts). Only then do `prepare`, `run`
  * and `affects` see the call, with its paths resolved.
+ *
+ * Over 300 lines: one contract, the definition and its binding side by side, so that what a definition declares and
+ * where the binding checks it are read together.
  */
 import { type Cap, checkDeclaredCaps } from './contract/caps';
 import type { ToolContext } from './context';

@@ -254,6 +254,42 @@ const STAGES: readonly { readonly stage: PlacementStage; readonly key: (line: st
 /** Ambiguous match lines a refusal lists at most. */
 const MATCHES_SHOWN = 20;
 
+/** Where a section's search starts after its "@@" lines, and the one it repeats from above the search, if any. */
+function searchStart(
+  texts: readonly string[],
+  section: Section,
+  old: readonly string[],
+  cursor: number,
+  where: string,
+  details: Record<string, unknown>,
+): { from: number; above?: { readonly anchor: string; readonly line: number } } {
+  let from = cursor;
+  let above: { readonly anchor: string; readonly line: number } | undefined;
+  for (const [number, anchor] of section.anchors.entries()) {
+    const found = firstLine(texts, anchor, from);
+    const earlier = found === -1 ? firstLine(texts, anchor, 0) : -1;
+    if (found === -1 && earlier !== -1 && earlier < cursor && old.length > 0) {
+      // A second section in the same function, its "@@" line repeated: it names the place only if its lines do.
+      above = { anchor, line: earlier };
+      continue;
+    }
+    if (found === -1) {
+      throw patchFailed(
+        `${where}: its "@@ ${anchor}" line is not ${below(from)}${earlier !== -1 ? ` (it is at line ${earlier + 1}, above where the previous section or "@@" line placed the search: sections go in the file's order)` : ''}. An "@@" line names a line of the file above the section.`,
+        { ...details, anchor },
+      );
+    }
+    // A section whose first old line repeats its "@@" line starts at it, as its writer meant.
+    from = number === section.anchors.length - 1 && old[0]?.trim() === anchor ? found : found + 1;
+  }
+  return above ? { from, above } : { from };
+}
+
+/** Where a search from `line` looks, in words. */
+function below(line: number): string {
+  return line === 0 ? 'in the file' : `below line ${line}`;
+}
+
 /** The text with every section applied, or PATCH_FAILED naming the section that cannot be placed. */
 function applySections(display: string, text: string, sections: readonly Section[]): Rewritten {
   const lines = splitLines(text);
@@ -269,27 +305,8 @@ function applySections(display: string, text: string, sections: readonly Section
   for (const [index, section] of sections.entries()) {
     const where = `Section ${index + 1} of ${sections.length} (${section.header}) for ${display}`;
     const details = { file: display, section: index + 1, header: section.header };
-    const below = (line: number): string => (line === 0 ? 'in the file' : `below line ${line}`);
-    let from = cursor;
     const old = section.lines.filter((line) => line.kind !== '+').map((line) => line.text);
-    let above: { readonly anchor: string; readonly line: number } | undefined;
-    for (const [number, anchor] of section.anchors.entries()) {
-      const found = firstLine(texts, anchor, from);
-      const earlier = found === -1 ? firstLine(texts, anchor, 0) : -1;
-      if (found === -1 && earlier !== -1 && earlier < cursor && old.length > 0) {
-        // A second section in the same function, its "@@" line repeated: it names the place only if its lines do.
-        above = { anchor, line: earlier };
-        continue;
-      }
-      if (found === -1) {
-        throw patchFailed(
-          `${where}: its "@@ ${anchor}" line is not ${below(from)}${earlier !== -1 ? ` (it is at line ${earlier + 1}, above where the previous section or "@@" line placed the search: sections go in the file's order)` : ''}. An "@@" line names a line of the file above the section.`,
-          { ...details, anchor },
-        );
-      }
-      // A section whose first old line repeats its "@@" line starts at it, as its writer meant.
-      from = number === section.anchors.length - 1 && old[0]?.trim() === anchor ? found : found + 1;
-    }
+    const { from, above } = searchStart(texts, section, old, cursor, where, details);
     const anchored = section.anchors.length > 0 && above === undefined;
     let start: number | undefined;
     let stage: PlacementStage = 'exact';
