@@ -35,7 +35,7 @@ const CORE_FLOORS = [
   ['policy/', 'read/', 'tool'],
   ['catalog/', 'changes/', 'documents/', 'walk/'],
   ['edit/', 'recording/', 'search/'],
-  ['notebook/', 'symbols/'],
+  ['notebook/', 'replace/', 'symbols/'],
   ['tools/'],
   ['invoke'],
 ];

@@ -222,6 +222,11 @@ export class Bench {
     return this.results.medianOf(workload, tool);
   }
 
+  /** What the row's process added to the memory it held before the call (its `memory` run), in MiB. */
+  extraMiB(workload: string, tool: string): number | undefined {
+    return this.results.extraMiB(workload, tool);
+  }
+
   /** The highest peak resident memory of the rows of these workloads whose tool starts with `tool`, in MiB. */
   peakMiB(workloads: readonly string[], tool: string): number | undefined {
     return this.results.peakMiB(workloads, tool);

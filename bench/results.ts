@@ -43,6 +43,12 @@ export class Results {
     this.targets.push(target);
   }
 
+  /** What the row of `workload` whose tool starts with `tool` added to the memory its process held before, in MiB. */
+  extraMiB(workload: string, tool: string): number | undefined {
+    const row = this.rows.find((each) => each.workload === workload && each.tool.startsWith(tool));
+    return row?.memory?.extraKiB === undefined ? undefined : row.memory.extraKiB / 1024;
+  }
+
   /** The highest peak resident memory of the rows of these workloads whose tool starts with `tool`, in MiB. */
   peakMiB(workloads: readonly string[], tool: string): number | undefined {
     const peaks = this.rows

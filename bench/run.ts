@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,regex,tail,writes,edits,context,mcp,index,fresh,symbols] [--docs] [--markdown]`:
+ * `npm run bench [-- --dir DIR] [--reps N] [--only glob,fuzzy,list,literal,regex,tail,writes,edits,context,mcp,replace,index,fresh,symbols] [--docs] [--markdown]`:
  * times the Agent FS core in-process (Node adapter, history recording on, ignore rules on) against reference tools
  * on one generated workspace (generate.ts), in one run; prints min / median, each row's ratio to the fastest
  * reference of its workload, peak memory, and every target with whether this run met it (harness.ts).
@@ -18,6 +18,7 @@ const SECTIONS: readonly (() => Promise<{ run: (bench: Bench) => Promise<void> }
   () => import('./edits'),
   () => import('./context'),
   () => import('./mcp'),
+  () => import('./replace'),
   () => import('./index'),
   () => import('./fresh'),
   () => import('./symbols'),

@@ -46,6 +46,10 @@ async function main(): Promise<void> {
   write('tree/x.txt', 'x\n');
   write('tree/deep/y.txt', 'y\n');
   write('other/old.txt', 'old\n');
+  write('r/one.txt', 'alpha one\nkeep\n');
+  write('r/two.txt', 'two alpha\r\n');
+  write('r/deep/three.txt', 'alpha\nalpha three\n');
+  write('r/none.txt', 'no match\n');
   const cell = { cell_type: 'code', execution_count: null, id: 'c', metadata: {}, outputs: [], source: ['print(1)\n'] };
   write('nb.ipynb', `${JSON.stringify({ cells: [cell], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1)}\n`);
 
@@ -64,6 +68,7 @@ async function main(): Promise<void> {
     patch: '*** Begin Patch\n*** Update File: b.txt\n*** Move to: moved/b.txt\n@@\n-B1\n+b one\n*** Delete File: gone.txt\n*** End Patch\n',
   });
   await call('edit_notebook', 'edit_notebook', { path: 'nb.ipynb', edits: [{ action: 'edit', cell: 'c', source: 'print(2)\n' }] });
+  await call('replace_in_files (three files, two folders)', 'replace_in_files', { query: 'alpha', replacement: 'beta', paths: ['r'] });
   await call('copy_file', 'copy_file', { source_path: 'dir/a.txt', destination_path: 'copies/a.txt' });
   await call('move_file', 'move_file', { source_path: 'copies/a.txt', destination_path: 'dir/moved.txt' });
   await call('delete_file', 'delete_file', { file_name: 'dir/moved.txt' });

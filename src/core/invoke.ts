@@ -146,6 +146,7 @@ export async function prepareOperation(operation: string, input: unknown, sessio
       ? {
           invocationMessage: render(preparation.invocationMessage),
           confirmation: { title: render(confirmation.title), message: render(confirmation.message) },
+          ...(preparation.preview ? { preview: preparation.preview } : {}),
         }
       : { invocationMessage: render(preparation.invocationMessage) };
   } catch (error) {

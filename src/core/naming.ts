@@ -43,6 +43,7 @@ export const TOOL_NAMES = [
   'insert_lines',
   'delete_lines',
   'apply_patch',
+  'replace_in_files',
   'edit_symbol',
   'edit_notebook',
   'history_list',

@@ -7,6 +7,9 @@
  * the declared caps (LIMIT_EXCEEDED), the tool's own checks of its input (`checkInput`), and last every path
  * parameter, resolved and confined in the order the definition lists them (confinement.ts). Only then do `prepare`, `run`
  * and `affects` see the call, with its paths resolved.
+ *
+ * Over 300 lines: one contract, the definition and its binding side by side, so that what a definition declares and
+ * where the binding checks it are read together.
  */
 import { type Cap, checkDeclaredCaps } from './contract/caps';
 import type { ToolContext } from './context';
@@ -33,6 +36,16 @@ import { inputValidator } from './contract/validation';
  */
 type ToolEffect = 'read' | 'write';
 
+/**
+ * One file of a change the editor shows before it is made (a multi-file diff): its text now and after the change,
+ * read only when shown.
+ */
+export interface PreviewFile {
+  readonly absolute: string;
+  readonly display: string;
+  texts(): Promise<{ readonly before: string; readonly after: string }>;
+}
+
 /** What the editor shows before and while a tool runs (`prepareInvocation`). */
 export interface Preparation {
   /** Present tense, names the path: "Deleting notes/a.md". */
@@ -44,6 +57,11 @@ export interface Preparation {
    * A refusal that only arises while the call runs is not known here.
    */
   readonly refusal?: { readonly code: ErrorCode; readonly message: string };
+  /**
+   * Every file the change touches, before and after, for a confirmation too large to read as one diff (a replacement
+   * across files): the editor opens it beside the confirmation, so the person sees every change before answering.
+   */
+  readonly preview?: { readonly title: string; readonly files: readonly PreviewFile[] };
 }
 
 /** Codicon names (without `$()`), as VS Code's product icons: https://code.visualstudio.com/api/references/icons-in-labels. */

@@ -12,6 +12,7 @@ import { createHistoryStore, historyDirectory, registerHistoryUi } from './histo
 import { ActivityView, watchHistoryStore } from './history/view';
 import { CallLog } from './log';
 import { watchReportingLanguages } from './problems';
+import { ChangePreviews, PREVIEW_SCHEME, type ShownPreview } from './preview';
 import { EditorSession, type LocalServices } from './session';
 import { registerBaseDirectoryStatus } from './statusBar';
 import { ToolHost } from './tools';
@@ -22,6 +23,8 @@ export interface AgentFsApi {
   invoke(operation: string, input: unknown): Promise<Envelope>;
   /** What prepareInvocation answers for this input: the progress message and any confirmation. */
   prepare(operation: string, input: unknown): Promise<Preparation>;
+  /** Exactly what the registered tool's prepareInvocation does, the change's preview opened included. */
+  prepareInvocation(operation: string, input: unknown): Promise<{ preparation: Preparation; preview?: ShownPreview }>;
   /** Replaces some of the dialogs the commands show (tests answer them this way). */
   setDialogs(overrides: Partial<Dialogs>): void;
   /** The "Agent FS Activity" view's data, as the tree shows it. */
@@ -47,8 +50,9 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
   const history = createHistoryStore(context, (line) => log.channel.warn(line));
   const session = new EditorSession(context.workspaceState, history, platform.local, context.extensionUri);
   const activity = new ActivityView(history);
+  const previews = new ChangePreviews((path) => session.uriOf(path));
   // Every finished call may have changed the history: the view refreshes as calls happen.
-  const tools = new ToolHost(session, log, (_operation, envelope) => {
+  const tools = new ToolHost(session, log, previews, (_operation, envelope) => {
     if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') activity.refresh();
   });
   const results = new ResultDocuments();
@@ -58,6 +62,7 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
     log,
     ...tools.register(),
     vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, results),
+    vscode.workspace.registerTextDocumentContentProvider(PREVIEW_SCHEME, previews),
     ...registerCommands({
       session,
       state: context.workspaceState,
@@ -76,6 +81,7 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
   return {
     invoke: (operation, input) => tools.invoke(operation, input),
     prepare: (operation, input) => tools.prepare(operation, input),
+    prepareInvocation: (operation, input) => tools.prepareInvocation(operation, input),
     activity,
     setDialogs: (overrides) => {
       dialogs = { ...dialogs, ...overrides };

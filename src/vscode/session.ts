@@ -97,7 +97,7 @@ export class EditorSession implements Session {
   readonly encodings = new EditorEncodings((path) => this.uriOf(path));
 
   /** The workspace URI of a core path: the folder (or picked base directory) holding it lends its scheme. */
-  private uriOf(path: string): vscode.Uri {
+  uriOf(path: string): vscode.Uri {
     const picked = this.state.get<string>(PICKED_BASE_KEY);
     const spaces = [
       ...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri),

@@ -14,6 +14,7 @@ import { findTool, TOOL_DEFINITIONS } from '../core/tools';
 import type { Preparation } from '../core/tool';
 import { imagePart } from './images';
 import type { CallLog } from './log';
+import { type ChangePreviews, type ShownPreview } from './preview';
 import { DiagnosticsWatch, problemsAfter, problemsMode, watchWrites, type WrittenFile } from './problems';
 
 /** Calls prepared but not yet invoked, remembered until their invoke: whether the chat already showed a refusal. */
@@ -25,6 +26,8 @@ export class ToolHost {
   constructor(
     private readonly session: Session,
     private readonly log: CallLog,
+    /** Where a confirmation's whole change is shown before the person answers (preview.ts). */
+    private readonly previews: ChangePreviews,
     /** Called after every call that finished, so views can refresh. */
     private readonly onDidInvoke: (operation: string, envelope: Envelope) => void = () => undefined,
   ) {}
@@ -35,9 +38,8 @@ export class ToolHost {
       const effect = tool.effect;
       return vscode.lm.registerTool<unknown>(EDITOR_NAMING.toolName(operation), {
         prepareInvocation: async (options) => {
-          const preparation = await this.prepare(operation, options.input);
-          this.remember(operation, options.input, preparation.refusal !== undefined);
-          return toPrepared(preparation);
+          const { preparation, preview } = await this.prepareInvocation(operation, options.input);
+          return toPrepared(preparation, preview);
         },
         invoke: async (options, token) => {
           const shownAsRefused = this.recall(operation, options.input);
@@ -104,6 +106,22 @@ export class ToolHost {
 
   prepare(operation: string, input: unknown): Promise<Preparation> {
     return prepareOperation(operation, input, this.session);
+  }
+
+  /**
+   * What the registered tool's prepareInvocation does: the preparation, and for a confirmation that carries the whole
+   * change, that change opened in the multi-file diff editor before the card shows (a preview that cannot open leaves
+   * the card's own diff to decide by).
+   */
+  async prepareInvocation(operation: string, input: unknown): Promise<{ preparation: Preparation; preview?: ShownPreview }> {
+    const preparation = await this.prepare(operation, input);
+    this.remember(operation, input, preparation.refusal !== undefined);
+    if (!preparation.confirmation || !preparation.preview) return { preparation };
+    const preview = await this.previews.show(preparation.preview).then(
+      (shown) => shown,
+      () => undefined,
+    );
+    return preview ? { preparation, preview } : { preparation };
   }
 
   /**
@@ -179,14 +197,13 @@ export class ToolHost {
  * VS Code's chat shows a completed call with the same check mark whatever its result, and stable API offers no
  * way to change the line after the call: a refusal known beforehand is marked in the line itself.
  */
-function toPrepared(preparation: Preparation): vscode.PreparedToolInvocation {
+function toPrepared(preparation: Preparation, preview?: ShownPreview): vscode.PreparedToolInvocation {
   const { confirmation, refusal } = preparation;
   const invocationMessage = refusal
     ? new vscode.MarkdownString('$(error) ', true).appendText(preparation.invocationMessage)
     : preparation.invocationMessage;
   if (!confirmation) return { invocationMessage };
-  return {
-    invocationMessage,
-    confirmationMessages: { title: confirmation.title, message: new vscode.MarkdownString(confirmation.message) },
-  };
+  const message = new vscode.MarkdownString(confirmation.message);
+  if (preview) message.appendMarkdown('\n\n').appendText(vscode.l10n.t('Every change is shown in the editor "{0}".', preview.title));
+  return { invocationMessage, confirmationMessages: { title: confirmation.title, message } };
 }

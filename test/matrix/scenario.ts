@@ -85,7 +85,7 @@ const NOTEBOOK = notebook([HEADING_CELL]);
 
 export const END_TREE: Readonly<Record<string, string>> = {
   'README.md': '# Demo\n\nA project every agent has edited.\n',
-  'src/app.js': 'const answer = 42;\nconsole.log(answer);\n// TODO: check the answer\n',
+  'src/app.js': 'const reply = 42;\nconsole.log(reply);\n// TODO: check the reply\n',
   'docs/guide.md': '# Guide\n\nStep one.\n',
   'docs/notes.txt': 'notes\n',
   'build/out.txt': 'ONE\nthree\nfour\n',
@@ -225,6 +225,12 @@ export function fullScenario(): Step[] {
     { tool: 'copy_directory', input: () => ({ source_path: 'docs', destination_path: 'docs-copy' }), expect: ok() },
     { tool: 'move_directory', input: () => ({ source_path: 'docs-copy', destination_path: 'archive/docs' }), expect: ok() },
     { tool: 'apply_patch', input: () => ({ patch: PATCH }), expect: ok(), confirmed: true },
+    {
+      tool: 'replace_in_files',
+      input: () => ({ query: 'answer', replacement: 'reply', whole_word: true, paths: ['src'] }),
+      expect: ok((data) => assert.equal(data.replacements, 3)),
+      confirmed: true,
+    },
     { tool: 'delete_directory', input: () => ({ directory_path: 'archive', recursive: true }), expect: ok(), confirmed: true },
     { tool: 'delete_file', input: () => ({ file_name: 'notes.md' }), expect: ok(), confirmed: true },
     {

@@ -173,6 +173,31 @@ describe('apply_patch: V4A patches', function () {
     );
   });
 
+  it('an "@@" line the previous section passed places a section whose lines occur once below, and says so', async function () {
+    ws.write({ 'fn.js': 'function f() {\n  a();\n  b();\n  c();\n  d();\n}\nfunction g() {\n  b();\n}\n' });
+    // The model repeats "function f() {" for a second section in it: that line is above where the first one ended.
+    const patch = v4a('*** Update File: fn.js', '@@ function f() {', '-  a();', '+  A();', '@@ function f() {', '-  d();', '+  D();');
+    const data = expectOk(await call(ws.session, 'apply_patch', { patch }));
+    assert.equal(ws.read('fn.js'), 'function f() {\n  A();\n  b();\n  c();\n  D();\n}\nfunction g() {\n  b();\n}\n');
+    assert.deepEqual(
+      files(data)[0]?.hunks.map((hunk) => [hunk.line, hunk.stage]),
+      [
+        [2, 'exact'],
+        [5, 'anchor_above'],
+      ],
+    );
+    // Lines that occur twice below: the "@@" line cannot tell which is meant, so nothing is written.
+    const before = ws.snap();
+    const twice = v4a('*** Update File: fn.js', '@@ function f() {', '-  A();', '+  a();', '@@ function f() {', '-  b();', '+  B();');
+    const ambiguous = expectError(await call(ws.session, 'apply_patch', { patch: twice }), 'PATCH_FAILED');
+    assert.match(ambiguous.message, /Section 2 of 2 .* is ambiguous: its "@@ function f\(\) \{" line is at line 1, above line 3/);
+    assert.deepEqual(ambiguous.details?.matches_at_lines, [3, 8]);
+    // Only exactly: lines found only ignoring whitespace are refused, as are lines found nowhere.
+    const loose = v4a('*** Update File: fn.js', '@@ function f() {', '-  A();', '+  a();', '@@ function f() {', '-c();', '+C();');
+    expectError(await call(ws.session, 'apply_patch', { patch: loose }), 'PATCH_FAILED');
+    assertTree(ws.snap(), before);
+  });
+
   it('a CRLF file stays CRLF (the patch has none), a file without a final newline keeps having none', async function () {
     ws.write({ 'crlf.txt': 'x\r\ny\r\nz\r\n', 'open.txt': 'a\nb' });
     const patch = v4a(

@@ -31,6 +31,7 @@ const EDITS: readonly Case[] = [
     code: 'WRITE_FAILED',
   },
   { operation: 'copy_file', input: { source_path: 'other.txt', destination_path: 'doc.txt', overwrite: true }, code: 'COPY_FAILED' },
+  { operation: 'replace_in_files', input: { query: 'second', replacement: 'SECOND' }, code: 'WRITE_FAILED' },
 ];
 
 const FAULTS: readonly (Fault & { label: string })[] = [

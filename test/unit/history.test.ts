@@ -178,6 +178,7 @@ const CASES: readonly Case[] = [
   },
   { operation: 'apply_patch', input: { patch: PATCH } },
   { operation: 'apply_patch', input: { patch: V4A_PATCH } },
+  { operation: 'replace_in_files', input: { query: 'export const ([a-z]) =', replacement: 'export let $1 =', is_regex: true } },
   {
     operation: 'edit_notebook',
     input: {

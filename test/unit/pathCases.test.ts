@@ -646,6 +646,7 @@ const SLOTS: readonly Slot[] = [
     },
   },
   ...readManyFilesSlots(),
+  replaceInFilesSlot(),
   ...directoryReadSlots(),
   {
     name: 'file_info.path',
@@ -791,6 +792,43 @@ function readManyFilesSlots(): Slot[] {
       },
     },
   ];
+}
+
+/**
+ * replace_in_files' `paths`: a file (through a link inside the base, its target) has its line replaced; a directory is
+ * searched; anything else is refused, and a path refused on its own refuses the call.
+ */
+function replaceInFilesSlot(): Slot {
+  const ABSENT = 'zz-nowhere-zz';
+  const lineOf = (c: InsideCase | undefined, env: Env): string => contentOf(c, env).split('\n')[0] ?? '';
+  return {
+    name: 'replace_in_files.paths',
+    operation: 'replace_in_files',
+    parameter: 'paths',
+    input: (p, c, env) => ({
+      paths: [p],
+      query: c?.kind === 'file' && lineOf(c, env) !== '' ? lineOf(c, env) : ABSENT,
+      replacement: 'NEW',
+    }),
+    expect(c, env) {
+      switch (c.kind) {
+        case 'file': {
+          const line = lineOf(c, env);
+          if (line === '') return { data: { replacements: 0 }, after: unchanged(env) };
+          const before = contentOf(c, env);
+          return {
+            data: { files_changed: 1 },
+            after: changed(env, (s) => edit.setFile(s, B(realOf(c)), before.split(line).join('NEW'))),
+          };
+        }
+        case 'dir':
+        case 'base':
+          return { data: { replacements: 0, files_changed: 0 }, after: unchanged(env) };
+        default:
+          return { code: 'FILE_NOT_FOUND' };
+      }
+    },
+  };
 }
 
 /** Paths a listing or search result shows must be the directory's own, under the name it was given by. */

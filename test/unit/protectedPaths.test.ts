@@ -104,6 +104,9 @@ describe('SENSITIVE_PATH_REFUSED in every mutating tool', function () {
     ['copy_directory', { source_path: 'app', destination_path: 'app-copy' }, 'agentFs.hiddenPaths'],
     ['move_directory', { source_path: 'app', destination_path: 'moved' }, 'agentFs.protectedPaths'],
     ['move_directory', { source_path: 'certs', destination_path: 'c2' }, 'agentFs.protectedPaths'],
+    // A match in one protected file refuses the whole call, naming it; a hidden file named outright is refused too.
+    ['replace_in_files', { query: '{}', replacement: '{"a":1}' }, 'agentFs.protectedPaths'],
+    ['replace_in_files', { query: 'SECRET', replacement: 'x', paths: ['.env'] }, 'agentFs.hiddenPaths'],
   ];
   for (const [operation, input, setting] of refusals) {
     it(`${operation} ${JSON.stringify(input).slice(0, 90)} → names ${setting}, changes nothing`, async function () {
@@ -180,6 +183,7 @@ describe('FILE_DIRTY_IN_EDITOR', function () {
     ['copy_file', { source_path: 'clean.ts', destination_path: 'open.ts', overwrite: true }],
     ['delete_directory', { directory_path: 'dir', recursive: true }],
     ['move_directory', { source_path: 'dir', destination_path: 'dir2' }],
+    ['replace_in_files', { query: 'let x', replacement: 'let y' }],
   ];
   for (const [operation, input] of refusals) {
     it(`${operation} refuses a file with unsaved changes and writes nothing`, async function () {

@@ -76,7 +76,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   },
   {
     codes: ['CONTENT_CONFLICT'],
-    when: "`expected_hash` differs from the file's current `content_hash`, or the file no longer exists; nothing written.",
+    when: `\`expected_hash\` differs from the file's current \`content_hash\`, or the file no longer exists; \`${toolRef('replace_in_files')}\`'s \`expected_total\` is no longer what the files give; nothing written.`,
   },
   {
     codes: ['NO_MATCH'],
@@ -108,11 +108,11 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   },
   {
     codes: ['INVALID_PATTERN'],
-    when: `\`${toolRef('search_content')}\`: a \`query\` that is not a valid JavaScript regular expression, or a literal holding a line break; \`${toolRef('search_files')}\` / \`file_pattern\`: a negated glob or a reversed range.`,
+    when: `\`${toolRef('search_content')}\`: a \`query\` that is not a valid JavaScript regular expression, or a literal holding a line break; \`${toolRef('replace_in_files')}\`: one that can match the empty string; \`${toolRef('search_files')}\` / \`file_pattern\` / \`include\`: a negated glob or a reversed range.`,
   },
   {
     codes: ['LIMIT_EXCEEDED'],
-    when: `A request above a cap (\`max_results\` of \`${toolRef('list_files')}\` > 5000, of \`${toolRef('find_file')}\`, \`${toolRef('search_files')}\`, \`${toolRef('search_content')}\` > 200; \`${toolRef('list_directory')}\`'s \`max_entries\` > 1000; \`context_lines\` > 5; more than 32 \`paths\`; \`max_bytes\` above \`agentFs.maxReadBytes\` or its per-file share; a patch over 1 MiB; a file over 10 MiB for the editing tools where the file system cannot stream, or in a V4A patch; a file over 64 MiB where ranged reads are unavailable; \`${toolRef('history_list')}\`'s \`limit\` > 200). \`details.field\` (the parameter, or \`size_bytes\` for a file) and \`details.cap\` say which.`,
+    when: `A request above a cap (\`max_results\` of \`${toolRef('list_files')}\` > 5000, of \`${toolRef('find_file')}\`, \`${toolRef('search_files')}\`, \`${toolRef('search_content')}\` > 200; \`${toolRef('list_directory')}\`'s \`max_entries\` > 1000; \`context_lines\` > 5; more than 32 \`paths\`; \`max_bytes\` above \`agentFs.maxReadBytes\` or its per-file share; a patch over 1 MiB; a file over 10 MiB for the editing tools where the file system cannot stream, or in a V4A patch; a file over 64 MiB where ranged reads are unavailable; \`${toolRef('history_list')}\`'s \`limit\` > 200; a replacement over \`max_files\` files or 10,000 replacements, with \`details.files\` and \`replacements\`). \`details.field\` (the parameter, or \`size_bytes\` for a file) and \`details.cap\` say which.`,
   },
   { codes: ['READ_ONLY_MODE'], when: 'A tool that changes files while `agentFs.readOnly` is on (runner and MCP server: `--read-only`).' },
   { codes: ['WORKSPACE_UNTRUSTED'], when: 'A tool that changes files in an untrusted workspace.' },

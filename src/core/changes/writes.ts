@@ -8,7 +8,7 @@ import { dirname, isWithin } from '../paths';
 import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import { throwIfCancelled } from '../signals';
-import { replaceFile } from '../files/staging';
+import { replaceFile, siblingPath } from '../files/staging';
 
 /**
  * Creates the missing parent directories of `path` (never above its root). A file in the way of a parent is
@@ -59,4 +59,23 @@ export async function missingDirectories(fs: FileSystem, directory: string, root
   const missing: string[] = [];
   for (let path = directory; path !== root && isWithin(root, path) && !(await fs.stat(path)); path = dirname(path)) missing.push(path);
   return missing;
+}
+
+/**
+ * A second name for the file at `absolute` under a staging name (a hard link, else a copy), holding its old bytes
+ * while a call that changes several files replaces it: a later failure puts it back by renaming this over it. Recovery
+ * after a crash deletes it once its file is there again, and puts it back where the file is gone (src/node/fs/locks.ts).
+ */
+export async function parkFile(fs: FileSystem, absolute: string): Promise<string> {
+  const parked = siblingPath(absolute, 'replaced');
+  if (fs.link) {
+    try {
+      await fs.link(absolute, parked);
+      return parked;
+    } catch {
+      // Another device or no hard links here: a copy keeps the bytes as well.
+    }
+  }
+  await fs.copyFile(absolute, parked, { overwrite: false });
+  return parked;
 }

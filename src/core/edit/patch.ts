@@ -40,14 +40,14 @@ import { limitExceeded } from '../contract/caps';
 import { humanSize } from '../read/bytes';
 import { decodeFileText, encodeFileText, fileRef } from '../encoding/fileText';
 import { CancelledError, describeError, ToolError } from '../errors';
-import { ensureParentDirectory, writeFileAtomic } from '../changes/writes';
+import { ensureParentDirectory, parkFile, writeFileAtomic } from '../changes/writes';
 import type { FileStat } from '../ports/fs';
 import { contentHash } from '../files/hashing';
 import type { LineFrame } from './lineEdits';
 import { assertMayWrite } from '../policy/policy';
 import type { ConfinedPath } from '../confinement';
 import { reportProgress, throwIfCancelled } from '../signals';
-import { removeQuietly, siblingPath } from '../files/staging';
+import { removeQuietly } from '../files/staging';
 
 export const PATCH_MAX_BYTES = 1024 * 1024;
 
@@ -415,7 +415,7 @@ export async function writePatch(context: ToolContext, plans: readonly PatchFile
         await writeFileAtomic(context, plan.path.absolute, plan.after ?? new Uint8Array(), undefined, { exclusive: true });
       } else if (plan.streamed && plan.stat) {
         // Kept under a staging name until the whole patch is in: the only copy of the old bytes if a later file fails.
-        if (plan !== ordered[ordered.length - 1]) parked = await park(context, plan.path.absolute);
+        if (plan !== ordered[ordered.length - 1]) parked = await parkFile(fs, plan.path.absolute);
         await streamTextEdit(
           context,
           plan.path,
@@ -465,22 +465,6 @@ async function writeMove(context: ToolContext, plan: PatchFilePlan, destination:
 
 function contentChanged(plan: PatchFilePlan): boolean {
   return plan.before === undefined || plan.after === undefined || !sameBytes(plan.before, plan.after);
-}
-
-/** A second name for a file about to be replaced (a hard link, else a copy), under a staging name. */
-async function park(context: ToolContext, absolute: string): Promise<string> {
-  const { fs } = context.workspace;
-  const parked = siblingPath(absolute, 'replaced');
-  if (fs.link) {
-    try {
-      await fs.link(absolute, parked);
-      return parked;
-    } catch {
-      // Another device or no hard links here: a copy keeps the bytes as well.
-    }
-  }
-  await fs.copyFile(absolute, parked, { overwrite: false });
-  return parked;
 }
 
 async function restore(

@@ -11,7 +11,11 @@ import { ToolError } from '../errors';
 export type PatchAction = 'modify' | 'create' | 'delete' | 'move';
 
 /** Which comparison found a V4A section's old lines: as they are, without trailing whitespace, or without any around them. */
-export type PlacementStage = 'exact' | 'trailing_whitespace' | 'whitespace';
+/**
+ * How a V4A section's lines were found: exactly, then ignoring trailing or surrounding whitespace; or, for a section
+ * whose "@@" line lies above where the previous section left the search, exactly and only once below it.
+ */
+export type PlacementStage = 'exact' | 'trailing_whitespace' | 'whitespace' | 'anchor_above';
 
 export interface HunkPlacement {
   readonly header: string;

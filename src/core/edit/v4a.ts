@@ -11,8 +11,11 @@
  * them decides (`stage`). Without an "@@ text" line they must occur once below the cursor: several occurrences are
  * ambiguous and refused, as a unified hunk off its line is. With one, the first occurrence below it is meant: naming
  * the line above a section is how the grammar tells repeated code apart (a section whose first old line repeats its
- * "@@ text" starts at that line, as its writer meant). "*** End of File" requires the old lines
- * to end the file. A section of added lines only goes right below its "@@ text" line, or else at the file's end.
+ * "@@ text" starts at that line, as its writer meant). An "@@ text" line found only above the cursor (a model
+ * repeating the enclosing function's line for a second section in it) names no place below: such a section goes
+ * where its old lines occur exactly, if exactly once below the cursor (`anchor_above`), else it is refused.
+ * "*** End of File" requires the old lines to end the file. A section of added lines only goes right below its "@@
+ * text" line, or else at the file's end.
  *
  * What the text keeps: context lines are the file's own (a match ignoring whitespace never rewrites them), added
  * lines take the file's line ending (a patch's lines carry no CR), and whether the file ends with a newline does not
@@ -251,6 +254,42 @@ const STAGES: readonly { readonly stage: PlacementStage; readonly key: (line: st
 /** Ambiguous match lines a refusal lists at most. */
 const MATCHES_SHOWN = 20;
 
+/** Where a section's search starts after its "@@" lines, and the one it repeats from above the search, if any. */
+function searchStart(
+  texts: readonly string[],
+  section: Section,
+  old: readonly string[],
+  cursor: number,
+  where: string,
+  details: Record<string, unknown>,
+): { from: number; above?: { readonly anchor: string; readonly line: number } } {
+  let from = cursor;
+  let above: { readonly anchor: string; readonly line: number } | undefined;
+  for (const [number, anchor] of section.anchors.entries()) {
+    const found = firstLine(texts, anchor, from);
+    const earlier = found === -1 ? firstLine(texts, anchor, 0) : -1;
+    if (found === -1 && earlier !== -1 && earlier < cursor && old.length > 0) {
+      // A second section in the same function, its "@@" line repeated: it names the place only if its lines do.
+      above = { anchor, line: earlier };
+      continue;
+    }
+    if (found === -1) {
+      throw patchFailed(
+        `${where}: its "@@ ${anchor}" line is not ${below(from)}${earlier !== -1 ? ` (it is at line ${earlier + 1}, above where the previous section or "@@" line placed the search: sections go in the file's order)` : ''}. An "@@" line names a line of the file above the section.`,
+        { ...details, anchor },
+      );
+    }
+    // A section whose first old line repeats its "@@" line starts at it, as its writer meant.
+    from = number === section.anchors.length - 1 && old[0]?.trim() === anchor ? found : found + 1;
+  }
+  return above ? { from, above } : { from };
+}
+
+/** Where a search from `line` looks, in words. */
+function below(line: number): string {
+  return line === 0 ? 'in the file' : `below line ${line}`;
+}
+
 /** The text with every section applied, or PATCH_FAILED naming the section that cannot be placed. */
 function applySections(display: string, text: string, sections: readonly Section[]): Rewritten {
   const lines = splitLines(text);
@@ -266,24 +305,15 @@ function applySections(display: string, text: string, sections: readonly Section
   for (const [index, section] of sections.entries()) {
     const where = `Section ${index + 1} of ${sections.length} (${section.header}) for ${display}`;
     const details = { file: display, section: index + 1, header: section.header };
-    const below = (line: number): string => (line === 0 ? 'in the file' : `below line ${line}`);
-    let from = cursor;
     const old = section.lines.filter((line) => line.kind !== '+').map((line) => line.text);
-    for (const [number, anchor] of section.anchors.entries()) {
-      const found = firstLine(texts, anchor, from);
-      if (found === -1) {
-        const earlier = firstLine(texts, anchor, 0);
-        throw patchFailed(
-          `${where}: its "@@ ${anchor}" line is not ${below(from)}${earlier !== -1 ? ` (it is at line ${earlier + 1}, above where the previous section or "@@" line placed the search: sections go in the file's order)` : ''}. An "@@" line names a line of the file above the section.`,
-          { ...details, anchor },
-        );
-      }
-      // A section whose first old line repeats its "@@" line starts at it, as its writer meant.
-      from = number === section.anchors.length - 1 && old[0]?.trim() === anchor ? found : found + 1;
-    }
-    const anchored = section.anchors.length > 0;
+    const { from, above } = searchStart(texts, section, old, cursor, where, details);
+    const anchored = section.anchors.length > 0 && above === undefined;
     let start: number | undefined;
     let stage: PlacementStage = 'exact';
+    if (above) {
+      start = onlyOccurrence(where, details, texts, old, from, section.endOfFile, above);
+      stage = 'anchor_above';
+    }
     if (old.length === 0) start = section.endOfFile || !anchored ? lines.length : from;
     for (const { stage: step, key, keys: keysOf, words } of levels) {
       if (start !== undefined) break;
@@ -331,6 +361,44 @@ function applySections(display: string, text: string, sections: readonly Section
   const fill = eolFor(text, lines, lines.length - 1);
   const result = out.map((line, index) => line.text + (index === out.length - 1 && !finalNewline ? '' : line.eol || fill)).join('');
   return { text: result, hunks };
+}
+
+/**
+ * Where a section whose "@@" line lies above the search goes: its old lines, exactly, at their one occurrence at or
+ * below `from` (at the file's end for "*** End of File"). Several are ambiguous and none is no match, both refused:
+ * the "@@" line cannot tell them apart, since it is above them all.
+ */
+function onlyOccurrence(
+  where: string,
+  details: Record<string, unknown>,
+  texts: readonly string[],
+  old: readonly string[],
+  from: number,
+  endOfFile: boolean,
+  above: { readonly anchor: string; readonly line: number },
+): number {
+  const fits = (at: number): boolean => old.every((line, offset) => texts[at + offset] === line);
+  const found: number[] = [];
+  if (endOfFile) {
+    const at = texts.length - old.length;
+    if (at >= from && fits(at)) found.push(at);
+  } else for (let at = from; at + old.length <= texts.length && found.length <= MATCHES_SHOWN; at++) if (fits(at)) found.push(at);
+  const [only] = found;
+  if (found.length === 1 && only !== undefined) return only;
+  const position = `its "@@ ${above.anchor}" line is at line ${above.line + 1}, above line ${from + 1} where the previous section left the search, so its old lines must occur exactly once from there on`;
+  if (found.length > 1) {
+    throw patchFailed(
+      `${where} is ambiguous: ${position}, and they occur ${found.length > MATCHES_SHOWN ? `more than ${MATCHES_SHOWN}` : found.length} times (at lines ${found
+        .slice(0, MATCHES_SHOWN)
+        .map((at) => at + 1)
+        .join(', ')}). Add context lines, or an "@@" line just above the section that comes before the other places.`,
+      { ...details, anchor: above.anchor, matches_at_lines: found.slice(0, MATCHES_SHOWN).map((at) => at + 1), stage: 'anchor_above' },
+    );
+  }
+  throw patchFailed(
+    `${where}: ${position}, and they do not (not exactly). Read the file again (${toolRef('read_file')}) and make the section from its current lines.`,
+    { ...details, anchor: above.anchor },
+  );
 }
 
 /** The first line at or after `from` equal to `anchor` (trimmed already), surrounding whitespace aside; -1 if none. */

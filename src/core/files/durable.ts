@@ -189,9 +189,12 @@ export class DurableChanges {
       },
       rename: async (from: string, to: string, options: { overwrite: boolean }) => {
         // Parking an original (a swap: staging.ts swapParked) leaves its name empty until the replacement is renamed
-        // in: what is staged is synced first, so that the name is empty only for the two renames.
+        // in: what is staged is synced first, so that the name is empty only for the two renames. A staged file
+        // renamed into place takes everything staged with it: a call that stages several files (apply_patch,
+        // replace_in_files) renames them in turn, so they are synced side by side once, not one round of the disk each.
         const parking = stagingNameInfo(basename(to))?.purpose === 'replaced';
-        await Promise.all([this.syncBelow(from), this.beforeVisible(from, to), ...(parking ? [this.syncStaged()] : [])]);
+        const staged = parking || (!visible(from) && visible(to));
+        await Promise.all([staged ? this.syncStaged() : this.syncBelow(from), this.beforeVisible(from, to)]);
         await inner.rename(from, to, options);
         this.forget(from);
         this.folders.add(dirname(from));

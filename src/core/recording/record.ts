@@ -53,6 +53,9 @@ export function recordedFailure(error: unknown): string | undefined {
 /** Parameters whose text is kept in a record's input summary, besides the tool's path parameters; any other text is recorded as its length only. */
 const KEPT_TEXT = new Set(['operation_id', 'position', 'encoding', 'match', 'session']);
 
+/** Paths a record's summary names one by one. */
+const SUMMARY_PATHS = 5;
+
 interface HistoryFields {
   readonly operation_id: string | null;
   readonly undo_available: boolean;
@@ -604,7 +607,9 @@ async function summarise(
     return `${operation} ${named[0]?.display ?? ''} → ${named[1]?.display ?? ''}`;
   }
   const shown = named.length > 0 ? named.map((path) => path.display) : paths.map((path) => path.display);
-  return `${operation} ${shown.join(', ')}`;
+  // A call across a project changes a thousand files: the line names a few and counts the rest.
+  const more = shown.length > SUMMARY_PATHS ? ` and ${shown.length - SUMMARY_PATHS} more` : '';
+  return `${operation} ${shown.slice(0, SUMMARY_PATHS).join(', ')}${more}`;
 }
 
 async function undoneSummary(history: HistoryStore, data: unknown): Promise<string | undefined> {

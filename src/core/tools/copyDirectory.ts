@@ -16,7 +16,7 @@ const inputSchema = {
   properties: {
     source_path: pathParameter('Directory to copy.'),
     destination_path: pathParameter('Where the copy goes.'),
-    overwrite: { type: 'boolean', default: false, description: 'Replace an existing destination.' },
+    overwrite: { type: 'boolean', default: false, description: 'Replace what exists.' },
   },
   required: ['source_path', 'destination_path'],
   additionalProperties: false,

@@ -24,7 +24,7 @@ const inputSchema = {
     path: pathParameter('New file.'),
     content: { type: 'string', description: 'Its content.' },
     dry_run: DRY_RUN,
-    encoding: { type: 'string', description: 'e.g. windows1252 (else the settings).' },
+    encoding: { type: 'string', description: 'e.g. windows1252.' },
   },
   required: ['path', 'content'],
   additionalProperties: false,

@@ -157,7 +157,7 @@ export const editNotebook = defineTool({
   title: 'Edit Notebook',
   userDescription: "Change a Jupyter notebook's cells: their source, new, deleted or moved cells, outputs cleared.",
   modelDescription:
-    "Change a notebook's cells. edits: [{action, cell (id or index), ...}]: edit (source, or old_string and new_string), insert (source, kind code|markdown|raw, position before|after; no cell: at the end), delete, move (to: index), clear_outputs (no cell: all). Inserts create a missing notebook.",
+    'Change cells. edits: [{action, cell (id or index), ...}]: edit (source, or old_string and new_string), insert (source, kind code|markdown|raw, position before|after; no cell: at the end), delete, move (to: index), clear_outputs (no cell: all). Inserts create a missing notebook.',
   icon: 'notebook',
   tags: ['write', 'edit', 'notebook'],
   effect: 'write',

@@ -73,6 +73,7 @@ export const OPERATION_FIELDS = {
   operation: STRING,
   summary: STRING,
   paths: arrayOf(STRING),
+  path_count: optional(described('All the paths, where paths lists only the first.', INTEGER)),
   undo_available: BOOLEAN,
   unavailable_reason: optional(STRING),
   undone: BOOLEAN,
@@ -85,12 +86,23 @@ export const OPERATION_FIELDS = {
   session_cut: optional(described("How many of the session's oldest changes the history's limits pruned.", INTEGER)),
 } as const;
 
+/** Paths an undo's reply lists one by one (an undo of a replacement across a project puts back a thousand). */
+const RESTORED_SHOWN = 100;
+
+/** An undo's `restored` within a reply's budget: the first RESTORED_SHOWN paths, and how many there were in all. */
+export function restoredFields<Path>(restored: readonly Path[]): { restored: Path[]; restored_count?: number } {
+  return restored.length > RESTORED_SHOWN
+    ? { restored: restored.slice(0, RESTORED_SHOWN), restored_count: restored.length }
+    : { restored: [...restored] };
+}
+
 /** What an undo answers (undo_operation, undo_last). */
 export const UNDO_FIELDS = {
   undone_operation_id: STRING,
   undone_operation: STRING,
   summary: STRING,
   restored: arrayOf(object({ path: STRING, action: STRING, state: STRING })),
+  restored_count: optional(described('Every path put back, where restored lists only the first.', INTEGER)),
   undone_operation_ids: optional(described('Every operation a session undo undid, newest first.', arrayOf(STRING))),
   session: optional(STRING),
 } as const;

@@ -32,7 +32,7 @@ export const fileInfo = defineTool({
   title: 'File Info',
   userDescription: 'Show size, dates, hash and text details of a workspace path.',
   modelDescription:
-    'Metadata of a file or directory, without content: type, size, times; for text files also content_hash, encoding, newline style and line count.',
+    "A file or directory's metadata, no content: type, size, times; for text also content_hash, encoding, newline style, line count.",
   icon: 'info',
   tags: ['read'],
   effect: 'read',

@@ -62,7 +62,7 @@ export const findFile = defineTool({
   name: 'find_file',
   title: 'Find File',
   userDescription: 'Find files by name anywhere in the workspace.',
-  modelDescription: `Find files by name anywhere: exact (case-insensitive), else fuzzy, tolerating typos and partial words. For globs use ${toolRef('search_files')}.`,
+  modelDescription: `Find files by name anywhere: exact (case-insensitive), else fuzzy, tolerating typos and partial words. Globs: ${toolRef('search_files')}.`,
   icon: 'search',
   tags: ['read', 'search'],
   effect: 'read',

@@ -24,7 +24,7 @@ export const historyGet = defineTool({
   name: 'history_get',
   title: 'Show Recorded Change',
   userDescription: 'Show one recorded change with its diff.',
-  modelDescription: 'One recorded change in full: input, each path before and after, and a diff per text file.',
+  modelDescription: "One recorded change in full: input, each path before and after, and each text file's diff.",
   icon: 'diff',
   tags: ['read', 'history'],
   effect: 'read',

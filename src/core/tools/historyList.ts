@@ -11,6 +11,9 @@ import { OFFSET, pathParameter } from './parameters';
 
 const HISTORY_LIST_CAP = 200;
 
+/** Paths one operation lists (a replacement across a project changes a thousand); path_count then gives them all. */
+const PATHS_SHOWN = 20;
+
 const inputSchema = {
   type: 'object',
   properties: {
@@ -31,7 +34,8 @@ export function describeRecord(record: OperationRecord, undone: ReadonlyMap<stri
     time: record.time,
     operation: record.operation,
     summary: record.summary,
-    paths: record.paths.map((path) => path.display),
+    paths: record.paths.slice(0, PATHS_SHOWN).map((path) => path.display),
+    ...(record.paths.length > PATHS_SHOWN ? { path_count: record.paths.length } : {}),
     undo_available: record.undo_available,
     ...(record.unavailable_reason === undefined ? {} : { unavailable_reason: record.unavailable_reason }),
     undone: undoneByOperation !== undefined,

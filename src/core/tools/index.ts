@@ -33,6 +33,7 @@ import { replaceLines } from './replaceLines';
 import { insertLines } from './insertLines';
 import { deleteLines } from './deleteLines';
 import { applyPatch } from './applyPatch';
+import { replaceInFiles } from './replaceInFiles';
 import { readManyFiles } from './readManyFiles';
 import { listDirectory } from './listDirectory';
 import { directoryTree } from './directoryTree';
@@ -76,6 +77,7 @@ const BY_NAME: { readonly [Name in ToolName]: NamedTool<Name> } = {
   insert_lines: insertLines,
   delete_lines: deleteLines,
   apply_patch: applyPatch,
+  replace_in_files: replaceInFiles,
   edit_symbol: editSymbol,
   history_list: historyList,
   history_get: historyGet,

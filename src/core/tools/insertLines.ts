@@ -12,7 +12,7 @@ const inputSchema = {
     path: pathParameter('File.'),
     position: { type: 'string', enum: ['before', 'after', 'end'], description: 'Where, relative to line.' },
     line: { type: 'integer', minimum: 1, description: 'Line number.' },
-    content: { type: 'string', minLength: 1, description: 'Lines to insert.' },
+    content: { type: 'string', minLength: 1, description: 'Lines.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
     encoding: ENCODING,

@@ -16,7 +16,7 @@ const inputSchema = {
   type: 'object',
   properties: {
     path: { ...pathParameter('Directory.'), default: '.' },
-    recursive: { type: 'boolean', default: false, description: 'Include subdirectories.' },
+    recursive: { type: 'boolean', default: false, description: 'Subfolders too.' },
     max_depth: { type: 'integer', minimum: 1, description: 'Deepest level, with recursive.' },
     include_hidden: INCLUDE_HIDDEN,
     include_ignored: INCLUDE_IGNORED,
@@ -98,7 +98,7 @@ export const listDirectory = defineTool({
   name: 'list_directory',
   title: 'List Directory',
   userDescription: 'List a workspace directory with types and sizes.',
-  modelDescription: `List a directory's entries with type and size, directories first; recursive lists level by level, so a cut list (next_offset) still gives an overview. A picture: ${toolRef('directory_tree')}.`,
+  modelDescription: `List a directory's entries with type and size, directories first; recursive lists level by level, so a cut list still gives an overview. Drawn: ${toolRef('directory_tree')}.`,
   icon: 'folder-opened',
   tags: ['read'],
   effect: 'read',

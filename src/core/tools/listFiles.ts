@@ -17,7 +17,7 @@ const inputSchema = {
   type: 'object',
   properties: {
     path: { ...pathParameter('Directory.'), default: '.' },
-    recursive: { type: 'boolean', default: true, description: 'Include subdirectories.' },
+    recursive: { type: 'boolean', default: true, description: 'Subfolders too.' },
     max_results: { type: 'integer', minimum: 1, description: `Default ${LIST_FILES_DEFAULT} (fewer if long), at most ${LIST_FILES_CAP}.` },
     offset: OFFSET,
     include_ignored: INCLUDE_IGNORED,

@@ -12,7 +12,7 @@ const inputSchema = {
   properties: {
     source_path: pathParameter('File to move.'),
     destination_path: pathParameter('The new path.'),
-    overwrite: { type: 'boolean', default: false, description: 'Replace an existing destination.' },
+    overwrite: { type: 'boolean', default: false, description: 'Replace what exists.' },
   },
   required: ['source_path', 'destination_path'],
   additionalProperties: false,

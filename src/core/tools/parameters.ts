@@ -14,10 +14,10 @@ export function pathParameter<const Description extends string>(description: Des
 /** Its form is checked by the tools (checkHashFormat in editing.ts), which keeps this definition short. */
 export const EXPECTED_HASH = {
   type: 'string',
-  description: 'If content_hash is still this.',
+  description: 'Expected content_hash.',
 } as const;
 
-export const DRY_RUN = { type: 'boolean', default: false, description: 'Just the diff.' } as const;
+export const DRY_RUN = { type: 'boolean', default: false, description: 'Diff only.' } as const;
 
 /**
  * A VS Code encoding name (encoding/names.ts), checked by the tools (requestedEncoding in encoding/fileText.ts): an
@@ -28,12 +28,12 @@ export const ENCODING = { type: 'string', description: 'e.g. latin1.' } as const
 export const INCLUDE_IGNORED = {
   type: 'boolean',
   default: false,
-  description: 'Also ignored paths.',
+  description: 'Ignored too.',
 } as const;
 
-export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Include dot files.' } as const;
+export const INCLUDE_HIDDEN = { type: 'boolean', default: false, description: 'Dot files too.' } as const;
 
 /** An id of the history (history/legacy.ts OPERATION_ID_PATTERN says its form; the tools say when it is unknown). */
 export const OPERATION_ID = { type: 'string', minLength: 1, maxLength: 64, description: 'The operation_id.' } as const;
 
-export const OFFSET = { type: 'integer', minimum: 0, description: 'From next_offset.' } as const;
+export const OFFSET = { type: 'integer', minimum: 0, description: 'A next_offset.' } as const;

@@ -86,7 +86,7 @@ function shareFields(files: readonly Entry[]): { shared: Shared; files: SharedEn
 const inputSchema = {
   type: 'object',
   properties: {
-    paths: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'File paths.' },
+    paths: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 }, description: 'Files.' },
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
     tail_lines: { type: 'integer', minimum: 1, description: 'Last N lines.' },
@@ -101,7 +101,7 @@ export const readManyFiles = defineTool({
   name: 'read_many_files',
   title: 'Read Many Files',
   userDescription: 'Read several files in the workspace at once.',
-  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once with ${toolRef('read_file')}'s line options, sharing its byte budget evenly. Each entry has ok and data or error; fields equal in every file come once, in shared.`,
+  modelDescription: `Read up to ${READ_MANY_FILES_CAP} text files at once with ${toolRef('read_file')}'s line options, sharing its byte budget evenly. Each entry: ok, data or error; fields equal in all come once, in shared.`,
   icon: 'files',
   tags: ['read'],
   effect: 'read',

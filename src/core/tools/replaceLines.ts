@@ -13,7 +13,7 @@ const inputSchema = {
     path: pathParameter('File.'),
     start_line: { type: 'integer', minimum: 1, description: 'First line.' },
     end_line: { type: 'integer', minimum: 1, description: 'Last line.' },
-    content: { type: 'string', description: 'The new lines.' },
+    content: { type: 'string', description: 'New lines.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
     encoding: ENCODING,

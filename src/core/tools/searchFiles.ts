@@ -16,8 +16,8 @@ export const SEARCH_FILES_CAP = 200;
 const inputSchema = {
   type: 'object',
   properties: {
-    pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'The glob.' },
-    path: pathParameter('Directory (default: all).'),
+    pattern: { type: 'string', minLength: 1, maxLength: 1024, description: 'Glob.' },
+    path: pathParameter('Directory.'),
     max_results: { type: 'integer', minimum: 1, default: 100, description: `At most ${SEARCH_FILES_CAP}.` },
     offset: OFFSET,
     include_ignored: INCLUDE_IGNORED,
@@ -45,7 +45,7 @@ export const searchFiles = defineTool({
   name: 'search_files',
   title: 'Search Files',
   userDescription: 'Find workspace paths matching a glob pattern.',
-  modelDescription: `Find files and directories by glob ("src/**/*.ts"; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Inside files: ${toolRef('search_content')}.`,
+  modelDescription: `Find files and directories by glob (src/**/*.ts; one without "/" matches names at any depth). Case-insensitive unless the glob has a capital. Inside files: ${toolRef('search_content')}.`,
   icon: 'filter',
   tags: ['read', 'search'],
   effect: 'read',

@@ -1,5 +1,5 @@
 import { arrayOf, described, object, STRING } from '../contract/results';
-import { UNDO_FIELDS } from './fields';
+import { restoredFields, UNDO_FIELDS } from './fields';
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import type { HistoryStore, OperationRecord } from '../history/store';
@@ -94,7 +94,7 @@ export const undoLast = defineTool({
         undone_operation_id: newest?.id ?? '',
         undone_operation: newest?.operation ?? '',
         summary: `${sessionSummary(input.session, undone)}${await cutNote(store, input.session)}`,
-        restored: [...restored],
+        ...restoredFields(restored),
         history_skipped: [],
         undone_operation_ids: undone.map((record) => record.id),
         session: input.session,
@@ -106,7 +106,7 @@ export const undoLast = defineTool({
       undone_operation_id: target.id,
       undone_operation: target.operation,
       summary: target.summary,
-      restored,
+      ...restoredFields(restored),
       history_skipped: skipped.map((record) => ({
         operation_id: record.id,
         summary: record.summary,

@@ -1,6 +1,6 @@
 import { object } from '../contract/results';
 import { countPhrase, type Localizer } from '../ports/l10n';
-import { UNDO_FIELDS } from './fields';
+import { restoredFields, UNDO_FIELDS } from './fields';
 import { onlyWhere } from '../naming';
 import { codePath, sizeText, timeAgo } from '../changes/consequences';
 import type { PathState } from '../history/state';
@@ -172,7 +172,7 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: `Undo a recorded change, restoring every path byte for byte; if any changed since, nothing is done (UNDO_CONFLICT).${onlyWhere('confirms', ' The user confirms.')}`,
+  modelDescription: `Undo a recorded change, restoring every path byte for byte; if any changed since, nothing is done.${onlyWhere('confirms', ' The user confirms.')}`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',
@@ -201,6 +201,11 @@ export const undoOperation = defineTool({
     const store = requireHistory(context);
     const record = await requireRecord(store, input.operation_id);
     const restored = await undoRecord(record, context, store);
-    return { undone_operation_id: record.id, undone_operation: record.operation, summary: record.summary, restored };
+    return {
+      undone_operation_id: record.id,
+      undone_operation: record.operation,
+      summary: record.summary,
+      ...restoredFields(restored),
+    };
   },
 });

@@ -70,7 +70,7 @@ export const workspaceInfo = defineTool({
   title: 'Workspace Info',
   userDescription: 'Show the base directory, folders, limits and settings Agent FS works with.',
   modelDescription:
-    "Where the tools work: base directory and workspace folders (a path may start with a folder's name), read-only and trust state, limits, exclude and protected patterns.",
+    "Base directory and workspace folders (a path may start with a folder's name), read-only and trust state, limits, exclude and protected patterns.",
   icon: 'root-folder',
   tags: ['read'],
   effect: 'read',

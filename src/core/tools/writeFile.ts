@@ -33,11 +33,11 @@ import { DRY_RUN, EXPECTED_HASH, pathParameter } from './parameters';
 const inputSchema = {
   type: 'object',
   properties: {
-    file_name: pathParameter('File path.'),
-    content: { type: 'string', description: 'The new content.' },
+    file_name: pathParameter('File.'),
+    content: { type: 'string', description: 'Content.' },
     expected_hash: EXPECTED_HASH,
     dry_run: DRY_RUN,
-    encoding: { type: 'string', description: "e.g. windows1252 (else the file's)." },
+    encoding: { type: 'string', description: 'e.g. windows1252.' },
     newline: { type: 'string', enum: ['lf', 'crlf'], description: "Default: the file's." },
   },
   required: ['file_name', 'content'],
@@ -148,7 +148,7 @@ export const writeFile = defineTool({
   name: 'write_file',
   title: 'Write File',
   userDescription: 'Create or overwrite a file in the workspace.',
-  modelDescription: `Create a file or replace all its content, creating parents${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file use ${toolRef('edit_file')}.`,
+  modelDescription: `Create a file or replace all its content, creating parents${onlyWhere('confirms', '; a replacement is confirmed with its diff')}. Keeps the file's encoding and line endings. For part of a file: ${toolRef('edit_file')}.`,
   icon: 'edit',
   tags: ['write'],
   effect: 'write',

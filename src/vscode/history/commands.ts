@@ -32,10 +32,20 @@ async function recordOf(store: HistoryStore, target: unknown): Promise<Operation
   return undefined;
 }
 
+/** Paths a message names one by one: a change across a project touches a thousand. */
+const NAMED_PATHS = 10;
+
+/** "a, b and 3 more". */
+function someOf(names: readonly string[], total = names.length): string {
+  const shown = names.slice(0, NAMED_PATHS).join(', ');
+  return total > NAMED_PATHS ? vscode.l10n.t('{0} and {1} more', shown, total - NAMED_PATHS) : shown;
+}
+
 function describeRestored(envelope: Envelope): string {
   if (!envelope.ok) return envelope.error.message;
-  const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[] };
-  const restored = (data.restored ?? []).map((each) => `${each.path} ${each.action}`).join(', ');
+  const data = envelope.data as { summary?: string; restored?: { path: string; action: string }[]; restored_count?: number };
+  const listed = (data.restored ?? []).map((each) => `${each.path} ${each.action}`);
+  const restored = someOf(listed, data.restored_count ?? listed.length);
   return data.summary === undefined
     ? vscode.l10n.t('Agent FS undid the change: {0}.', restored)
     : vscode.l10n.t('Agent FS undid {0}: {1}.', data.summary, restored);
@@ -47,7 +57,7 @@ async function confirmAndUndo(
   operation: 'undo_last' | 'undo_operation',
 ): Promise<Envelope | undefined> {
   const dialogs = deps.dialogs();
-  const paths = record.paths.map((path) => path.display).join(', ');
+  const paths = someOf(record.paths.map((path) => path.display));
   const confirmed = await dialogs.confirm(
     vscode.l10n.t(
       'Undo "{0}" from {1}? {2} will be put back as they were before it.',

@@ -201,6 +201,8 @@ describe('Copilot agent mode with a scripted model', function () {
 
   it('edits with every writing tool; a patch that changes a file asks first, and Allow Once applies it', async function () {
     const F = folderOf('edit');
+    /** The window's tabs while the replacement's card showed. */
+    let tabsAtCard: string[] = [];
     const patch = [
       `--- a/${F}/notes/todo.md`,
       `+++ b/${F}/notes/todo.md`,
@@ -260,12 +262,44 @@ describe('Copilot agent mode with a scripted model', function () {
           { tool: 'agentfs_move_file', input: () => ({ source_path: `${F}/out/fresh.txt`, destination_path: `${F}/archive/fresh.txt` }) },
           { tool: 'agentfs_copy_directory', input: () => ({ source_path: `${F}/assets`, destination_path: `${F}/assets-copy` }) },
           { tool: 'agentfs_move_directory', input: () => ({ source_path: `${F}/assets-copy`, destination_path: `${F}/moved/assets` }) },
+          {
+            // A replacement across files shows every change in the editor beside its card; Skip leaves them all.
+            tool: 'agentfs_replace_in_files',
+            input: () => ({ query: '# New', replacement: '# Old', paths: [F] }),
+            confirm: {
+              answer: 'Skip',
+              title: 'Replace "# New" in 2 files (2 replacements)?',
+              message: [/out\/copy\.md: 1 replacement/, /out\/new\.md: 1 replacement/, 'Every change is shown in the editor'],
+            },
+            meanwhile: () => {
+              tabsAtCard = vscode.window.tabGroups.all.flatMap((group) => group.tabs.map((tab) => tab.label));
+            },
+            expect: (text) => {
+              assert.equal(text, SKIPPED, 'the model is told the person skipped it');
+              assert.ok(
+                tabsAtCard.some((label) => label.startsWith('Replace "# New" with "# Old"')),
+                `the preview's tab was open beside the card: ${tabsAtCard.join(', ')}`,
+              );
+            },
+          },
+          {
+            tool: 'agentfs_replace_in_files',
+            input: () => ({ query: 'gamma', replacement: 'GAMMA', paths: [F] }),
+            confirm: {
+              answer: 'Allow Once',
+              title: 'Replace "gamma" in 1 file (1 replacement)?',
+              message: [/lib\/a\.txt: 1 replacement/, 'Agent FS can undo this.', '+GAMMA'],
+            },
+          },
         ],
+        afterTurn: async () => {
+          await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+        },
       },
       'tidy up the notes',
     );
     remember(result);
-    for (const envelope of result.envelopes) ok(envelope);
+    for (const envelope of result.envelopes) if (envelope !== undefined) ok(envelope);
     assert.deepEqual(result.after, {
       'archive/': '',
       'archive/fresh.txt': 'fresh\n',
@@ -274,7 +308,7 @@ describe('Copilot agent mode with a scripted model', function () {
       'assets/icons/x.txt': 'x\n',
       'assets/logo.txt': 'logo\n',
       'lib/': '',
-      'lib/a.txt': 'BETA\ngamma\ndelta\n',
+      'lib/a.txt': 'BETA\nGAMMA\ndelta\n',
       'moved/': '',
       'moved/assets/': '',
       'moved/assets/icons/': '',

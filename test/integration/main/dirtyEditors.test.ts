@@ -21,6 +21,12 @@ describe('open editors', () => {
     expectError(await callTool('write_file', { file_name: s.rel('a.txt'), content: 'x' }), 'FILE_DIRTY_IN_EDITOR');
     expectError(await callTool('delete_file', { file_name: s.rel('a.txt') }), 'FILE_DIRTY_IN_EDITOR');
     expectError(await callTool('delete_directory', { directory_path: s.rel(), recursive: true }), 'FILE_DIRTY_IN_EDITOR');
+    // A replacement across files is refused whole, naming the file, whatever else it would change.
+    const across = expectError(
+      await callTool('replace_in_files', { query: 'on disk', replacement: 'x', paths: [s.rel()] }),
+      'FILE_DIRTY_IN_EDITOR',
+    );
+    assert.equal(across.error.details?.path, s.rel('a.txt'));
     assert.equal(readText(s.abs('a.txt')), 'on disk\n');
     assert.equal(document.getText(), 'unsaved on disk\n');
   });

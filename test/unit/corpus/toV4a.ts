@@ -7,7 +7,9 @@
  * An "@@" line is written where a model would: the nearest heading above the section (a function, a section title)
  * when it names the right place under the grammar (its first occurrence below the previous section is that line, and
  * the section's lines do not occur between it and the section), else a bare "@@". So a section in repeated text with
- * no heading above it may be ambiguous: the replay then checks that apply_patch refuses exactly those.
+ * no heading above it may be ambiguous: the replay then checks that apply_patch refuses exactly those. With
+ * `enclosing` anchors, as models write them, a second section under the same heading repeats that heading although
+ * the previous section already passed it (`anchorAbove`), where the heading occurs nowhere below.
  */
 import { structuredPatch } from 'diff';
 import iconv from '@vscode/iconv-lite-umd';
@@ -24,6 +26,8 @@ export interface SectionFacts {
   readonly start: number;
   readonly old: readonly string[];
   readonly anchor: string | undefined;
+  /** Its "@@" line lies above where the previous section ended (enclosing anchors). */
+  readonly anchorAbove: boolean;
   readonly endOfFile: boolean;
   /** The original file's lines (LF, as the patch says them). */
   readonly lines: readonly string[];
@@ -69,12 +73,16 @@ function show(repo: string, commit: string, file: string): Buffer {
   return gitBytes(repo, 'show', `${commit}:${file}`);
 }
 
+/** Where a section's "@@" line comes from: the nearest heading that names the place, or the enclosing one. */
+export type Anchors = 'nearest' | 'enclosing';
+
 /** Sections of about `context` context lines turning `before` into `after`. */
 function sections(
   file: string,
   before: readonly string[],
   after: readonly string[],
   context: number,
+  anchors: Anchors,
 ): { body: string[]; facts: SectionFacts[] } {
   const join = (lines: readonly string[]): string => lines.map((line) => `${line}\n`).join('');
   const patch = structuredPatch('a', 'b', join(before), join(after), undefined, undefined, { context });
@@ -88,10 +96,21 @@ function sections(
     if (old.length === 0) throw new Error(`${file}: a section without context (the generator makes no empty files)`);
     const start = hunk.oldStart - 1;
     const endOfFile = start + old.length === before.length;
-    const anchor = endOfFile ? undefined : anchorFor(before, old, cursor, start);
+    const enclosing = anchors === 'enclosing' && !endOfFile ? enclosingAbove(before, cursor, start) : undefined;
+    const anchor = enclosing ?? (endOfFile ? undefined : anchorFor(before, old, cursor, start));
     body.push(anchor === undefined ? '@@' : `@@ ${anchor}`, ...lines);
     if (endOfFile) body.push('*** End of File');
-    facts.push({ file, section: facts.length + 1, cursor, start, old, anchor, endOfFile, lines: before });
+    facts.push({
+      file,
+      section: facts.length + 1,
+      cursor,
+      start,
+      old,
+      anchor,
+      anchorAbove: enclosing !== undefined,
+      endOfFile,
+      lines: before,
+    });
     cursor = start + old.length;
   }
   return { body, facts };
@@ -111,8 +130,23 @@ function anchorFor(lines: readonly string[], old: readonly string[], cursor: num
   return undefined;
 }
 
+/**
+ * The heading of the function or section a section is in when the previous section ended below it, as a model
+ * repeats it for a second section there: only where it occurs nowhere from the cursor on (else it would name a
+ * later place under the grammar).
+ */
+function enclosingAbove(lines: readonly string[], cursor: number, start: number): string | undefined {
+  for (let at = start - 1; at >= Math.max(0, start - 40); at--) {
+    const heading = (lines[at] ?? '').trim();
+    if (!HEADING.test(heading)) continue;
+    if (at >= cursor) return undefined;
+    return lines.some((line, index) => index >= cursor && line.trim() === heading) ? undefined : heading;
+  }
+  return undefined;
+}
+
 /** The V4A patch of `commit` against its parent, sections with `context` lines of context. */
-export function commitPatch(repo: string, parent: string, commit: string, context: number): CommitPatch {
+export function commitPatch(repo: string, parent: string, commit: string, context: number, anchors: Anchors = 'nearest'): CommitPatch {
   const out: string[] = ['*** Begin Patch'];
   const facts: SectionFacts[] = [];
   const files: CommitPatch['files'][number][] = [];
@@ -136,7 +170,7 @@ export function commitPatch(repo: string, parent: string, commit: string, contex
         if (before[key] !== after[key]) throw new Error(`${from}: its ${key} changed, which a V4A patch cannot say`);
       out.push(`*** Update File: ${from}`);
       if (destination !== undefined) out.push(`*** Move to: ${destination}`);
-      const { body, facts: each } = sections(from, before.lines, after.lines, context);
+      const { body, facts: each } = sections(from, before.lines, after.lines, context, anchors);
       out.push(...body);
       facts.push(...each);
       files.push({ path: from, action: destination === undefined ? 'update' : 'move', shape: before });

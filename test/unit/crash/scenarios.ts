@@ -158,6 +158,22 @@ export const SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    // Three files swapped in one after another (at medium, two above the low in-memory limit are streamed), a folder
+    // of their own for one, and a file without the word that must stay as it is.
+    name: 'replace_in_files (several files)',
+    sizes: SMALL_AND_MEDIUM,
+    setup: (base, bytes) =>
+      Promise.resolve(
+        write(base, {
+          'a.txt': text(bytes, 'a'),
+          'b.txt': text(bytes, 'b'),
+          'dir/c.txt': text(SIZE_BYTES.small, 'c'),
+          'keep.txt': 'keep\n',
+        }),
+      ).then(() => ({})),
+    call: () => ({ operation: 'replace_in_files', input: { query: 'line (0+2) of', replacement: 'LINE $1 of', is_regex: true } }),
+  },
+  {
     name: 'edit_notebook',
     sizes: SMALL_AND_MEDIUM,
     whole: true,

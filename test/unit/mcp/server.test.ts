@@ -324,6 +324,9 @@ const STEPS: readonly Step[] = [
   ['read_outline', () => ({ path: 'tool.py' })],
   ['find_references', () => ({ path: 'tool.py', symbol: 'beta' })],
   ['edit_symbol', () => ({ path: 'tool.py', symbol: 'beta', action: 'replace', text: 'def beta():\n    return 2' })],
+  // A replacement across a folder's files: its dry run, then the change.
+  ['replace_in_files', () => ({ query: 'beta', replacement: 'BETA', paths: ['docs', 'dir'], dry_run: true })],
+  ['replace_in_files', () => ({ query: 'beta', replacement: 'BETA', paths: ['docs', 'dir'] })],
 ];
 
 describe('MCP server: images, and no problems after edits', function () {
