@@ -3,7 +3,7 @@
  * (inside or out of the base) can neither lead a recursive list, copy or delete outside the base nor loop.
  */
 import type { DirEntry, FileSystem } from '../ports/fs';
-import { type CallSignals, reportProgress, throwIfCancelled } from '../signals';
+import { breathe, type CallSignals, reportProgress, throwIfCancelled } from '../signals';
 
 export interface WalkEntry extends DirEntry {
   readonly absolute: string;
@@ -92,6 +92,9 @@ export async function walkDirectories(
     };
     const readLevel = async (path: string, depth: number): Promise<void> => {
       throwIfCancelled(context);
+      // A port that lists synchronously (node:fs) resolves every read in a microtask: without a breath the whole walk
+      // would be one turn of the event loop, and a ping or a cancellation would wait for its end.
+      await breathe(context);
       const entries = await fs.readDirectory(path);
       reportProgress(context, ++read, undefined, 'directories read');
       const entering = options.enterDirectory?.(path, entries);
