@@ -21,6 +21,7 @@ import type { EncodingHost } from '../../src/core/encoding/host';
 import { DEFAULT_POLICY } from '../../src/core/settings';
 import { createNodeSession } from '../../src/node/host/session';
 import { encodeAs } from '../shared/encodingCorpus';
+import { seeded } from '../shared/churn';
 import { call, expectOk, makeTempDir, removeTree } from './helpers';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -60,16 +61,8 @@ const CASES: readonly Case[] = [
   { query: 'a fetchUsers(list) call', replacement: 'two\nlines' },
 ];
 
-/** mulberry32: the same tree for the same seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The same tree for the same seed. */
+const prng = seeded;
 
 /** Lines every encoding here holds (windows-1252 included); the UTF files add some it does not. */
 const LINES = [
