@@ -121,8 +121,9 @@ async function check(tree: CorpusTree, root: string, home: string): Promise<Diff
   // listings of the whole tree above cover it.
   const nameable = folders.filter((folder) => !folder.includes('\\'));
   for (const folder of nameable.filter((_folder, index) => index % 3 === 0)) {
-    // A folder the corpus named "~…" is asked for as "./~…": a leading "~" means the home directory.
-    const asked = folder.startsWith('~') ? `./${folder}` : folder;
+    // A folder the corpus named "~…" is asked for as "./~…": a leading "~" means the home directory; so is one whose
+    // name is only blanks, since a blank path means the base directory.
+    const asked = folder.startsWith('~') || folder.trim() === '' ? `./${folder}` : folder;
     const listed = (await allPages(session, 'list_files', { path: asked, recursive: true, max_results: 5000 }, 'files')) as string[];
     const below = shown.filter((file) => file.startsWith(`${folder}/`));
     note(compare(tree.name, `list_files ${folder}`, below, listed));
