@@ -234,17 +234,9 @@ async function filesInOrder(context: ToolContext, request: ScanRequest): Promise
 
 /** `found` in the order of their sort keys, a file that sorts under another path in that path's place (addByKey's rule). */
 async function inKeyOrder(context: ToolContext, found: readonly VisibleEntry[], request: ScanRequest): Promise<string[]> {
-  const byKey = new Map<string, string>();
-  const own: VisibleEntry[] = [];
-  for (const [index, entry] of found.entries()) {
-    if (index % BREATH_FILES === 0) await breathe(context);
-    const sorted = request.sortKey(entry.absolute);
-    const key = typeof sorted === 'string' ? sorted : await sorted;
-    if (key === entry.absolute) own.push(entry);
-    else if (!byKey.has(key)) byKey.set(key, entry.absolute);
-  }
-  for (const entry of own) if (!byKey.has(entry.absolute)) byKey.set(entry.absolute, entry.absolute);
-  return [...byKey.keys()].sort(compareCodePoints).map((key) => byKey.get(key) ?? key);
+  const { standIns, own } = await sortKeys(context, found, request);
+  for (const entry of own) if (!standIns.has(entry.absolute)) standIns.set(entry.absolute, entry.absolute);
+  return [...standIns.keys()].sort(compareCodePoints).map((key) => standIns.get(key) ?? key);
 }
 
 /** Adds `found` to `tree` under their sort keys; gives, for each path a file stands in for, that file. */
@@ -254,7 +246,22 @@ async function addByKey(
   found: readonly VisibleEntry[],
   request: ScanRequest,
 ): Promise<Map<string, string>> {
-  // A file that sorts under another path (a sidecar as its .pdf) takes that path's place in the tree.
+  const { standIns, own } = await sortKeys(context, found, request);
+  for (const key of standIns.keys()) tree.addFile(dirname(key), basename(key));
+  for (const entry of own) if (!standIns.has(entry.absolute)) tree.addFile(entry.parent, entry.name);
+  return standIns;
+}
+
+/**
+ * Each file's sort key. A file that sorts under another path (a sidecar as its .pdf) stands in for that path, the
+ * first such file winning (`standIns`, by the path); the others sort as themselves (`own`), unless a stand-in took
+ * their path.
+ */
+async function sortKeys(
+  context: ToolContext,
+  found: readonly VisibleEntry[],
+  request: ScanRequest,
+): Promise<{ standIns: Map<string, string>; own: VisibleEntry[] }> {
   const standIns = new Map<string, string>();
   const own: VisibleEntry[] = [];
   for (const [index, entry] of found.entries()) {
@@ -262,13 +269,9 @@ async function addByKey(
     const sorted = request.sortKey(entry.absolute);
     const key = typeof sorted === 'string' ? sorted : await sorted;
     if (key === entry.absolute) own.push(entry);
-    else if (!standIns.has(key)) {
-      standIns.set(key, entry.absolute);
-      tree.addFile(dirname(key), basename(key));
-    }
+    else if (!standIns.has(key)) standIns.set(key, entry.absolute);
   }
-  for (const entry of own) if (!standIns.has(entry.absolute)) tree.addFile(entry.parent, entry.name);
-  return standIns;
+  return { standIns, own };
 }
 
 /** Passes each file's matches on to the caller in the files' order, whatever order their reads finish in. */
