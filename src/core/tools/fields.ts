@@ -90,7 +90,14 @@ export const UNDO_FIELDS = {
   undone_operation_id: STRING,
   undone_operation: STRING,
   summary: STRING,
-  restored: arrayOf(object({ path: STRING, action: STRING, state: STRING })),
+  restored: arrayOf(
+    object({
+      path: STRING,
+      action: STRING,
+      state: STRING,
+      merged: optional(described('Changes made since in other lines were kept: the undo took out only its own.', BOOLEAN)),
+    }),
+  ),
   undone_operation_ids: optional(described('Every operation a session undo undid, newest first.', arrayOf(STRING))),
   session: optional(STRING),
 } as const;
