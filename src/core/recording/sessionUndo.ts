@@ -97,7 +97,7 @@ export function describeSessionUndo(session: string, targets: readonly Operation
     confirmation: {
       title: l10n.t('Undo {0}?', summary),
       message: `${l10n.t('Every file it changed goes back to how it was before the session:')}\n\n${shown.join('\n')}\n\n${l10n.t(
-        'Nothing is changed if another agent or anyone else changed any of them since. The undo is recorded as one change, so it can be undone in turn.',
+        "Changes made since in other lines, by another agent or anyone else, are kept; if any overlap the session's changes, nothing is changed. The undo is recorded as one change, so it can be undone in turn.",
       )}`,
     },
   };
