@@ -145,20 +145,24 @@ async function requireSessionMergeable(
       const at = confined[index];
       if (!at) throw new Error(`${path.display} is not a path of operation ${record.id}`);
       const absolute = at.absolute;
-      const later = records.find(
-        (other) =>
-          other.id > record.id &&
-          !undoing.has(other.id) &&
-          other.paths.some((each) => isWithin(each.absolute, absolute) || isWithin(absolute, each.absolute)),
-      );
+      // Who changed the path since: looked for only when something did.
+      const laterOne = (): OperationRecord | undefined =>
+        records.find(
+          (other) =>
+            other.id > record.id &&
+            !undoing.has(other.id) &&
+            other.paths.some((each) => isWithin(each.absolute, absolute) || isWithin(absolute, each.absolute)),
+        );
       const words = (kind: ChangeKind): string => {
         const change = CONFLICT_WORDS[kind];
+        const later = laterOne();
         if (!later || later.origin?.host === 'outside') return `${change} ${OUTSIDE}`;
         return `${change} by ${agentText(later.origin)}${later.origin ? `, session ${later.origin.session}` : ''}, operation ${later.id}`;
       };
       const now = { state: await disk.state(absolute), bytes: (hash: string) => disk.bytes(absolute, hash, context, store) };
       const outcome = await resolvePath(record, path, at, now, context, store, words);
       if (outcome.kind === 'conflict') {
+        const later = laterOne();
         const by = later ? { operation_id: later.id, agent: agentText(later.origin), session: later.origin?.session ?? null } : undefined;
         for (const each of outcome.conflicts) if (!conflicts.has(each.path)) conflicts.set(each.path, { ...each, ...(by ? { by } : {}) });
       }
