@@ -224,7 +224,7 @@ describe('prepareOperation', function () {
     assert.equal(undo.title, 'Undo deleting dest/?');
     assert.equal(
       undo.message,
-      'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nNothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.',
+      'Put back `dest/` (2 files, 2 bytes) as it was before it was deleted just now.\n\nChanges made since in other lines are kept; if any overlap this change, nothing is changed. The undo is recorded too, so it can be undone in turn.',
     );
     assert.doesNotMatch(undo.message, /delete_directory|operation|\d{4}-\d\d-\d\dT/);
     expectOk(await invokeOperation('undo_last', {}, recorded));
@@ -255,7 +255,7 @@ describe('prepareOperation', function () {
     assert.deepEqual(confirmation(undoDelete), {
       title: 'dest/ の削除を元に戻しますか?',
       message:
-        '`dest/` (2 個のファイル, 2 バイト) を、削除される前の状態に戻します (たった今)。\n\nその後に変更されていれば、何も変更しません。取り消しも記録されるため、それ自体を元に戻せます。',
+        '`dest/` (2 個のファイル, 2 バイト) を、削除される前の状態に戻します (たった今)。\n\nその後に別の行で行われた変更は保持されます。この変更と重なる変更があれば、何も変更しません。取り消しも記録されるため、それ自体を元に戻せます。',
     });
     const undone = expectOk(await invokeOperation('undo_last', {}, japanese));
     assert.equal(undone.summary, 'delete_directory dest');
@@ -273,7 +273,7 @@ describe('prepareOperation', function () {
     assert.equal(german.title, 'Sitzung mcp-1a2b von claude-code 2.1.0 (2 Änderungen) rückgängig machen?');
     assert.equal(
       german.message,
-      'Jede Datei, die sie geändert hat, wird auf den Stand vor der Sitzung zurückgesetzt:\n\n- `b.txt`\n- `src/x.txt`\n\nNichts wird geändert, wenn ein anderer Agent oder sonst jemand eine davon seitdem geändert hat. Das Rückgängigmachen wird als eine Änderung aufgezeichnet und kann seinerseits rückgängig gemacht werden.',
+      'Jede Datei, die sie geändert hat, wird auf den Stand vor der Sitzung zurückgesetzt:\n\n- `b.txt`\n- `src/x.txt`\n\nSeitdem von einem anderen Agenten oder sonst jemandem in anderen Zeilen vorgenommene Änderungen bleiben erhalten; überschneidet sich eine davon mit den Änderungen der Sitzung, wird nichts geändert. Das Rückgängigmachen wird als eine Änderung aufgezeichnet und kann seinerseits rückgängig gemacht werden.',
     );
     expectOk(await invokeOperation('undo_last', { session: 'mcp-1a2b' }, recorded));
   });

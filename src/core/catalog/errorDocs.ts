@@ -122,7 +122,7 @@ export const ERROR_DOCS: readonly ErrorDoc[] = [
   },
   {
     codes: ['UNDO_CONFLICT'],
-    when: 'An undo where a path changed since the operation (`details.paths`, `details.conflicts` name each file), or of an operation already undone (`details.undone_by`); nothing changed.',
+    when: 'An undo where a path changed since the operation in a way it cannot merge around: lines overlapping its change (`details.conflicts[].lines` name them on each side), a file created, deleted or replaced, binary or too large to merge (`details.paths`, `details.conflicts` name each file); or of an operation already undone (`details.undone_by`). Nothing changed.',
   },
   {
     codes: ['HISTORY_UNAVAILABLE'],

@@ -6,9 +6,13 @@
  * cannot choose), except the runner's, which is the caller's --session value under a prefix of its own. The agent is
  * what the client says it is (MCP clientInfo) and the label is whatever the caller sent: both are for finding
  * changes, never for deciding anything. Undoing a session goes by its id alone.
+ *
+ * `outside` is no host: it marks a change Agent FS did not make (a formatter, a shell command, `git checkout`, the
+ * person), seen at the next recorded call on the file (recording/outside.ts). Each such record is a session of its
+ * own, so pruning and a session's undo take it alone.
  */
 
-export type OriginHost = 'editor' | 'mcp' | 'runner';
+export type OriginHost = 'editor' | 'mcp' | 'runner' | 'outside';
 
 export interface Origin {
   readonly host: OriginHost;
@@ -30,6 +34,11 @@ export function newSessionId(host: OriginHost): string {
   let token = '';
   while (token.length < 10) token += Math.random().toString(36).slice(2);
   return `${host}-${token.slice(0, 10)}`;
+}
+
+/** Who made a change seen made outside Agent FS: nobody it can name. */
+export function outsideOrigin(): Origin {
+  return { host: 'outside', agent: 'outside Agent FS', session: newSessionId('outside') };
 }
 
 /** Text from a client (a name, a version, a label), kept short and printable; undefined when there is none. */

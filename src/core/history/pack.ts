@@ -195,6 +195,8 @@ export interface Span {
 export interface PackOperation<R> {
   readonly id: string;
   readonly session?: string;
+  /** The paths its intent names (absolute): which operations may touch a path, without reading their records. */
+  readonly paths?: readonly string[];
   /** The intent's payload, and the room after it (none when the pack was cut between the two). */
   readonly intent: Span;
   room?: Span;

@@ -74,6 +74,22 @@ export function sameState(a: PathState, b: PathState): boolean {
   return true;
 }
 
+/** The state of `relative` inside a directory state. */
+export function subState(state: PathState, relative: string): PathState {
+  if (state.type !== 'directory') return { type: 'missing' };
+  const entry = state.entries.find((each) => each.path === relative);
+  if (!entry) return { type: 'missing' };
+  const mode = entry.mode === undefined ? {} : { mode: entry.mode };
+  if (entry.type === 'file')
+    return { type: 'file', size: entry.size ?? 0, ...(entry.hash === undefined ? {} : { hash: entry.hash }), ...mode };
+  if (entry.type !== 'directory') return { type: entry.type };
+  const prefix = `${relative}/`;
+  const entries = state.entries
+    .filter((each) => each.path.startsWith(prefix))
+    .map((each) => ({ ...each, path: each.path.slice(prefix.length) }));
+  return { type: 'directory', ...mode, entries };
+}
+
 /** Every file hash a state refers to, with its size. */
 export function fileHashes(state: PathState): Map<string, number> {
   const hashes = new Map<string, number>();

@@ -42,6 +42,7 @@
  */
 import { DEFAULT_HISTORY_LIMITS, type Durability, type HistoryLimits } from '../settings';
 import { describeError } from '../errors';
+import { isWithin } from '../paths';
 import type { FileSystem } from '../ports/fs';
 import { contentHash, hashFile, incrementalHash } from '../files/hashing';
 import { DurableChanges } from '../files/durable';
@@ -361,6 +362,31 @@ export class HistoryStore {
     return this.load(await this.current(false), id);
   }
 
+  /**
+   * For each of `paths`, the newest record whose change touched it: the path itself or a directory holding it. A path
+   * whose newest operation touched only something inside it, or has no record (under way, or left by a crash), is
+   * left out: no one record says what it holds. Operations are passed over by the paths their intents name, so only
+   * the records that touch a path are read.
+   */
+  async newestTouching(paths: readonly string[]): Promise<Map<string, OperationRecord>> {
+    const index = await this.current(false);
+    const found = new Map<string, OperationRecord>();
+    const open = new Set(paths);
+    for (let at = index.ids.length - 1; at >= 0 && open.size > 0; at--) {
+      const operation = index.operations.get(index.ids[at] ?? '');
+      if (!operation) continue;
+      const touches = (named: readonly string[]): string[] =>
+        [...open].filter((path) => named.some((each) => isWithin(each, path) || isWithin(path, each)));
+      if (operation.paths && touches(operation.paths).length === 0) continue;
+      const record = await this.load(index, operation.id);
+      for (const path of touches(record ? record.paths.map((each) => each.absolute) : (operation.paths ?? []))) {
+        open.delete(path);
+        if (record?.paths.some((each) => isWithin(each.absolute, path))) found.set(path, record);
+      }
+    }
+    return found;
+  }
+
   /** The stored bytes for a content hash, checked against it; `undefined` when absent or damaged. */
   async readBlob(hash: string): Promise<Uint8Array | undefined> {
     const hex = hexOf(hash);
@@ -454,6 +480,7 @@ export class HistoryStore {
         const operation: PackOperation<OperationRecord> = {
           id,
           ...(draft.origin ? { session: draft.origin.session } : {}),
+          paths: draft.paths.map((path) => path.absolute),
           intent: { offset: roomAt - intentBytes.length, length: intentBytes.length - LINE_BYTES },
           room: { offset: roomAt, length: room },
           blobs,
@@ -732,6 +759,7 @@ export class HistoryStore {
       const operation: PackOperation<OperationRecord> = {
         id: intent.id,
         ...(intent.origin?.session === undefined ? {} : { session: intent.origin.session }),
+        paths: intent.paths.map((path) => path.absolute),
         intent: span,
         blobs,
         before: blobs,

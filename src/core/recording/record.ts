@@ -29,8 +29,9 @@ import { DurableChanges } from '../files/durable';
 import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import type { Tool, ToolCall } from '../tool';
-import { planUndo } from '../history/plan';
-import { fileHashes, type PathState, sameState, StateReader } from '../history/state';
+import { type PathState, sameState, StateReader } from '../history/state';
+import { buildRecord } from './build';
+import { recordOutsideChanges } from './outside';
 import { contentSize } from '../history/content';
 import {
   type HistoryStore,
@@ -288,6 +289,16 @@ async function takeBefore({ tool, input, context, history, targets, maxBytes, wr
     if (error instanceof CancelledError || error instanceof ToolError) throw error;
     throw historyRefusal(tool, context, history, `what it would change could not be read (${describeError(error)})`);
   }
+  // A target changed outside Agent FS since its newest record is recorded first, as a change of its own.
+  await recordOutsideChanges({
+    history,
+    targets,
+    states,
+    contents: reader.contents,
+    maxBytes,
+    writes,
+    recover: recovery(context, history),
+  });
   // Everything the record needs that a full disk could refuse is written before the call changes anything.
   try {
     const reservation = await history.reserve(
@@ -490,60 +501,6 @@ async function changedPaths(recording: Recording, before: readonly PathState[], 
     if (!sameState(was, after)) paths.push({ absolute: target.absolute, display: target.display, before: was, after });
   }
   return paths;
-}
-
-/**
- * A record of `paths`, keeping the content `readable` holds (hash → size) as far as `maxBytes` allows: the content an
- * undo needs first, then what only a diff shows. `input` is already the recorded summary of the call's input.
- */
-function buildRecord(
-  id: string,
-  operation: string,
-  summary: string,
-  input: Readonly<Record<string, unknown>>,
-  paths: readonly PathRecord[],
-  readable: ReadonlyMap<string, number>,
-  maxBytes: number,
-  undoOf: string | undefined,
-): OperationRecord {
-  // Content an undo needs comes first; then, while it fits the cap, the rest (only the diff view needs it).
-  const sizes: Record<string, number> = {};
-  for (const [hash, size] of readable) sizes[hash.replace(/^sha256:/, '')] = size;
-  const draft = planUndo({ paths, blobs: sizes });
-  const required = new Map<string, number>();
-  if ('steps' in draft)
-    for (const step of draft.steps)
-      if (step.kind === 'restore') for (const [hash, size] of fileHashes(step.path.before)) required.set(hash, size);
-  const blobs: Record<string, number> = {};
-  let stored = 0;
-  const keep = (hash: string, size: number): boolean => {
-    const hex = hash.replace(/^sha256:/, '');
-    if (blobs[hex] !== undefined) return true;
-    if (!readable.has(hash) || stored + size > maxBytes) return false;
-    blobs[hex] = size;
-    stored += size;
-    return true;
-  };
-  let overCap = false;
-  for (const [hash, size] of required) if (!keep(hash, size)) overCap = true;
-  for (const path of paths) for (const state of [path.before, path.after]) for (const [hash, size] of fileHashes(state)) keep(hash, size);
-  const plan = overCap
-    ? { reason: `the content it replaced is larger than the history may keep (setting agentFs.history.maxBytes, ${maxBytes} bytes)` }
-    : planUndo({ paths, blobs });
-  const reason = 'reason' in plan ? plan.reason : undefined;
-  return {
-    version: 1,
-    id,
-    time: new Date().toISOString(),
-    operation,
-    summary,
-    input,
-    paths,
-    undo_available: reason === undefined,
-    ...(reason === undefined ? {} : { unavailable_reason: reason }),
-    ...(undoOf === undefined ? {} : { undo_of: undoOf }),
-    blobs,
-  };
 }
 
 /**

@@ -31,12 +31,15 @@ export function undoneBy(records: readonly OperationRecord[]): Map<string, strin
   return result;
 }
 
-/** The operation undo_last undoes, and the newer ones it passed over because their content was not recorded. */
+/**
+ * The operation undo_last undoes, and the newer ones it passed over because their content was not recorded. Changes
+ * seen made outside Agent FS are not Agent FS's to undo last: they stay, and the undo merges around them.
+ */
 export function lastUndoable(records: readonly OperationRecord[]): { target?: OperationRecord; skipped: OperationRecord[] } {
   const undone = undoneBy(records);
   const skipped: OperationRecord[] = [];
   for (const record of records) {
-    if (record.undo_of !== undefined || undone.has(record.id)) continue;
+    if (record.undo_of !== undefined || undone.has(record.id) || record.origin?.host === 'outside') continue;
     if (record.undo_available) return { target: record, skipped };
     skipped.push(record);
   }

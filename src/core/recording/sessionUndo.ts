@@ -4,25 +4,28 @@
  * and the recorder then records that part as it stands (record.ts), so it can be undone in turn.
  *
  * It is the undo of each of the session's operations still in force, newest first, with every check made before the
- * first write: each one's content is read back, the person's rules hold for each path, and each path is proved to be
- * as the session left it. That last proof runs over a virtual disk — the disk as it is now, with the states the newer
- * operations' undos will have written laid over it — so an operation whose path a later one of the same session
- * changed again is checked against what the undo of the later one will leave, not against the disk. A difference is
- * a change someone else made: named with the later recorded operation (its agent and session) that touched the path,
- * or as a change outside Agent FS (the person, another program) when none did.
+ * first write: each one's content is read back, the person's rules hold for each path, and each path is met as one
+ * undo meets it (undoPaths.ts): as the session left it, or merged where others changed other lines since. That runs
+ * over a virtual disk — the disk as it is now, with the states (and merged bytes) the newer operations' undos will
+ * have written laid over it — so an operation whose path a later one of the same session changed again is met as
+ * the undo of the later one will leave it, not as the disk holds it; and every merge is computed before anything is
+ * written, so one conflicting file anywhere leaves every file as it is. A conflict is a change someone else made:
+ * named with the later recorded operation (its agent and session) that touched the path, or as a change outside
+ * Agent FS (the person, another program) when none did or when the history recorded it as one (origin outside).
  */
 import { toolRef } from '../naming';
 import { ToolError } from '../errors';
 import { dirname, isWithin, relativeTo } from '../paths';
 import type { ToolContext } from '../context';
-import { fileChanges } from '../history/changes';
+import { type ChangeKind, fileChanges } from '../history/changes';
 import { agentText } from '../history/origin';
 import { countPhrase, type Localizer } from '../ports/l10n';
-import { type PathState, sameState, StateReader, type TreeEntry } from '../history/state';
-import type { HistoryStore, OperationRecord } from '../history/store';
+import { type PathState, StateReader, subState, type TreeEntry } from '../history/state';
+import type { HistoryStore, OperationRecord, PathRecord } from '../history/store';
 import type { Preparation } from '../tool';
 import { confinedPathsOf, undoneBy } from './records';
-import { CONFLICT_WORDS, prepareUndo, type RestoredPath } from './undo';
+import { prepareUndo, type RestoredPath } from './undo';
+import { CONFLICT_WORDS, conflictText, diskBytes, type PathConflict, resolvePath } from './undoPaths';
 
 /** What undoing a session did: the operations undone (newest first) and each path's final restoration. */
 export interface SessionUndo {
@@ -94,7 +97,7 @@ export function describeSessionUndo(session: string, targets: readonly Operation
     confirmation: {
       title: l10n.t('Undo {0}?', summary),
       message: `${l10n.t('Every file it changed goes back to how it was before the session:')}\n\n${shown.join('\n')}\n\n${l10n.t(
-        'Nothing is changed if another agent or anyone else changed any of them since. The undo is recorded as one change, so it can be undone in turn.',
+        "Changes made since in other lines, by another agent or anyone else, are kept; if any overlap the session's changes, nothing is changed. The undo is recorded as one change, so it can be undone in turn.",
       )}`,
     },
   };
@@ -103,70 +106,77 @@ export function describeSessionUndo(session: string, targets: readonly Operation
 /** Undoes every operation of `session` still in force, all or nothing (see the header). */
 export async function undoSession(session: string, context: ToolContext, store: HistoryStore): Promise<SessionUndo> {
   const targets = await requireSessionTargets(store, session);
-  await requireSessionAsLeft(session, targets, await store.list(), context);
+  const merges = await requireSessionMergeable(session, targets, await store.list(), context, store);
   const prepared = [];
-  for (const record of targets) prepared.push(await prepareUndo(record, context, store, false));
+  for (const record of targets) prepared.push(await prepareUndo(record, context, store, merges.get(record) ?? new Map()));
   // Each path once, as the oldest operation's undo leaves it.
   const restored = new Map<string, RestoredPath>();
   for (const undo of prepared) for (const each of await undo.apply()) restored.set(each.path, each);
   return { undone: targets, restored: [...restored.values()] };
 }
 
-interface Conflict {
-  readonly path: string;
-  readonly change: string;
+interface Conflict extends PathConflict {
   readonly by?: { readonly operation_id: string; readonly agent: string; readonly session: string | null };
 }
 
-/** UNDO_CONFLICT unless every path of every target is as the session left it (see the header). */
-async function requireSessionAsLeft(
+/** Why a change since is outside Agent FS, in the words conflicts have always used. */
+const OUTSIDE = 'outside Agent FS, by the person or another program';
+
+/**
+ * The merges each target's undo writes (see the header), or UNDO_CONFLICT naming every file that stands in the way
+ * and who changed it since.
+ */
+async function requireSessionMergeable(
   session: string,
   targets: readonly OperationRecord[],
   records: readonly OperationRecord[],
   context: ToolContext,
-): Promise<void> {
+  store: HistoryStore,
+): Promise<Map<OperationRecord, Map<PathRecord, Uint8Array>>> {
   const disk = new VirtualDisk(new StateReader(context.workspace.fs, context, Number.POSITIVE_INFINITY, false));
   const undoing = new Set(targets.map((record) => record.id));
   const conflicts = new Map<string, Conflict>();
+  const merges = new Map<OperationRecord, Map<PathRecord, Uint8Array>>();
   for (const record of targets) {
     const confined = await confinedPathsOf(record, context);
+    const mergesOf = new Map<PathRecord, Uint8Array>();
+    merges.set(record, mergesOf);
     for (const [index, path] of record.paths.entries()) {
-      const absolute = confined[index]?.absolute ?? path.absolute;
-      const display = confined[index]?.display ?? path.display;
-      const now = await disk.state(absolute);
-      if (!sameState(now, path.after)) {
-        const later = records.find(
+      const at = confined[index];
+      if (!at) throw new Error(`${path.display} is not a path of operation ${record.id}`);
+      const absolute = at.absolute;
+      // Who changed the path since: looked for only when something did.
+      const laterOne = (): OperationRecord | undefined =>
+        records.find(
           (other) =>
             other.id > record.id &&
             !undoing.has(other.id) &&
             other.paths.some((each) => isWithin(each.absolute, absolute) || isWithin(absolute, each.absolute)),
         );
-        const differences = fileChanges({ paths: [{ absolute, display, before: path.after, after: now }] });
-        const named =
-          differences.length > 0
-            ? differences.map((each) => ({ path: each.path, words: CONFLICT_WORDS[each.change] }))
-            : [{ path: display, words: 'changed since' }];
-        for (const each of named)
-          if (!conflicts.has(each.path))
-            conflicts.set(
-              each.path,
-              later
-                ? {
-                    path: each.path,
-                    change: `${each.words} by ${agentText(later.origin)}${later.origin ? `, session ${later.origin.session}` : ''}, operation ${later.id}`,
-                    by: { operation_id: later.id, agent: agentText(later.origin), session: later.origin?.session ?? null },
-                  }
-                : { path: each.path, change: `${each.words} outside Agent FS, by the person or another program` },
-            );
+      const words = (kind: ChangeKind): string => {
+        const change = CONFLICT_WORDS[kind];
+        const later = laterOne();
+        if (!later || later.origin?.host === 'outside') return `${change} ${OUTSIDE}`;
+        return `${change} by ${agentText(later.origin)}${later.origin ? `, session ${later.origin.session}` : ''}, operation ${later.id}`;
+      };
+      const now = { state: await disk.state(absolute), bytes: (hash: string) => disk.bytes(absolute, hash, context, store) };
+      const outcome = await resolvePath(record, path, at, now, context, store, words);
+      if (outcome.kind === 'conflict') {
+        const later = laterOne();
+        const by = later ? { operation_id: later.id, agent: agentText(later.origin), session: later.origin?.session ?? null } : undefined;
+        for (const each of outcome.conflicts) if (!conflicts.has(each.path)) conflicts.set(each.path, { ...each, ...(by ? { by } : {}) });
       }
-      disk.set(absolute, path.before);
+      if (outcome.kind === 'merged') {
+        mergesOf.set(path, outcome.bytes);
+        disk.set(absolute, outcome.state, outcome.bytes);
+      } else disk.set(absolute, path.before);
     }
   }
-  if (conflicts.size === 0) return;
+  if (conflicts.size === 0) return merges;
   const list = [...conflicts.values()];
   throw new ToolError(
     'UNDO_CONFLICT',
-    `Cannot undo session ${session}: ${list.map((each) => `${each.path} (${each.change})`).join('; ')}. Nothing was changed. Undo those changes first, or change the files back by hand.`,
+    `Cannot undo session ${session}: ${list.map(conflictText).join('; ')}. Nothing was changed. Undo those changes first, or change the files back by hand.`,
     { session, paths: list.map((each) => each.path), conflicts: list },
   );
 }
@@ -179,8 +189,15 @@ async function requireSessionAsLeft(
 class VirtualDisk {
   private readonly set_ = new Map<string, PathState>();
   private readonly read_ = new Map<string, PathState>();
+  /** The bytes of merged states laid over the disk, by hash: no store or disk holds them yet. */
+  private readonly merged = new Map<string, Uint8Array>();
 
   constructor(private readonly reader: StateReader) {}
+
+  /** The bytes of the file state `hash` at `path`: merged here, on the disk, or (an earlier undo's) in the store. */
+  async bytes(path: string, hash: string, context: ToolContext, store: HistoryStore): Promise<Uint8Array | undefined> {
+    return this.merged.get(hash) ?? (await diskBytes(context, path, hash)) ?? (await store.readBlob(hash));
+  }
 
   async state(path: string): Promise<PathState> {
     const above = this.setAbove(path);
@@ -195,7 +212,8 @@ class VirtualDisk {
     return state;
   }
 
-  set(path: string, state: PathState): void {
+  set(path: string, state: PathState, bytes?: Uint8Array): void {
+    if (bytes && state.type === 'file' && state.hash !== undefined) this.merged.set(state.hash, bytes);
     const above = this.setAbove(path);
     if (above && above[0] !== path) {
       this.set_.set(above[0], graft(above[1], relativeTo(above[0], path), state));
@@ -213,22 +231,6 @@ class VirtualDisk {
       if (dirname(at) === at) return undefined;
     }
   }
-}
-
-/** The state of `relative` inside a directory state. */
-function subState(state: PathState, relative: string): PathState {
-  if (state.type !== 'directory') return { type: 'missing' };
-  const entry = state.entries.find((each) => each.path === relative);
-  if (!entry) return { type: 'missing' };
-  const mode = entry.mode === undefined ? {} : { mode: entry.mode };
-  if (entry.type === 'file')
-    return { type: 'file', size: entry.size ?? 0, ...(entry.hash === undefined ? {} : { hash: entry.hash }), ...mode };
-  if (entry.type !== 'directory') return { type: entry.type };
-  const prefix = `${relative}/`;
-  const entries = state.entries
-    .filter((each) => each.path.startsWith(prefix))
-    .map((each) => ({ ...each, path: each.path.slice(prefix.length) }));
-  return { type: 'directory', ...mode, entries };
 }
 
 /** A directory state with `state` put at `relative` inside it (and the directories that leads through). */

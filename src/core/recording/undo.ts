@@ -1,8 +1,10 @@
 /**
- * Undo: prove that every path an operation changed is still exactly as the operation left it, then put each back.
- * Nothing is written until every path has been checked (UNDO_CONFLICT otherwise) and every byte needed has been
- * read back from the store (HISTORY_UNAVAILABLE otherwise). The undo is itself recorded by the pipeline, as any
- * mutating call, so it can be undone in turn.
+ * Undo: meet every path an operation changed as it is now, then put each back. A path still as the operation left it
+ * gets its before state; a text file changed since in other lines gets the merge that takes out only this change
+ * (undoPaths.ts, history/merge.ts, as `git revert` does). Nothing is written until every path has been met (any
+ * conflict refuses the whole undo: UNDO_CONFLICT) and every byte needed has been read back from the store
+ * (HISTORY_UNAVAILABLE otherwise). The undo is itself recorded by the pipeline, as any mutating call, so it can be
+ * undone in turn.
  */
 import { toolRef } from '../naming';
 import { describeError, ToolError } from '../errors';
@@ -13,25 +15,20 @@ import { assertMayWrite, assertTreeMayChange } from '../policy/policy';
 import type { ConfinedPath } from '../confinement';
 import type { ToolContext } from '../context';
 import { throwIfCancelled } from '../signals';
-import { type ChangeKind, fileChanges } from '../history/changes';
 import { LARGE_CONTENT_BYTES } from '../history/content';
 import { planUndo, type UndoStep } from '../history/plan';
-import { describeState, type DirectoryState, type FileState, fileHashes, sameState, StateReader } from '../history/state';
+import { describeState, type DirectoryState, type FileState, fileHashes, StateReader } from '../history/state';
 import type { HistoryStore, OperationRecord, PathRecord } from '../history/store';
 import { confinedPathsOf, undoneBy } from './records';
-
-export const CONFLICT_WORDS: Readonly<Record<ChangeKind, string>> = {
-  added: 'created since',
-  deleted: 'deleted since',
-  modified: 'changed since',
-  type_changed: 'replaced by another kind of entry since',
-};
+import { conflictText, diskBytes, type PathConflict, resolvePath } from './undoPaths';
 
 export interface RestoredPath {
   readonly path: string;
   /** "restored", "removed" or "moved back from <path>". */
   readonly action: string;
   readonly state: string;
+  /** Restored as a merge: the file as it is now, less the undone change (changes made since in other lines kept). */
+  readonly merged?: true;
 }
 
 /** An undo checked and read back, ready to write: what `undoRecord` does in two halves, for a session's undo. */
@@ -49,15 +46,18 @@ export async function undoRecord(record: OperationRecord, context: ToolContext, 
   return (await prepareUndo(record, context, store)).apply();
 }
 
+/** What a path changed since in other lines gets instead of its before state: the merge, by path. */
+export type Merges = ReadonlyMap<PathRecord, Uint8Array>;
+
 /**
- * Everything `undoRecord` checks and reads before it writes. `checkAsLeft` false leaves out the check that the paths
- * are as the operation left them: a session's undo proves that for all its operations at once (sessionUndo.ts).
+ * Everything `undoRecord` checks and reads before it writes. Given `merges`, the paths are taken as already met: a
+ * session's undo meets them for all its operations at once (sessionUndo.ts) and hands each its merges.
  */
 export async function prepareUndo(
   record: OperationRecord,
   context: ToolContext,
   store: HistoryStore,
-  checkAsLeft = true,
+  merges?: Merges,
 ): Promise<PreparedUndo> {
   const steps = await undoSteps(record, store);
   const confined = await confinedPathsOf(record, context);
@@ -66,14 +66,14 @@ export async function prepareUndo(
     if (!found) throw new Error(`${path.display} is not a path of operation ${record.id}`);
     return found;
   };
-  if (checkAsLeft) await requireAsLeft(record, at, context);
+  const merged = merges ?? (await requireMergeable(record, at, context, store));
   // The person's rules still hold for every path the undo writes: protected paths, unsaved editors.
   for (const path of record.paths) {
     await assertMayWrite(context, at(path));
     if (path.after.type === 'directory') await assertTreeMayChange(context, at(path), 'write');
   }
   const contents = await contentsToRestore(record, steps, store);
-  return { record, apply: () => putBack(record, steps, at, contents, context) };
+  return { record, apply: () => putBack(record, steps, at, contents, merged, context) };
 }
 
 /** The steps that undo `record`, or HISTORY_UNAVAILABLE / UNDO_CONFLICT when it cannot be undone at all. */
@@ -99,27 +99,34 @@ async function undoSteps(record: OperationRecord, store: HistoryStore): Promise<
   return plan.steps;
 }
 
-/** UNDO_CONFLICT unless every path is still as the operation left it, naming the files that differ. */
-async function requireAsLeft(record: OperationRecord, at: (path: PathRecord) => ConfinedPath, context: ToolContext): Promise<void> {
+/**
+ * The merges the undo writes, or UNDO_CONFLICT unless every path is as the operation left it or merges cleanly,
+ * naming each file (and the lines) that stand in the way.
+ */
+async function requireMergeable(
+  record: OperationRecord,
+  at: (path: PathRecord) => ConfinedPath,
+  context: ToolContext,
+  store: HistoryStore,
+): Promise<Map<PathRecord, Uint8Array>> {
   const reader = new StateReader(context.workspace.fs, context, Number.POSITIVE_INFINITY, false);
-  const conflicts: { path: string; change: string }[] = [];
+  const conflicts: PathConflict[] = [];
+  const merges = new Map<PathRecord, Uint8Array>();
   for (const path of record.paths) {
-    const now = await reader.read(at(path).absolute);
-    if (sameState(now, path.after)) continue;
-    // Name the files that differ, not just the directory the operation recorded.
-    const differences = fileChanges({ paths: [{ absolute: path.absolute, display: at(path).display, before: path.after, after: now }] });
-    if (differences.length === 0)
-      conflicts.push({ path: at(path).display, change: `now ${describeState(now)}, the operation left ${describeState(path.after)}` });
-    for (const difference of differences) conflicts.push({ path: difference.path, change: CONFLICT_WORDS[difference.change] });
+    const confined = at(path);
+    const now = { state: await reader.read(confined.absolute), bytes: (hash: string) => diskBytes(context, confined.absolute, hash) };
+    const outcome = await resolvePath(record, path, confined, now, context, store);
+    if (outcome.kind === 'merged') merges.set(path, outcome.bytes);
+    if (outcome.kind === 'conflict') conflicts.push(...outcome.conflicts);
   }
   if (conflicts.length > 0) {
-    const list = conflicts.map((conflict) => `${conflict.path} (${conflict.change})`).join('; ');
     throw new ToolError(
       'UNDO_CONFLICT',
-      `Cannot undo ${record.id} (${record.summary}): ${list}. Nothing was changed. Undo the later operations first (${toolRef('history_list')}), or change the files back by hand.`,
+      `Cannot undo ${record.id} (${record.summary}): ${conflicts.map(conflictText).join('; ')}. Nothing was changed. Undo the later operations first (${toolRef('history_list')}), or change the files back by hand.`,
       { operation_id: record.id, paths: conflicts.map((conflict) => conflict.path), conflicts },
     );
   }
+  return merges;
 }
 
 /**
@@ -155,13 +162,14 @@ async function putBack(
   steps: readonly UndoStep[],
   at: (path: PathRecord) => ConfinedPath,
   contents: ReadonlyMap<string, Restorable>,
+  merges: Merges,
   context: ToolContext,
 ): Promise<RestoredPath[]> {
   const restored: RestoredPath[] = [];
   for (const step of steps) {
     throwIfCancelled(context);
     try {
-      restored.push(await applyStep(step, at, contents, context));
+      restored.push(await applyStep(step, at, contents, merges, context));
     } catch (error) {
       if (error instanceof ToolError) throw error;
       const done = restored.map((each) => each.path).join(', ') || 'nothing';
@@ -183,6 +191,7 @@ async function applyStep(
   step: UndoStep,
   at: (path: PathRecord) => ConfinedPath,
   contents: ReadonlyMap<string, Restorable>,
+  merges: Merges,
   context: ToolContext,
 ): Promise<RestoredPath> {
   const { fs } = context.workspace;
@@ -199,6 +208,14 @@ async function applyStep(
     return { path: target.display, action: 'removed', state: 'missing' };
   }
   const { before, after } = step.path;
+  const merged = merges.get(step.path);
+  if (merged && before.type === 'file') {
+    // The file now, less this change: its permission bits are kept, unless the change itself set them.
+    await writeFileAtomic(context, target.absolute, merged, await fs.stat(target.absolute));
+    if (after.type === 'file' && before.mode !== after.mode && before.mode !== undefined && fs.setMode)
+      await fs.setMode(target.absolute, before.mode);
+    return { path: target.display, action: 'restored', state: `file (${merged.length} bytes)`, merged: true };
+  }
   if (before.type === 'file') {
     const content = contentOf(contents, before);
     if (after.type === 'file' || after.type === 'missing') {

@@ -158,10 +158,9 @@ export function describeUndo(record: OperationRecord, l10n: Localizer, now: numb
     list.length === 1
       ? l10n.t('{0}.', list[0] ?? '')
       : `${l10n.t('The change made {0} is undone:', when)}\n\n${list.map((step) => `- ${step}`).join('\n')}`;
-  const after =
-    record.paths.length === 1
-      ? l10n.t('Nothing is changed if it was changed since. The undo is recorded too, so it can be undone in turn.')
-      : l10n.t('Nothing is changed if any of them was changed since. The undo is recorded too, so it can be undone in turn.');
+  const after = l10n.t(
+    'Changes made since in other lines are kept; if any overlap this change, nothing is changed. The undo is recorded too, so it can be undone in turn.',
+  );
   return {
     invocationMessage: l10n.t('Undoing {0} {1}', words.doing, target),
     confirmation: { title: l10n.t('Undo {0} {1}?', words.doing, target), message: `${body}\n\n${after}` },
@@ -171,8 +170,8 @@ export function describeUndo(record: OperationRecord, l10n: Localizer, now: numb
 export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
-  userDescription: 'Undo one recorded change, if nothing changed since.',
-  modelDescription: `Undo a recorded change, restoring every path byte for byte; if any changed since, nothing is done.${onlyWhere('confirms', ' The user confirms.')}`,
+  userDescription: 'Undo one recorded change, keeping later changes to other lines.',
+  modelDescription: `Undo a recorded change byte for byte, keeping later changes to other lines; overlaps refuse (UNDO_CONFLICT).${onlyWhere('confirms', ' The user confirms.')}`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',

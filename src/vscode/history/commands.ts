@@ -60,7 +60,7 @@ async function confirmAndUndo(
   const paths = someOf(record.paths.map((path) => path.display));
   const confirmed = await dialogs.confirm(
     vscode.l10n.t(
-      'Undo "{0}" from {1}? {2} will be put back as they were before it.',
+      'Undo "{0}" from {1}? Its changes to {2} will be taken out; later changes to other lines are kept.',
       record.summary,
       new Date(record.time).toLocaleString(),
       paths,
@@ -195,7 +195,7 @@ async function undoSessionCommand(deps: HistoryCommandDependencies, target: unkn
     .dialogs()
     .confirm(
       vscode.l10n.t(
-        'Undo {0}? {1} will be put back as they were before the session. Nothing is changed if another agent or anyone else changed any of them since.',
+        'Undo {0}? Its changes to {1} will be taken out; later changes to other lines are kept, and nothing is changed if any overlap.',
         sessionText(session, targets, EDITOR_L10N),
         files.join(', '),
       ),

@@ -150,6 +150,7 @@ const HOSTS: Readonly<Record<Origin['host'], string>> = {
   editor: 'in this editor',
   mcp: 'through the MCP server',
   runner: 'through the runner',
+  outside: 'by the person or another program',
 };
 
 /** Refreshes coalesce: one burst of records (a patch, a series of calls) redraws the view once. */

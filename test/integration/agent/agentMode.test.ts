@@ -383,7 +383,7 @@ describe('Copilot agent mode with a scripted model', function () {
                 new RegExp(
                   `^Put back ${F}/build/ \\(3 files, ${buildBytes} bytes\\) as it was before it was deleted (just now|1 minute ago)\\.`,
                 ),
-                'Nothing is changed if it was changed since.',
+                'Changes made since in other lines are kept; if any overlap this change, nothing is changed.',
               ],
             },
           },

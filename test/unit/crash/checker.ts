@@ -8,7 +8,8 @@
  *  - after the call replied, the workspace is exactly as the call left it;
  *  - the history lost no record it had;
  *  - the history agrees with the files or undoes to them: a workspace as before the call has no record of it; any
- *    other has exactly one new record, and undoing it gives the workspace as before the call, exactly.
+ *    other has exactly one new record, and undoing it gives the workspace as before the call, exactly. (A record of a
+ *    change the setup made outside Agent FS, which the call sees and records first, is not the call's.)
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -143,10 +144,15 @@ export async function checkStates(
       fail(`history_list failed: ${listed.error.message}`);
       continue;
     }
-    const ids = (listed.data as { operations: { operation_id: string }[] }).operations.map((each) => each.operation_id);
+    const operations = (listed.data as { operations: { operation_id: string; host?: string }[] }).operations;
+    const ids = operations.map((each) => each.operation_id);
     const lost = recording.setupIds.filter((id) => !ids.includes(id));
     if (lost.length > 0) fail(`the history lost ${lost.join(', ')}`);
-    const fresh = ids.filter((id) => !recording.setupIds.includes(id) && id !== (probe.data as { operation_id?: string }).operation_id);
+    // A change the setup made outside Agent FS is recorded by the call that sees it: a record of that, not of the call.
+    const outside = new Set(operations.filter((each) => each.host === 'outside').map((each) => each.operation_id));
+    const fresh = ids.filter(
+      (id) => !recording.setupIds.includes(id) && !outside.has(id) && id !== (probe.data as { operation_id?: string }).operation_id,
+    );
     const asBefore = difference(found, before) === '';
     if (asBefore) {
       if (fresh.length > 0) fail(`the workspace is as before the call, but the history records ${fresh.join(', ')}`);

@@ -244,6 +244,19 @@ export const SCENARIOS: readonly Scenario[] = [
     call: (_bytes, values) => ({ operation: 'undo_operation', input: { operation_id: values.id } }),
   },
   {
+    // The undo sees the change made outside first (recorded as its own operation), then merges around it.
+    name: 'undo_operation (a merge around a change made outside)',
+    sizes: SMALL_AND_MEDIUM,
+    setup: async (base, bytes, run) => {
+      write(base, { 'a.txt': text(bytes, 'old') });
+      const edited = await run('edit_file', { path: 'a.txt', old_string: 'line 000001 of old\n', new_string: 'line 000001 edited\n' });
+      const file = path.join(base, 'a.txt');
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('line 000004 of old\n', 'line 000004 by hand\n'));
+      return { id: String(edited.operation_id) };
+    },
+    call: (_bytes, values) => ({ operation: 'undo_operation', input: { operation_id: values.id } }),
+  },
+  {
     name: 'undo_last (a session: folders, writes, a move)',
     sizes: SMALL_AND_MEDIUM,
     setup: async (base, bytes, run) => {
