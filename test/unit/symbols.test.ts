@@ -267,6 +267,24 @@ describe('read_outline', function () {
     assert.ok((cut.symbols as Symbol[]).length < 2000 && (cut.symbols as Symbol[]).length > 100);
   });
 
+  it('a NUL inside a string literal (a bundled binary blob) ends no symbol early', async function () {
+    // Past the first 64 KiB, where the binary test looks, as in a bundle that embeds WebAssembly as a string.
+    const padding = `// ${'x'.repeat(70 * 1024)}\n`;
+    const text = `${padding}async function Module(options = {}) {\n  function inner(a) {\n    return a;\n  }\n  const blob = "a\0b\0c";\n  return inner(blob);\n}\nfunction after() {}\n`;
+    fs.writeFileSync(path.join(base, 'bundle.mjs'), text);
+    const data = expectOk(await call(session, 'read_outline', { path: 'bundle.mjs' }));
+    assert.equal(data.has_errors, false);
+    assert.deepEqual(
+      flat(data.symbols as Symbol[]).map((symbol) => [symbol.name_path, symbol.start_line, symbol.end_line]),
+      [
+        ['Module', 2, 8],
+        ['Module/inner', 3, 5],
+        ['after', 9, 9],
+      ],
+    );
+    assert.equal(fs.readFileSync(path.join(base, 'bundle.mjs'), 'utf8'), text);
+  });
+
   it('JavaScript members: app.listen = function, module.exports.x =, prototype methods, object methods', async function () {
     fs.writeFileSync(
       path.join(base, 'app.js'),

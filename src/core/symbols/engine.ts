@@ -52,7 +52,9 @@ export function parserFor(source: GrammarSource, language: TreeLanguage): Promis
  * garbage collector sees). Synchronous once the parser is loaded.
  */
 export function withTree<T>(parser: Parser, text: string, use: (tree: Tree) => T): T {
-  const tree = parser.parse(text);
+  // Tree-sitter's lexers read a NUL as the end of the input, so one inside a string literal (a bundled binary blob)
+  // cut the enclosing function short: the same number of code units, which no grammar ends on, keeps every position.
+  const tree = parser.parse(text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text);
   if (!tree) throw new Error('tree-sitter gave no tree');
   try {
     return use(tree);
