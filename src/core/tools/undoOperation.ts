@@ -171,7 +171,7 @@ export const undoOperation = defineTool({
   name: 'undo_operation',
   title: 'Undo Change',
   userDescription: 'Undo one recorded change, keeping later changes to other lines.',
-  modelDescription: `Undo a recorded change byte for byte, keeping later changes to other lines; overlaps refuse (UNDO_CONFLICT).${onlyWhere('confirms', ' The user confirms.')}`,
+  modelDescription: `Undo a recorded change byte for byte, keeping later edits to other lines (overlaps: UNDO_CONFLICT).${onlyWhere('confirms', ' The user confirms.')}`,
   icon: 'discard',
   tags: ['write', 'history', 'undo'],
   effect: 'write',
