@@ -23,7 +23,7 @@ export interface ReviewBase {
 }
 
 /** One side of a file's review: the operation and its change of the file. */
-export interface ReviewSide {
+interface ReviewSide {
   readonly record: OperationRecord;
   readonly change: FileChange;
 }
@@ -42,7 +42,7 @@ export interface ReviewFile {
 }
 
 /** Whether an agent made the change: not the person's own commands, not a change seen made outside Agent FS. */
-export function byAgent(record: OperationRecord): boolean {
+function byAgent(record: OperationRecord): boolean {
   const origin = record.origin;
   if (!origin) return true;
   return origin.host !== 'outside' && !(origin.host === 'editor' && origin.agent === 'person');
@@ -129,7 +129,7 @@ interface EditorLine {
 }
 
 /** A text's lines as the editor counts them: split at CRLF, LF and CR; the text after the last break is a line too. */
-export function editorLines(text: string): EditorLine[] {
+function editorLines(text: string): EditorLine[] {
   const lines: EditorLine[] = [];
   const breaks = /\r\n|\r|\n/g;
   let start = 0;

@@ -22,7 +22,7 @@ import type { ActivityNode } from './view';
 
 /** Where the review's base is kept: the workspace state, per workspace, across reloads. */
 export const REVIEW_BASE_KEY = 'agentFs.review.base';
-export const REVIEW_PROVIDER = 'agentfs';
+const REVIEW_PROVIDER = 'agentfs';
 
 /** Refreshes coalesce: one burst of records (a patch, a series of calls) recomputes the review once. */
 const REFRESH_DELAY_MS = 200;
