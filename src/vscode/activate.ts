@@ -9,6 +9,7 @@ import type { Preparation } from '../core/tool';
 import { RESULT_SCHEME, registerCommands, ResultDocuments } from './commands';
 import { defaultDialogs, type Dialogs } from './dialogs';
 import { createHistoryStore, historyDirectory, registerHistoryUi } from './history';
+import { AgentReview } from './history/review';
 import { ActivityView, watchHistoryStore } from './history/view';
 import { CallLog } from './log';
 import { watchReportingLanguages } from './problems';
@@ -29,6 +30,8 @@ export interface AgentFsApi {
   setDialogs(overrides: Partial<Dialogs>): void;
   /** The "Agent FS Activity" view's data, as the tree shows it. */
   readonly activity: ActivityView;
+  /** The review of agents' changes: the source control's quick diff and resource group. */
+  readonly review: AgentReview;
 }
 
 /** What a platform's own additions are given. */
@@ -50,10 +53,14 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
   const history = createHistoryStore(context, (line) => log.channel.warn(line));
   const session = new EditorSession(context.workspaceState, history, platform.local, context.extensionUri);
   const activity = new ActivityView(history);
+  const review = new AgentReview(history, context.workspaceState, (path) => session.uriOf(path));
   const previews = new ChangePreviews((path) => session.uriOf(path));
-  // Every finished call may have changed the history: the view refreshes as calls happen.
+  // Every finished call may have changed the history: the view and the review refresh as calls happen.
   const tools = new ToolHost(session, log, previews, (_operation, envelope) => {
-    if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') activity.refresh();
+    if (envelope.ok && typeof (envelope.data as { operation_id?: unknown } | null)?.operation_id === 'string') {
+      activity.refresh();
+      review.refresh();
+    }
   });
   const results = new ResultDocuments();
   let dialogs: Dialogs = defaultDialogs;
@@ -71,9 +78,9 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
       dialogs: () => dialogs,
       byPerson: (operation) => tools.expectPerson(operation),
     }),
-    ...registerHistoryUi({ store: history, tools, view: activity, dialogs: () => dialogs }),
+    ...registerHistoryUi({ store: history, tools, view: activity, review, dialogs: () => dialogs }),
     ...registerBaseDirectoryStatus(session),
-    watchHistoryStore(historyDirectory(context), activity),
+    watchHistoryStore(historyDirectory(context), activity, review),
     watchReportingLanguages(),
     ...(platform.extras?.({ session, log, dialogs: () => dialogs }) ?? []),
   );
@@ -83,6 +90,7 @@ export function activateAgentFs(context: vscode.ExtensionContext, platform: Plat
     prepare: (operation, input) => tools.prepare(operation, input),
     prepareInvocation: (operation, input) => tools.prepareInvocation(operation, input),
     activity,
+    review,
     setDialogs: (overrides) => {
       dialogs = { ...dialogs, ...overrides };
     },

@@ -3,10 +3,14 @@
  * in the real UI (outside test mode), then the "Agent FS Activity" view beside the diff of one recorded change.
  * With --agents, two MCP clients with different names (the SDK's client over stdio, each starting the server on the
  * window's history folder, as "Connect Another Agent…" does) change the workspace between the person's changes, and
- * the picture is the view grouped by agent and session.
+ * the picture is the view grouped by agent and session. With --review, an MCP agent edits a file in three places and
+ * another adds one; the picture is the Source Control view listing them beside the file with the review's gutter
+ * marks and the inline diff peek open on one hunk, whose Revert Change is then clicked: the file on the disk must
+ * have that hunk back as it was and the other two as the agent left them, else the run fails.
  *
  *   node out/test/launcher/historyShots.js [--host 1.139] [--out media/screenshots/history.png] [--keep]
  *   node out/test/launcher/historyShots.js --agents     (media/screenshots/history-by-agent.png)
+ *   node out/test/launcher/historyShots.js --review     (media/screenshots/review.png)
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,15 +38,18 @@ async function main(argv: readonly string[]): Promise<number> {
   let out: string | undefined;
   let keep = false;
   let agents = false;
+  let review = false;
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     if (arg === '--agents') agents = true;
+    else if (arg === '--review') review = true;
     else if (arg === '--host') host = hostById(argv[++index] ?? '');
     else if (arg === '--out') out = path.resolve(argv[++index] ?? '.');
     else if (arg === '--keep') keep = true;
     else throw new Error(`Unknown argument "${arg}"`);
   }
-  const picture = out ?? path.join(REPO_ROOT, 'media', 'screenshots', agents ? 'history-by-agent.png' : 'history.png');
+  const picture =
+    out ?? path.join(REPO_ROOT, 'media', 'screenshots', review ? 'review.png' : agents ? 'history-by-agent.png' : 'history.png');
   let launchDir = '';
   let demo = '';
   cleanUpOnSignals();
@@ -56,6 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
       prepare: (dir) => {
         launchDir = dir;
         demo = createDemoWorkspace(path.join(dir, 'demo'));
+        if (review) fs.writeFileSync(path.join(demo, 'src', 'greet.ts'), GREET);
         return { target: { folder: demo } };
       },
       editor: { extensionDevelopmentPath: REPO_ROOT },
@@ -64,7 +72,8 @@ async function main(argv: readonly string[]): Promise<number> {
     async ({ editor }) => {
       const { page } = editor;
       try {
-        if (agents) await takeAgentsShot(page, picture, launchDir, demo);
+        if (review) await takeReviewShot(page, picture, launchDir, demo);
+        else if (agents) await takeAgentsShot(page, picture, launchDir, demo);
         else await takeShot(page, picture);
       } catch (error) {
         // A picture of where it stopped says more than a selector that timed out.
@@ -155,7 +164,7 @@ function historyFolder(launchDir: string): string | undefined {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const full = path.join(dir, entry.name);
-      if (entry.name === 'history' && fs.existsSync(path.join(full, 'operations'))) return full;
+      if (entry.name === 'history' && (fs.existsSync(path.join(full, 'pack')) || fs.existsSync(path.join(full, 'operations')))) return full;
       const found = visit(full, depth + 1);
       if (found) return found;
     }
@@ -216,6 +225,97 @@ async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: 
   await view.locator('.monaco-list-row', { hasText: 'claude-code 2.1.0' }).first().hover();
   await delay(500);
   await saveShot(page, out);
+}
+
+const GREET = [
+  '/** Greetings in a few languages. */',
+  "export type Language = 'en' | 'fr' | 'de';",
+  '',
+  'const GREETINGS: Record<Language, string> = {',
+  "  en: 'Hello',",
+  "  fr: 'Bonjour',",
+  "  de: 'Hallo',",
+  '};',
+  '',
+  "export function greet(name: string, language: Language = 'en'): string {",
+  '  return `${GREETINGS[language]}, ${name}!`;',
+  '}',
+  '',
+  "export function greetAll(names: readonly string[], language: Language = 'en'): string[] {",
+  '  return names.map((name) => greet(name, language));',
+  '}',
+  '',
+].join('\n');
+
+/** What the agent's three edits of greet.ts leave, and the same with the third (greet's body) reverted. */
+const GREET_EDITS = [
+  { old_string: "'en' | 'fr' | 'de';", new_string: "'en' | 'fr' | 'de' | 'es';" },
+  { old_string: "  de: 'Hallo',\n", new_string: "  de: 'Hallo',\n  es: 'Hola',\n" },
+  {
+    old_string: '  return `${GREETINGS[language]}, ${name}!`;',
+    new_string: "  const who = name.trim() || 'world';\n  return `${GREETINGS[language]}, ${who}!`;",
+  },
+];
+const GREET_REVERTED = GREET_EDITS.slice(0, 2).reduce((text, edit) => text.replace(edit.old_string, edit.new_string), GREET);
+
+async function takeReviewShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
+  await workbenchReady(page);
+  // A first recorded change makes the window's history, which the agents' servers then share.
+  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- review what the agents did\n' });
+  let state: string | undefined;
+  for (let tries = 0; tries < 100 && !(state = historyFolder(launchDir)); tries++) await delay(100);
+  if (!state) throw new Error(`no history folder under ${launchDir}`);
+  const claude = await agent('claude-code', '2.1.0', demo, state);
+  const codex = await agent('codex', '0.9.1', demo, state);
+  try {
+    for (const edit of GREET_EDITS) await change(claude, 'edit_file', { path: 'src/greet.ts', ...edit });
+    await change(codex, 'write_file', { file_name: 'docs/usage.md', content: '# Usage\n\nCall greet() with a name.\n' });
+  } finally {
+    await claude.close();
+    await codex.close();
+  }
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  if (await page.locator('.part.auxiliarybar').isVisible()) {
+    await page.keyboard.press('Control+Alt+KeyB');
+    await delay(500);
+  }
+  // The Source Control view lists the agents' files.
+  await page.keyboard.press('Control+Shift+KeyG');
+  const scm = page.locator('.part.sidebar');
+  await scm.locator('.monaco-list-row', { hasText: 'greet.ts' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await scm.locator('.monaco-list-row', { hasText: 'usage.md' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  // The file in the editor: the gutter marks the agent's three hunks.
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget input').first().fill('src/greet.ts');
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'greet.ts' }).first().waitFor({ timeout: STEP_TIMEOUT });
+  await page.keyboard.press('Enter');
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.locator('.dirty-diff-modified').nth(1).waitFor({ timeout: STEP_TIMEOUT });
+  await editor.locator('.dirty-diff-added').first().waitFor({ timeout: STEP_TIMEOUT });
+  // The peek on greet's body: the cursor below the other two hunks, then the next change.
+  await runCommand(page, 'Go to Line/Column');
+  await page.locator('.quick-input-widget input').first().fill(':11');
+  await page.keyboard.press('Enter');
+  await runCommand(page, 'Show Next Change');
+  const peek = page.locator('.dirty-diff').first();
+  await peek.waitFor({ timeout: STEP_TIMEOUT });
+  await delay(1_500);
+  await saveShot(page, out);
+
+  // The peek's Revert Change is Agent FS's: that hunk goes back on the disk, the other two stay.
+  await peek.locator('.action-label[aria-label^="Revert Change"]').first().click();
+  // The editor replaces the file through workspace.fs.rename, over which a read was seen to find none for a moment.
+  const read = (): string => {
+    try {
+      return fs.readFileSync(path.join(demo, 'src', 'greet.ts'), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  for (let tries = 0; tries < 300 && read() !== GREET_REVERTED; tries++) await delay(100);
+  if (read() !== GREET_REVERTED) throw new Error(`the peek's Revert Change left src/greet.ts as:\n${read()}`);
+  process.stdout.write("the peek's Revert Change put back greet's body alone: src/greet.ts is as expected on the disk\n");
 }
 
 main(process.argv.slice(2)).then(

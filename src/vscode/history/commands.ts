@@ -123,6 +123,7 @@ export function registerHistoryCommands(deps: HistoryCommandDependencies): vscod
           : undefined;
       return (await openDiff(record, only)).map((uri) => uri.toString());
     }),
+    vscode.commands.registerCommand('agentFs.history.openSession', (target: unknown) => openSessionCommand(deps, target)),
     vscode.commands.registerCommand('agentFs.history.refresh', () => deps.view.refresh()),
     vscode.commands.registerCommand('agentFs.history.clear', async (): Promise<boolean> => {
       if (
@@ -210,4 +211,17 @@ async function undoSessionCommand(deps: HistoryCommandDependencies, target: unkn
       .error(vscode.l10n.t('Agent FS could not undo {0}: {1}', sessionText(session, targets, EDITOR_L10N), envelope.error.message));
   deps.view.refresh();
   return envelope;
+}
+
+/** A session's changes still in force, as one multi-file diff (the Activity view's session items open it). */
+async function openSessionCommand(deps: HistoryCommandDependencies, target: unknown): Promise<string[]> {
+  const session = await pickSession(deps, target);
+  if (session === undefined) return [];
+  const targets = sessionTargets(await deps.store.list(), session);
+  if (targets.length === 0) {
+    deps.dialogs().info(vscode.l10n.t('Every change of this session has been undone.'));
+    return [];
+  }
+  const title = vscode.l10n.t('Changes of {0}', sessionText(session, targets, EDITOR_L10N));
+  return (await openSessionDiff(session, targets, title)).map((uri) => uri.toString());
 }

@@ -3,7 +3,7 @@
  * its own scheme, and the diff editors that show them.
  */
 import * as vscode from 'vscode';
-import { displayText, type FileChange, fileChanges, sideContent } from '../../core/history/changes';
+import { displayText, type FileChange, fileChanges, sideContent, type SideState } from '../../core/history/changes';
 import type { HistoryStore, OperationRecord } from '../../core/history/store';
 
 export const HISTORY_SCHEME = 'agentfs-history';
@@ -35,6 +35,15 @@ export class HistoryDocuments implements vscode.TextDocumentContentProvider {
     }
     return displayText(bytes) ?? `(Binary content, ${bytes.length} bytes, ${state.type === 'file' ? (state.hash ?? '') : ''}.)`;
   }
+}
+
+/**
+ * The text of one side of a change exactly as its document shows it, or undefined where the document shows a note
+ * instead (content over the size cap, binary content, not a file).
+ */
+export async function sideText(store: HistoryStore, record: OperationRecord, state: SideState): Promise<string | undefined> {
+  const bytes = await sideContent(store, record, state);
+  return bytes === undefined ? undefined : displayText(bytes);
 }
 
 /** How long ago `iso` was, as a person reads it in a list. */
@@ -78,11 +87,15 @@ export async function openDiff(record: OperationRecord, only?: FileChange): Prom
 }
 
 /**
- * Opens what undoing a session would take back, as one multi-file diff: each file from before the session's first
- * change of it (its oldest operation's before side) to as the session left it (its newest operation's after side).
- * `targets` are newest first. Returns the documents shown.
+ * Opens a session's changes as one multi-file diff (what undoing it would take back, by default): each file from
+ * before the session's first change of it (its oldest operation's before side) to as the session left it (its newest
+ * operation's after side). `targets` are newest first. Returns the documents shown.
  */
-export async function openSessionDiff(session: string, targets: readonly OperationRecord[]): Promise<vscode.Uri[]> {
+export async function openSessionDiff(
+  session: string,
+  targets: readonly OperationRecord[],
+  title = `Undo session ${session}: what goes back`,
+): Promise<vscode.Uri[]> {
   const sides = new Map<string, { before: vscode.Uri; after: vscode.Uri }>();
   for (const record of targets)
     for (const change of fileChanges(record)) {
@@ -92,11 +105,11 @@ export async function openSessionDiff(session: string, targets: readonly Operati
   const resources = [...sides.values()].map(({ before, after }) => [after, before, after] as const);
   if (resources.length === 0) return [];
   try {
-    await vscode.commands.executeCommand('vscode.changes', `Undo session ${session}: what goes back`, resources);
+    await vscode.commands.executeCommand('vscode.changes', title, resources);
   } catch {
     // No multi-file diff editor in this VS Code: show the first file.
     const [first] = resources;
-    if (first) await vscode.commands.executeCommand('vscode.diff', first[1], first[2], `Undo session ${session}`);
+    if (first) await vscode.commands.executeCommand('vscode.diff', first[1], first[2], title);
   }
   return resources.flatMap(([, before, after]) => [before, after]);
 }

@@ -5,8 +5,8 @@
  * takes, so they are validated, checked for conflicts and recorded alike. The status bar item that opens the view is
  * statusBar.ts's.
  *
- * The view is view.ts's, the diff documents documents.ts's, the commands commands.ts's; this file makes the store and
- * registers them.
+ * The view is view.ts's, the diff documents documents.ts's, the commands commands.ts's, the review of agents' changes
+ * in the editor (quick diff, per-hunk revert, Keep) review.ts's; this file makes the store and registers them.
  */
 import * as vscode from 'vscode';
 import { HistoryStore } from '../../core/history/store';
@@ -16,6 +16,7 @@ import { readHistoryLimits } from '../settings';
 import type { ToolHost } from '../tools';
 import { registerHistoryCommands } from './commands';
 import { HISTORY_SCHEME, HistoryDocuments } from './documents';
+import { type AgentReview, registerReview } from './review';
 import { ACTIVITY_VIEW, ActivityView } from './view';
 
 /**
@@ -42,14 +43,16 @@ export interface HistoryUi {
   readonly store: HistoryStore;
   readonly tools: ToolHost;
   readonly view: ActivityView;
+  readonly review: AgentReview;
   readonly dialogs: () => Dialogs;
 }
 
-/** Registers the view, the diff documents and the commands. */
+/** Registers the view, the diff documents, the review and the commands. */
 export function registerHistoryUi(ui: HistoryUi): vscode.Disposable[] {
   return [
     vscode.window.createTreeView(ACTIVITY_VIEW, { treeDataProvider: ui.view, showCollapseAll: true }),
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_SCHEME, new HistoryDocuments(ui.store)),
     ...registerHistoryCommands({ store: ui.store, tools: ui.tools, view: ui.view, dialogs: ui.dialogs }),
+    ...registerReview({ review: ui.review, tools: ui.tools, dialogs: ui.dialogs }),
   ];
 }

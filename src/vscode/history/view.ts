@@ -136,6 +136,8 @@ function sessionItem(group: SessionGroup): vscode.TreeItem {
     .join(' · ');
   item.iconPath = new vscode.ThemeIcon(group.origin?.host === 'editor' ? 'vscode' : group.origin ? 'hubot' : 'history');
   item.contextValue = group.undoable ? 'agentFs.session.undoable' : 'agentFs.session';
+  if (group.id !== '')
+    item.command = { command: 'agentFs.history.openSession', title: 'Open Changes', arguments: [{ kind: 'session', session: group }] };
   const tooltip = new vscode.MarkdownString(undefined, true);
   if (group.origin) {
     tooltip.appendMarkdown(`**${agentText(group.origin)}** (as its client names itself), ${HOSTS[group.origin.host]}\n\n`);
@@ -157,18 +159,18 @@ const HOSTS: Readonly<Record<Origin['host'], string>> = {
 const REFRESH_DELAY_MS = 200;
 
 /**
- * Refreshes the Activity view when a record appears in or leaves the store, whoever wrote it: another agent's MCP
- * server or the runner working with `--state` on this folder records there too, and its changes are then listed
- * and undoable here.
+ * Refreshes the Activity view (and the review of agents' changes) when a record appears in or leaves the store,
+ * whoever wrote it: another agent's MCP server or the runner working with `--state` on this folder records there
+ * too, and its changes are then listed, reviewed and undoable here.
  */
-export function watchHistoryStore(directory: vscode.Uri, view: ActivityView): vscode.Disposable {
+export function watchHistoryStore(directory: vscode.Uri, ...views: readonly { refresh(): void }[]): vscode.Disposable {
   let timer: ReturnType<typeof setTimeout> | undefined;
   // Every record, whoever writes it, is a write to the store's pack (history/store.ts).
   const watcher = watchFolder(directory, 'pack', () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = undefined;
-      view.refresh();
+      for (const view of views) view.refresh();
     }, REFRESH_DELAY_MS);
   });
   return {
