@@ -4,6 +4,7 @@
  * files whichever engine searches.
  */
 import * as assert from 'node:assert/strict';
+import { Minimatch } from 'minimatch';
 import { globList, normaliseGlob, ruleGlob } from '../../src/core/policy/glob';
 import { isHidden } from '../../src/core/policy/policy';
 import { AGENT_FS_STORAGE_PATHS, DEFAULT_HIDDEN_PATHS } from '../../src/core/settings';
@@ -27,6 +28,56 @@ describe('path rule globs', function () {
     assert.equal(list.firstMatch('a/b', true), 'a/');
     assert.equal(list.firstMatch('a', true), 'a/');
     assert.equal(list.firstMatch('c/d', false), undefined);
+  });
+
+  // firstMatch asks the walk's way first (a regex over each name) and goes rule by rule only when that finds a match:
+  // the answer must be what rule by rule gives for every path, or a protected path could be written.
+  it('answer as each rule asked in turn would, for every path of a generated tree', function () {
+    const patterns = [
+      ...DEFAULT_HIDDEN_PATHS,
+      ...AGENT_FS_STORAGE_PATHS,
+      'src/generated/',
+      '/build/*.map',
+      'docs/*/draft-?.md',
+      '*.PEM',
+      'sec*/',
+      'x/!(keep).txt',
+      '{a,b}/c/',
+      '/deep/**/leaf',
+      '[ab]ny.env',
+    ];
+    const list = globList(patterns);
+    const rules = patterns.flatMap((pattern) => {
+      const glob = ruleGlob(pattern);
+      return glob === undefined ? [] : [{ pattern, matcher: new Minimatch(glob, { dot: true, nocase: true, nocomment: true, nonegate: true }) }];
+    });
+    const ruleByRule = (relative: string, isDirectory: boolean): string | undefined => {
+      const segments = relative.split('/');
+      for (let length = segments.length; length >= 1; length--) {
+        const candidate = segments.slice(0, length).join('/');
+        for (const { pattern, matcher } of rules) if (matcher.match(candidate)) return pattern;
+      }
+      if (isDirectory) for (const { pattern, matcher } of rules) if (matcher.pattern.endsWith('/**') && matcher.match(`${relative}/`)) return pattern;
+      return undefined;
+    };
+    const names = ['src', 'generated', 'build', 'docs', 'x', 'a', 'c', 'deep', 'secrets', '.ssh', 'workspaceStorage', 'agent-fs.agent-fs', '.VSCode'];
+    const leaves = ['a.ts', 'app.js.map', 'draft-1.md', '.env', 'key.pem', 'keep.txt', 'other.txt', 'leaf', 'any.env', 'id_rsa', 'settings.json'];
+    let checked = 0;
+    let covered = 0;
+    const visit = (parent: string, depth: number): void => {
+      for (const name of depth === 3 ? leaves : [...names, ...leaves]) {
+        const relative = parent === '' ? name : `${parent}/${name}`;
+        for (const isDirectory of [false, true]) {
+          const expected = ruleByRule(relative, isDirectory);
+          assert.equal(list.firstMatch(relative, isDirectory), expected, `${relative} (${isDirectory ? 'directory' : 'file'})`);
+          checked++;
+          if (expected !== undefined) covered++;
+        }
+        if (depth < 3) visit(relative, depth + 1);
+      }
+    };
+    visit('', 1);
+    assert.ok(covered > 500 && checked - covered > 500, `${covered} of ${checked} paths covered by a rule`);
   });
 
   // Walks used to test a directory against every path glob with a trailing '/' added, reads only when they named the

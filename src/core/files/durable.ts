@@ -57,6 +57,12 @@ export class DurableChanges {
   /** Folders whose entries changed and are not yet synced. */
   private readonly folders = new Set<string>();
   private visibleStarted: Promise<void> | undefined;
+  /**
+   * Whether an entry under a staging name may wait in `files` or `folders`: syncStaged runs before every staged file
+   * is renamed into place, and looking through both sets each time cost a call staging a thousand files (replace_in_files)
+   * a million tests of names.
+   */
+  private stagedWaiting = false;
 
   private constructor(
     private readonly inner: FileSystem,
@@ -110,6 +116,8 @@ export class DurableChanges {
 
   /** Syncs every file and folder written under a staging name: what is staged, before an original is parked. */
   private async syncStaged(): Promise<void> {
+    if (!this.stagedWaiting) return;
+    this.stagedWaiting = false;
     // Everything below a staging name is itself invisible, so this is every staged tree's syncBelow at once.
     const folders = [...this.folders].filter((folder) => !visible(folder));
     const files = [...this.files].filter((file) => !visible(file) && !this.folders.has(file));
@@ -140,6 +148,16 @@ export class DurableChanges {
     await Promise.all(Array.from({ length: Math.min(SYNCS_AT_ONCE, entries.length) }, worker));
   }
 
+  private addFile(path: string): void {
+    this.files.add(path);
+    if (!visible(path)) this.stagedWaiting = true;
+  }
+
+  private addFolder(path: string): void {
+    this.folders.add(path);
+    if (!visible(path)) this.stagedWaiting = true;
+  }
+
   /** Forgets what was at or below a path that is gone (deleted, or renamed away after its sync). */
   private forget(path: string): void {
     for (const file of this.files) if (isWithin(path, file)) this.files.delete(file);
@@ -148,8 +166,8 @@ export class DurableChanges {
 
   /** A new entry at `path` with bytes of its own: the bytes are to be synced, and (when visible) its folder. */
   private wrote(path: string): void {
-    this.files.add(path);
-    if (visible(path) || !visible(dirname(path))) this.folders.add(dirname(path));
+    this.addFile(path);
+    if (visible(path) || !visible(dirname(path))) this.addFolder(dirname(path));
   }
 
   /** The port the call changes files through: the inner port, its changing methods tracked (see the header). */
@@ -177,7 +195,7 @@ export class DurableChanges {
         await this.beforeVisible(path);
         const made = await missingFolders(inner, path);
         await inner.createDirectory(path);
-        for (const folder of made) this.folders.add(dirname(folder));
+        for (const folder of made) this.addFolder(dirname(folder));
       },
       delete: async (path: string, options: { recursive: boolean; useTrash: boolean }) => {
         // A folder about to go whose entries changed (a file moved into it, say) is synced first: a rename is on the
@@ -185,7 +203,7 @@ export class DurableChanges {
         await Promise.all([this.beforeVisible(path), this.syncFoldersBelow(path)]);
         await inner.delete(path, options);
         this.forget(path);
-        this.folders.add(dirname(path));
+        this.addFolder(dirname(path));
       },
       rename: async (from: string, to: string, options: { overwrite: boolean }) => {
         // Parking an original (a swap: staging.ts swapParked) leaves its name empty until the replacement is renamed
@@ -197,8 +215,8 @@ export class DurableChanges {
         await Promise.all([staged ? this.syncStaged() : this.syncBelow(from), this.beforeVisible(from, to)]);
         await inner.rename(from, to, options);
         this.forget(from);
-        this.folders.add(dirname(from));
-        this.folders.add(dirname(to));
+        this.addFolder(dirname(from));
+        this.addFolder(dirname(to));
       },
       copyFile: async (from: string, to: string, options: { overwrite: boolean }) => {
         await this.beforeVisible(to);
@@ -231,21 +249,21 @@ export class DurableChanges {
         ? async (from: string, to: string) => {
             await this.beforeVisible(to);
             await inner.link?.(from, to);
-            if (visible(to)) this.folders.add(dirname(to));
+            if (visible(to)) this.addFolder(dirname(to));
           }
         : undefined,
       setMode: inner.setMode
         ? async (path: string, mode: number) => {
             await this.beforeVisible(path);
             await inner.setMode?.(path, mode);
-            this.files.add(path);
+            this.addFile(path);
           }
         : undefined,
       overwrite: inner.overwrite
         ? async (path: string, content: Uint8Array, offset?: number) => {
             await this.beforeVisible(path);
             await inner.overwrite?.(path, content, offset);
-            this.files.add(path);
+            this.addFile(path);
           }
         : undefined,
       appendFile: inner.appendFile
@@ -259,7 +277,7 @@ export class DurableChanges {
         ? async (path: string, size: number) => {
             await this.beforeVisible(path);
             await inner.truncate?.(path, size);
-            this.files.add(path);
+            this.addFile(path);
           }
         : undefined,
     };

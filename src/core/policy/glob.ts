@@ -65,8 +65,9 @@ export class GlobList {
   private readonly basenames: RegExp | undefined;
   /** Rules that only look at a directory's last segment ("**\/name/**"): prune that directory. */
   private readonly directoryNames: RegExp[] = [];
-  /** Everything else, matched against the whole relative path. */
+  /** Everything else, matched against the whole relative path (by minimatch's regex: a walk asks it of every entry). */
   private readonly full: Rule[] = [];
+  private readonly fullRegexes = new Map<Rule, RegExp | false>();
   /** The rules as globs, for engines that take globs themselves (ripgrep). */
   readonly globs: readonly string[];
   /**
@@ -99,6 +100,7 @@ export class GlobList {
         continue;
       }
       this.full.push(rule);
+      this.fullRegexes.set(rule, rule.matcher.makeRe());
     }
     this.globs = globs;
     this.basenames = basenames.length === 0 ? undefined : new RegExp(basenames.map((regex) => `(?:${regex.source})`).join('|'), 'i');
@@ -121,11 +123,16 @@ export class GlobList {
   matchesEntry(relative: string, name: string, isDirectory: boolean): boolean {
     if (this.basenames?.test(name)) return true;
     if (isDirectory) for (const regex of this.directoryNames) if (regex.test(name)) return true;
-    for (const { matcher, coversDirectory } of this.full) {
-      if (matcher.match(relative)) return true;
-      if (isDirectory && coversDirectory && matcher.match(`${relative}/`)) return true;
+    for (const rule of this.full) {
+      if (this.fullMatch(rule, relative)) return true;
+      if (isDirectory && rule.coversDirectory && this.fullMatch(rule, `${relative}/`)) return true;
     }
     return false;
+  }
+
+  private fullMatch(rule: Rule, path: string): boolean {
+    const regex = this.fullRegexes.get(rule);
+    return regex ? regex.test(path) : rule.matcher.match(path);
   }
 
   /**
@@ -136,6 +143,9 @@ export class GlobList {
   firstMatch(relative: string, isDirectory: boolean): string | undefined {
     if (relative === '' || this.rules.length === 0) return undefined;
     const segments = relative.split('/');
+    // Most paths match no rule: asked the walk's way first (one regex per segment for most rules), which gives the
+    // same answer; only a path some rule covers is asked rule by rule, for the first in the setting's order.
+    if (!this.coversAny(segments, isDirectory)) return undefined;
     for (let length = segments.length; length >= 1; length--) {
       const candidate = length === segments.length ? relative : segments.slice(0, length).join('/');
       for (const { pattern, matcher } of this.rules) if (matcher.match(candidate)) return pattern;
@@ -143,6 +153,17 @@ export class GlobList {
     if (isDirectory)
       for (const { pattern, matcher, coversDirectory } of this.rules) if (coversDirectory && matcher.match(`${relative}/`)) return pattern;
     return undefined;
+  }
+
+  /** Whether a walk would leave the path out: an ancestor (a directory) or the entry itself matches. */
+  private coversAny(segments: readonly string[], isDirectory: boolean): boolean {
+    let relative = '';
+    for (let index = 0; index < segments.length; index++) {
+      const name = segments[index] ?? '';
+      relative = index === 0 ? name : `${relative}/${name}`;
+      if (this.matchesEntry(relative, name, index < segments.length - 1 || isDirectory)) return true;
+    }
+    return false;
   }
 
   /** Whether the path or any ancestor directory matches: for paths that did not come from a walk. */

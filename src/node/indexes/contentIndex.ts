@@ -57,8 +57,15 @@ const SETTLE_MS = 50;
 const COLLECTOR_IDLE_MS = 5_000;
 /** Below this many files common trigrams are kept: they cost little memory there. */
 const MIN_FILES_TO_DROP = 10_000;
-/** With more directories than this waiting to be read again, a search is not narrowed (it would read most files). */
-const MAX_BEHIND = 256;
+/**
+ * With more than this share of the directories waiting to be read again (a checkout, a formatter over the tree), a
+ * search is not narrowed: most files would be candidates anyway. Below it a search narrows: a file not read since its
+ * change is a candidate, so a call that changed a thousand files in a large tree (replace_in_files) leaves the next
+ * search narrowed to those and its matches, not reading every file while the index catches up.
+ */
+const MAX_BEHIND_SHARE = 0.25;
+/** Below this many directories waiting the share is not asked: a small tree's few changes never stop narrowing. */
+const MIN_BEHIND = 256;
 /** Estimated bytes of a file's record and its map entry, and of a directory's. */
 const FILE_BYTES = 120;
 const DIRECTORY_BYTES = 160;
@@ -158,7 +165,7 @@ export class NodeContentIndex implements ContentIndex {
   }
 
   async narrow(root: string, plan: GramPlan, caseSensitive: boolean): Promise<((absolute: string) => boolean) | undefined> {
-    if (this.offReason !== undefined || !this.built || this.queue.size > MAX_BEHIND || !this.paths.isReady(root)) return undefined;
+    if (this.offReason !== undefined || !this.built || this.behind() || !this.paths.isReady(root)) return undefined;
     // Every event queued before the call began is delivered (and marks its file) before anything is trusted.
     await turn();
     await turn();
@@ -219,6 +226,11 @@ export class NodeContentIndex implements ContentIndex {
 
   private estimatedBytes(): number {
     return this.postings.bytes + this.live.length + this.byPath.size * FILE_BYTES + this.directories.size * DIRECTORY_BYTES;
+  }
+
+  /** Whether too many directories wait to be read again for a search to gain by narrowing (MAX_BEHIND_SHARE). */
+  private behind(): boolean {
+    return this.queue.size > Math.max(MIN_BEHIND, this.directories.size * MAX_BEHIND_SHARE);
   }
 
   private trusted(directory: DirectoryRecord, search: number): boolean {
