@@ -54,6 +54,8 @@ export type LocalDiskAccess = Pick<
   readonly reads?: Pick<FileSystem, 'stat' | 'readDirectory' | 'readFile'>;
   /** Notes a staging file in this process's lock claims before it is created, so a crash leaves it recoverable. */
   announceStaging(path: string): void;
+  /** Renames a file over an existing one in one step (rename(2)), where workspace.fs deletes the target first. */
+  readonly replace?: (from: string, to: string) => Promise<void>;
 };
 
 /** Lends the local disk to a port: `uriOf` maps a core path to its `file:` URI. */
@@ -253,8 +255,20 @@ export class VscodeFileSystem implements FileSystem {
     await translated(() => vscode.workspace.fs.delete(uri, { recursive: options.recursive, useTrash: false }));
   }
 
-  rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
+  /**
+   * VS Code's disk provider (local, and a remote host's) replaces a target by deleting it and then moving the source
+   * in: between the two the name holds nothing (another process reading it finds no file), and a crash there lost
+   * the file. On the local disk a file is therefore replaced by rename(2), which swaps the name in one step; VS Code
+   * learns of it from its file watcher, as of any other process's write. Everything else (a new name, a folder, a
+   * remote host or virtual file system, where nothing else can be done) stays on workspace.fs.
+   */
+  async rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
     this.announce(to);
+    const replace = this.disk?.replace;
+    // A change of case only names the same file on a case-insensitive disk: nothing is in the way.
+    if (options.overwrite && replace && from.toLowerCase() !== to.toLowerCase() && (await this.stat(to))?.kind === 'file') {
+      return replace(from, to);
+    }
     return translated(() => vscode.workspace.fs.rename(this.uri(from), this.uri(to), options));
   }
 

@@ -18,6 +18,7 @@ export const nodeLocalDisk: LocalDisk = (uriOf, { diskReads }) => {
     setMode: (path, mode) => disk.setMode(native(path), mode),
     openWriter: (path) => disk.openWriter(native(path)),
     link: (from, to) => disk.link(native(from), native(to)),
+    replace: (from, to) => disk.rename(native(from), native(to), { overwrite: true }),
     overwrite: (path, content, offset) => disk.overwrite(native(path), content, offset),
     truncate: (path, size) => disk.truncate(native(path), size),
     sync: (path, kind) => disk.sync(native(path), kind),
