@@ -49,7 +49,9 @@ describe('path rule globs', function () {
     const list = globList(patterns);
     const rules = patterns.flatMap((pattern) => {
       const glob = ruleGlob(pattern);
-      return glob === undefined ? [] : [{ pattern, matcher: new Minimatch(glob, { dot: true, nocase: true, nocomment: true, nonegate: true }) }];
+      return glob === undefined
+        ? []
+        : [{ pattern, matcher: new Minimatch(glob, { dot: true, nocase: true, nocomment: true, nonegate: true }) }];
     });
     const ruleByRule = (relative: string, isDirectory: boolean): string | undefined => {
       const segments = relative.split('/');
@@ -57,11 +59,38 @@ describe('path rule globs', function () {
         const candidate = segments.slice(0, length).join('/');
         for (const { pattern, matcher } of rules) if (matcher.match(candidate)) return pattern;
       }
-      if (isDirectory) for (const { pattern, matcher } of rules) if (matcher.pattern.endsWith('/**') && matcher.match(`${relative}/`)) return pattern;
+      if (isDirectory)
+        for (const { pattern, matcher } of rules) if (matcher.pattern.endsWith('/**') && matcher.match(`${relative}/`)) return pattern;
       return undefined;
     };
-    const names = ['src', 'generated', 'build', 'docs', 'x', 'a', 'c', 'deep', 'secrets', '.ssh', 'workspaceStorage', 'agent-fs.agent-fs', '.VSCode'];
-    const leaves = ['a.ts', 'app.js.map', 'draft-1.md', '.env', 'key.pem', 'keep.txt', 'other.txt', 'leaf', 'any.env', 'id_rsa', 'settings.json'];
+    const names = [
+      'src',
+      'generated',
+      'build',
+      'docs',
+      'x',
+      'a',
+      'c',
+      'deep',
+      'secrets',
+      '.ssh',
+      'workspaceStorage',
+      'agent-fs.agent-fs',
+      '.VSCode',
+    ];
+    const leaves = [
+      'a.ts',
+      'app.js.map',
+      'draft-1.md',
+      '.env',
+      'key.pem',
+      'keep.txt',
+      'other.txt',
+      'leaf',
+      'any.env',
+      'id_rsa',
+      'settings.json',
+    ];
     let checked = 0;
     let covered = 0;
     const visit = (parent: string, depth: number): void => {

@@ -50,10 +50,6 @@ describe('writes in the editor', function () {
     assert.ok((report.checks ?? 0) > 40, `the watcher checked ${report.checks ?? 0} times`);
     assert.equal(report.missing, 0, `watched.txt was missing ${report.missing ?? '?'} times of ${report.checks ?? 0}`);
     assert.equal(fs.readFileSync(space.abs('watched.txt'), 'utf8'), 'version 40\n'.repeat(40));
-    assert.deepEqual(
-      fs.readdirSync(space.abs()).sort(),
-      ['stop', 'watched.txt'],
-      'no staging file is left beside it',
-    );
+    assert.deepEqual(fs.readdirSync(space.abs()).sort(), ['stop', 'watched.txt'], 'no staging file is left beside it');
   });
 });
