@@ -256,11 +256,10 @@ export class VscodeFileSystem implements FileSystem {
   }
 
   /**
-   * VS Code's disk provider (local, and a remote host's) replaces a target by deleting it and then moving the source
-   * in: between the two the name holds nothing (another process reading it finds no file), and a crash there lost
-   * the file. On the local disk a file is therefore replaced by rename(2), which swaps the name in one step; VS Code
-   * learns of it from its file watcher, as of any other process's write. Everything else (a new name, a folder, a
-   * remote host or virtual file system, where nothing else can be done) stays on workspace.fs.
+   * VS Code's disk provider replaces a target by deleting it, then moving the source in: in between the name holds
+   * nothing (another process finds no file; a crash loses it). On the local disk a file is replaced by rename(2) in
+   * one step, and VS Code learns of it from its watcher. Everything else (a new name, a folder, a remote host or
+   * virtual file system, where nothing else can be done) stays on workspace.fs.
    */
   async rename(from: string, to: string, options: { overwrite: boolean }): Promise<void> {
     this.announce(to);
