@@ -8,31 +8,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import type { LineChange } from '../../../src/core/history/review';
 import { REVIEW_BASE_KEY } from '../../../src/vscode/history/review';
 import { api, callTool, eventually, expectError, expectOk, scratch, withoutAutoSave } from '../helpers';
-
-interface Entry {
-  readonly command: string;
-  readonly args: string[];
-}
-
-async function connect(name: string, version: string): Promise<Client> {
-  const text = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'claude-desktop');
-  const entry = (JSON.parse(text) as { mcpServers: Record<string, Entry> }).mcpServers['agent-fs'];
-  assert.ok(entry);
-  const client = new Client({ name, version });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Envelope> {
-  return (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })).structuredContent as Envelope;
-}
+import { callAgent, connectAgent } from '../mcpAgents';
 
 function change(os: number, oe: number, ms: number, me: number): LineChange {
   return { originalStartLineNumber: os, originalEndLineNumber: oe, modifiedStartLineNumber: ms, modifiedEndLineNumber: me };
@@ -87,8 +69,8 @@ describe('review of agents’ changes: quick diff, per-hunk revert, Keep, Undo S
       error: (message) => errors.push(message),
       confirm: () => Promise.resolve(true),
     });
-    agent = await connect('claude-code', '2.1.0');
-    codex = await connect('codex', '0.9.1');
+    agent = await connectAgent('claude-code', '2.1.0');
+    codex = await connectAgent('codex', '0.9.1');
     // What earlier specs changed is kept: the review starts here.
     await vscode.commands.executeCommand('agentFs.review.keep');
     assert.deepEqual(await listed(), []);
@@ -102,11 +84,11 @@ describe('review of agents’ changes: quick diff, per-hunk revert, Keep, Undo S
   it("shows an MCP agent's files with their originals; a hunk reverts alone, recorded as the person's and undoable", async () => {
     const s = scratch('review', { 'notes.txt': ORIGINAL, 'keep.md': 'untouched\n' });
     const notes = s.abs('notes.txt');
-    expectOk(await call(agent, 'replace_lines', { path: s.rel('notes.txt'), start_line: 2, end_line: 2, content: 'line two\n' }));
+    expectOk(await callAgent(agent, 'replace_lines', { path: s.rel('notes.txt'), start_line: 2, end_line: 2, content: 'line two\n' }));
     expectOk(
-      await call(agent, 'replace_lines', { path: s.rel('notes.txt'), start_line: 10, end_line: 10, content: 'line ten\nline 10b\n' }),
+      await callAgent(agent, 'replace_lines', { path: s.rel('notes.txt'), start_line: 10, end_line: 10, content: 'line ten\nline 10b\n' }),
     );
-    expectOk(await call(agent, 'write_file', { file_name: s.rel('made/new.md'), content: '# New\n' }));
+    expectOk(await callAgent(agent, 'write_file', { file_name: s.rel('made/new.md'), content: '# New\n' }));
     const edited = ORIGINAL.replace('line 2\r\n', 'line two\r\n').replace('line 10\r\n', 'line ten\r\nline 10b\r\n');
     assert.equal(fs.readFileSync(notes, 'latin1'), edited);
 
@@ -166,7 +148,7 @@ describe('review of agents’ changes: quick diff, per-hunk revert, Keep, Undo S
 
   it('Keep empties the review and is kept in the workspace state; a session opens as one diff and Undo Session restores it', async () => {
     const s = scratch('review-keep', { 'a.txt': 'a\n', 'b.txt': 'b\n' });
-    expectOk(await call(codex, 'write_file', { file_name: s.rel('a.txt'), content: 'A\n' }));
+    expectOk(await callAgent(codex, 'write_file', { file_name: s.rel('a.txt'), content: 'A\n' }));
     await eventually(async () => (await listed()).includes(s.abs('a.txt')), 'a.txt is in review');
 
     const kept = await vscode.commands.executeCommand<{ base?: string }>('agentFs.review.keep');
@@ -178,8 +160,8 @@ describe('review of agents’ changes: quick diff, per-hunk revert, Keep, Undo S
     assert.equal(kept.base, (await newest()).operation_id);
 
     // After Keep, the agent's next change is reviewed against the file as kept.
-    const next = expectOk(await call(codex, 'write_file', { file_name: s.rel('b.txt'), content: 'B\n' }));
-    expectOk(await call(codex, 'write_file', { file_name: s.rel('a.txt'), content: 'AA\n' }));
+    const next = expectOk(await callAgent(codex, 'write_file', { file_name: s.rel('b.txt'), content: 'B\n' }));
+    expectOk(await callAgent(codex, 'write_file', { file_name: s.rel('a.txt'), content: 'AA\n' }));
     await eventually(async () => (await listed()).length === 2, 'both files are in review again');
     assert.equal(await originalText(s.abs('a.txt')), 'A\n');
     assert.equal(await originalText(s.abs('b.txt')), 'b\n');

@@ -8,18 +8,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import type { OperationChoice } from '../../../src/vscode/dialogs';
 import { assertTree, snapshot } from '../../shared/tree';
 import { api, callTool, expectError, expectOk, scratch } from '../helpers';
-
-interface Entry {
-  readonly command: string;
-  readonly args: string[];
-}
+import { callAgent, connectAgent } from '../mcpAgents';
 
 interface Listed {
   operation_id: string;
@@ -29,19 +24,6 @@ interface Listed {
 }
 
 const OPERATIONS = 300;
-
-async function connect(name: string, version: string): Promise<Client> {
-  const text = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'claude-desktop');
-  const entry = (JSON.parse(text) as { mcpServers: Record<string, Entry> }).mcpServers['agent-fs'];
-  assert.ok(entry);
-  const client = new Client({ name, version });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Envelope> {
-  return (await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 })).structuredContent as Envelope;
-}
 
 interface Shown {
   readonly info: string[];
@@ -87,8 +69,8 @@ describe('agent sessions: changes grouped by agent and session, and "Undo an Age
 
   before(async () => {
     (await api()).setDialogs({ info: () => undefined, confirm: () => Promise.resolve(true) });
-    a = await connect('claude-code', '2.1.0');
-    b = await connect('codex', '0.9.1');
+    a = await connectAgent('claude-code', '2.1.0');
+    b = await connectAgent('codex', '0.9.1');
   });
   after(async () => {
     await a.close();
@@ -102,12 +84,12 @@ describe('agent sessions: changes grouped by agent and session, and "Undo an Age
     for (let k = 0; k < OPERATIONS; k++) {
       const envelope =
         k % 4 === 1
-          ? await call(a, 'write_file', { file_name: s.rel('shared/notes.txt'), content: `notes ${k}\r\n` })
+          ? await callAgent(a, 'write_file', { file_name: s.rel('shared/notes.txt'), content: `notes ${k}\r\n` })
           : k % 4 === 2
-            ? await call(a, 'create_directory', { directory_name: s.rel(`a/d${k}`) })
-            : await call(a, 'write_file', { file_name: s.rel(`a/f${k % 13}.txt`), content: `A${k}\n` });
+            ? await callAgent(a, 'create_directory', { directory_name: s.rel(`a/d${k}`) })
+            : await callAgent(a, 'write_file', { file_name: s.rel(`a/f${k % 13}.txt`), content: `A${k}\n` });
       expectOk(envelope);
-      if (k % 10 === 0) expectOk(await call(b, 'write_file', { file_name: s.rel(`b/g${k % 7}.txt`), content: `B${k}\n` }));
+      if (k % 10 === 0) expectOk(await callAgent(b, 'write_file', { file_name: s.rel(`b/g${k % 7}.txt`), content: `B${k}\n` }));
       if (k % 50 === 0) expectOk(await callTool('write_file', { file_name: s.rel(`e/h${k}.txt`), content: `editor ${k}\n` }));
     }
 
@@ -118,7 +100,7 @@ describe('agent sessions: changes grouped by agent and session, and "Undo an Age
     assert.equal(agents.get('claude-code 2.1.0')?.[0], 'mcp');
     assert.equal(agents.get('another extension')?.[0], 'editor');
     const session = agents.get('claude-code 2.1.0')?.[1] ?? '';
-    const ofA = expectOk(await call(b, 'history_list', { session, limit: 1 })).data;
+    const ofA = expectOk(await callAgent(b, 'history_list', { session, limit: 1 })).data;
     assert.equal(ofA.total, OPERATIONS);
 
     // The Activity view: one group per agent and session, the newest first, each with its operations.
@@ -137,13 +119,13 @@ describe('agent sessions: changes grouped by agent and session, and "Undo an Age
     assert.ok(operationsOfA.every((node) => node.kind === 'operation' && node.record.origin?.session === session));
 
     // Another agent changed one of the session's files: refused, naming it; nothing changes.
-    const byB = expectOk(await call(b, 'write_file', { file_name: s.rel('a/f0.txt'), content: 'codex was here\n' }));
+    const byB = expectOk(await callAgent(b, 'write_file', { file_name: s.rel('a/f0.txt'), content: 'codex was here\n' }));
     let held = snapshot(s.abs());
     let shown = await answer(true, session);
     expectError(await undoSession(), 'UNDO_CONFLICT');
     assertTree(snapshot(s.abs()), held);
     assert.match(shown.error[0] ?? '', /a\/f0\.txt \(changed since by codex 0\.9\.1, session mcp-/);
-    expectOk(await call(b, 'undo_operation', { operation_id: byB.data.operation_id }));
+    expectOk(await callAgent(b, 'undo_operation', { operation_id: byB.data.operation_id }));
 
     // The person changed one through the editor: refused, naming the person.
     const byPerson = expectOk(await (await api()).invoke('write_file', { file_name: s.rel('a/f1.txt'), content: 'mine\n' }));

@@ -7,12 +7,12 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../../src/core/envelope';
 import { POLICY_FILE_NAME, readPolicyFile } from '../../../src/core/policy/sharedPolicy';
 import { api, eventually, readText, scratch, withoutAutoSave, withSetting } from '../helpers';
+import { connectAgent, snippetServer } from '../mcpAgents';
 
 interface Connected {
   readonly client: Client;
@@ -24,13 +24,10 @@ interface Connected {
 async function connect(): Promise<Connected> {
   const agentfs = await api();
   agentfs.setDialogs({ info: () => undefined });
-  const text = await vscode.commands.executeCommand<string>('agentFs.connectAgent', 'claude-desktop');
-  const entry = (JSON.parse(text) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['agent-fs'];
-  assert.ok(entry, text);
+  const entry = await snippetServer();
   const state = entry.args[entry.args.indexOf('--state') + 1];
   assert.ok(state !== undefined);
-  const client = new Client({ name: 'another-agent', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, stderr: 'pipe' }));
+  const client = await connectAgent('another-agent', '1.0.0', entry);
   return {
     client,
     state,
