@@ -160,7 +160,7 @@ async function requireSessionMergeable(
         return `${change} by ${agentText(later.origin)}${later.origin ? `, session ${later.origin.session}` : ''}, operation ${later.id}`;
       };
       const now = { state: await disk.state(absolute), bytes: (hash: string) => disk.bytes(absolute, hash, context, store) };
-      const outcome = await resolvePath(record, path, at, now, context, store, words);
+      const outcome = await resolvePath({ record, path, confined: at, now }, context, store, words);
       if (outcome.kind === 'conflict') {
         const later = laterOne();
         const by = later ? { operation_id: later.id, agent: agentText(later.origin), session: later.origin?.session ?? null } : undefined;

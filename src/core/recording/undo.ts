@@ -115,7 +115,7 @@ async function requireMergeable(
   for (const path of record.paths) {
     const confined = at(path);
     const now = { state: await reader.read(confined.absolute), bytes: (hash: string) => diskBytes(context, confined.absolute, hash) };
-    const outcome = await resolvePath(record, path, confined, now, context, store);
+    const outcome = await resolvePath({ record, path, confined, now }, context, store);
     if (outcome.kind === 'merged') merges.set(path, outcome.bytes);
     if (outcome.kind === 'conflict') conflicts.push(...outcome.conflicts);
   }

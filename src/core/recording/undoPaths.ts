@@ -33,6 +33,14 @@ type PathOutcome =
   | { readonly kind: 'merged'; readonly bytes: Uint8Array; readonly state: PathState }
   | { readonly kind: 'conflict'; readonly conflicts: readonly PathConflict[] };
 
+/** One path an undo takes back: the operation's record of it, where it is, and how it is now. */
+interface PathToUndo {
+  readonly record: OperationRecord;
+  readonly path: PathRecord;
+  readonly confined: ConfinedPath;
+  readonly now: PathNow;
+}
+
 /** The path as it is now: its state, and its bytes by hash when a merge asks for them (undefined if not at hand). */
 interface PathNow {
   readonly state: PathState;
@@ -40,20 +48,18 @@ interface PathNow {
 }
 
 /**
- * Whether `path` of `record` is as the operation left it, or can be merged, or conflicts. `change` words a conflict
- * (who changed it since, for a session's undo).
+ * Whether the path is as the operation left it, or can be merged, or conflicts. `words` words a conflict (who
+ * changed it since, for a session's undo).
  */
 export async function resolvePath(
-  record: OperationRecord,
-  path: PathRecord,
-  confined: ConfinedPath,
-  now: PathNow,
+  target: PathToUndo,
   context: ToolContext,
   store: HistoryStore,
   words: (kind: ChangeKind) => string = (kind) => CONFLICT_WORDS[kind],
 ): Promise<PathOutcome> {
+  const { path, confined, now } = target;
   if (sameState(now.state, path.after)) return { kind: 'as-left' };
-  const merged = await tryMerge(record, path, confined, now, context, store);
+  const merged = await tryMerge(target, context, store);
   if (merged && 'bytes' in merged) {
     const mode = now.state.type === 'file' && now.state.mode !== undefined ? { mode: now.state.mode } : {};
     return {
@@ -78,10 +84,7 @@ export async function resolvePath(
 
 /** The merge of a text file the operation changed and that is still a file, or undefined where there is none to try. */
 async function tryMerge(
-  record: OperationRecord,
-  path: PathRecord,
-  confined: ConfinedPath,
-  now: PathNow,
+  { record, path, confined, now }: PathToUndo,
   context: ToolContext,
   store: HistoryStore,
 ): Promise<UndoMerge | undefined> {
