@@ -190,14 +190,21 @@ async function change(client: Client, name: string, args: Record<string, unknown
   if (result.isError) throw new Error(`${name} was refused: ${JSON.stringify(result.structuredContent)}`);
 }
 
-async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
+/**
+ * Claude Code and Codex connected to the window's history: a first change made in the window (a plan to "review what
+ * `plan` did") makes the history, which the agents' servers then share.
+ */
+async function twoAgents(page: Page, launchDir: string, demo: string, plan: string): Promise<{ claude: Client; codex: Client }> {
   await workbenchReady(page);
-  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- review what each agent did\n' });
+  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: `# Plan\n\n- review what ${plan}\n` });
   let state: string | undefined;
   for (let tries = 0; tries < 100 && !(state = historyFolder(launchDir)); tries++) await delay(100);
   if (!state) throw new Error(`no history folder under ${launchDir}`);
-  const claude = await agent('claude-code', '2.1.0', demo, state);
-  const codex = await agent('codex', '0.9.1', demo, state);
+  return { claude: await agent('claude-code', '2.1.0', demo, state), codex: await agent('codex', '0.9.1', demo, state) };
+}
+
+async function takeAgentsShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
+  const { claude, codex } = await twoAgents(page, launchDir, demo, 'each agent did');
   try {
     await change(claude, 'edit_file', {
       path: 'src/hello.ts',
@@ -259,14 +266,7 @@ const GREET_EDITS = [
 const GREET_REVERTED = GREET_EDITS.slice(0, 2).reduce((text, edit) => text.replace(edit.old_string, edit.new_string), GREET);
 
 async function takeReviewShot(page: Page, out: string, launchDir: string, demo: string): Promise<void> {
-  await workbenchReady(page);
-  // A first recorded change makes the window's history, which the agents' servers then share.
-  await runToolToResult(page, 'agentfs_write_file', { file_name: 'notes/plan.md', content: '# Plan\n\n- review what the agents did\n' });
-  let state: string | undefined;
-  for (let tries = 0; tries < 100 && !(state = historyFolder(launchDir)); tries++) await delay(100);
-  if (!state) throw new Error(`no history folder under ${launchDir}`);
-  const claude = await agent('claude-code', '2.1.0', demo, state);
-  const codex = await agent('codex', '0.9.1', demo, state);
+  const { claude, codex } = await twoAgents(page, launchDir, demo, 'the agents did');
   try {
     for (const edit of GREET_EDITS) await change(claude, 'edit_file', { path: 'src/greet.ts', ...edit });
     await change(codex, 'write_file', { file_name: 'docs/usage.md', content: '# Usage\n\nCall greet() with a name.\n' });
