@@ -144,8 +144,21 @@ function merge3(base: readonly string[], ours: readonly string[], theirs: readon
     stretches.push({ base: at, ours: inOurs, theirs: inTheirs, length });
     at += length;
   }
-  // Tokens are ids past every line's: each stands for one stretch, in all three versions alike.
-  const firstToken = lines.length;
+  // What diff3 matches is what the alignment matched, nothing else: a line of ours or theirs aligned with line i of the
+  // base is the token i, as that line is; a line aligned with none is its text's token, past the base's (so equal
+  // lines both sides put in are seen as one). Matching by text alone let diff3 choose other pairs than the alignment
+  // (two short repeated lines over a stretch of three), and a merge built on those moves lines.
+  const textToken = (id: number): number => o.length + id;
+  const fromBase = (to: Int32Array, length: number, ids: readonly number[]): number[] => {
+    const tokens = ids.map(textToken);
+    to.forEach((into, at) => {
+      if (into >= 0 && into < length) tokens[into] = at;
+    });
+    return tokens;
+  };
+  const tokensOf = [o.map((_, at) => at), fromBase(toOurs, a.length, a), fromBase(toTheirs, b.length, b)] as const;
+  // Tokens past those stand for one stretch each, in all three versions alike.
+  const firstToken = o.length + lines.length;
   const reduce = (version: readonly number[], startOf: (stretch: Stretch) => number): Reduced => {
     const reduced: Reduced = { items: [], starts: [], lengths: [] };
     let next = 0;
@@ -166,11 +179,12 @@ function merge3(base: readonly string[], ours: readonly string[], theirs: readon
     }
     return reduced;
   };
-  const ro = reduce(o, (stretch) => stretch.base);
-  const ra = reduce(a, (stretch) => stretch.ours);
-  const rb = reduce(b, (stretch) => stretch.theirs);
+  const ro = reduce(tokensOf[0], (stretch) => stretch.base);
+  const ra = reduce(tokensOf[1], (stretch) => stretch.ours);
+  const rb = reduce(tokensOf[2], (stretch) => stretch.theirs);
   const expand = (item: number): readonly string[] => {
-    if (item < firstToken) return [lines[item] ?? ''];
+    if (item < o.length) return [base[item] ?? ''];
+    if (item < firstToken) return [lines[item - o.length] ?? ''];
     const stretch = stretches[item - firstToken];
     return stretch ? base.slice(stretch.base, stretch.base + stretch.length) : [];
   };
