@@ -1,8 +1,8 @@
 /**
  * Undo as a merge, as `git revert` does it: the inverse of a recorded change is merged into the file as it is now.
  * Base: the file as the change left it; ours: the file now; theirs: the file before the change. Changes made since
- * that do not touch the lines the change touched are kept; where they overlap (or touch: adjacent changes conflict,
- * as in git) the undo is refused, naming the lines on each side.
+ * that do not overlap the lines the change touched are kept, those right next to them too (where git and diff3 call
+ * that a conflict: sideBySide); where they overlap the undo is refused, naming the lines on each side.
  *
  * Text only, and byte-exact: each version is decoded as a read of it would be (the host's encoding rules for the
  * path); the three must be in one encoding, else the undo is refused as before. Lines keep their own terminators, so
@@ -21,6 +21,7 @@ import { diffArrays } from 'diff';
 import { diff3Merge } from 'node-diff3';
 import { ToolError } from '../errors';
 import { type FileRef, decodeFileText, encodeFileText } from '../encoding/fileText';
+import { sideBySide, type Ties } from './sideBySide';
 
 /** Lines of one side, 1-based; an empty span (nothing there on that side) starts where the lines would be. */
 export interface LineSpan {
@@ -91,10 +92,13 @@ type LineMerge = { readonly lines: readonly string[] } | { readonly conflicts: r
 
 /** `ours` with the change from `theirs` to `base` taken out, checked by doing the change again (see the header). */
 function mergeLines(base: readonly string[], ours: readonly string[], theirs: readonly string[]): LineMerge {
-  const result = merge3(base, ours, theirs);
+  const result = merge3(base, ours, theirs, 'refuse');
   if (!('lines' in result)) return result;
-  const again = merge3(theirs, result.lines, base);
-  if (!('lines' in again) || again.lines.length !== ours.length || again.lines.some((line, index) => line !== ours[index]))
+  // Doing the change again may put a line where the result has one of its own (the change inserted right next to a
+  // later insertion): either order that gives the file now is the check passed.
+  const gives = (again: LineMerge): boolean =>
+    'lines' in again && again.lines.length === ours.length && again.lines.every((line, index) => line === ours[index]);
+  if (!gives(merge3(theirs, result.lines, base, 'ours', ours)) && !gives(merge3(theirs, result.lines, base, 'theirs', ours)))
     return { unmergeable: 'the changes since cannot be told apart from the change to undo' };
   return result;
 }
@@ -114,7 +118,14 @@ interface Stretch {
   readonly length: number;
 }
 
-function merge3(base: readonly string[], ours: readonly string[], theirs: readonly string[]): LineMerge {
+/** `target`, for the check: the file the merge must give, which places an insertion inside a replacement (sideBySide). */
+function merge3(
+  base: readonly string[],
+  ours: readonly string[],
+  theirs: readonly string[],
+  ties: Ties,
+  target?: readonly string[],
+): LineMerge {
   const lines: string[] = [];
   const ids = new Map<string, number>();
   const intern = (version: readonly string[]): number[] =>
@@ -188,13 +199,41 @@ function merge3(base: readonly string[], ours: readonly string[], theirs: readon
     const stretch = stretches[item - firstToken];
     return stretch ? base.slice(stretch.base, stretch.base + stretch.length) : [];
   };
+  let counts: Map<number, number>[] | undefined;
+  const unique = (item: number): boolean => {
+    counts ??= [o, a, b].map((version) => {
+      const count = new Map<number, number>();
+      for (const id of version) count.set(id, (count.get(id) ?? 0) + 1);
+      return count;
+    });
+    return counts.every((count) => (count.get(item) ?? 0) <= 1);
+  };
+  /** The ids of the lines `count` items from `index` of a reduced version cover, and of the line on each side. */
+  const around = (version: Reduced, ids: readonly number[], index: number, count: number): number[] => {
+    const start = version.starts[index] ?? ids.length;
+    let end = start;
+    for (let at = index; at < index + count; at++) end += version.lengths[at] ?? 0;
+    return ids.slice(Math.max(0, start - 1), end + 1);
+  };
   const merged: string[] = [];
   const conflicts: LineConflict[] = [];
   for (const region of diff3Merge(ra.items, ro.items, rb.items, { excludeFalseConflicts: true })) {
     if (region.ok) for (const item of region.ok) merged.push(...expand(item));
     if (region.conflict) {
-      const { a: mine, aIndex, b: other, bIndex } = region.conflict;
-      conflicts.push({ now: span(ra, aIndex, mine.length, ours.length), before: span(rb, bIndex, other.length, theirs.length) });
+      const { a: mine, aIndex, o: common, b: other, bIndex } = region.conflict;
+      // Where a line of the region, or the line just outside it, repeats in a version, which of the equal lines each
+      // side changed is a guess (the alignment that put the region there was one), and taking both sides would be a
+      // guess too: such a region stays a conflict.
+      const edges = [
+        ...around(ro, o, region.conflict.oIndex, common.length),
+        ...around(ra, a, aIndex, mine.length),
+        ...around(rb, b, bIndex, other.length),
+      ];
+      const fits = (items: readonly number[]): boolean =>
+        target !== undefined && items.flatMap(expand).every((line, offset) => line === target[merged.length + offset]);
+      const side = edges.every(unique) ? sideBySide(common, mine, other, ties, target && fits) : undefined;
+      if (side) for (const item of side) merged.push(...expand(item));
+      else conflicts.push({ now: span(ra, aIndex, mine.length, ours.length), before: span(rb, bIndex, other.length, theirs.length) });
     }
   }
   return conflicts.length > 0 ? { conflicts } : { lines: merged };
