@@ -18,7 +18,7 @@
  * is not trusted and the undo refused.
  */
 import { diffArrays } from 'diff';
-import { diff3Merge } from 'node-diff3';
+import { diff3Merge, type MergeRegion } from 'node-diff3';
 import { ToolError } from '../errors';
 import { type FileRef, decodeFileText, encodeFileText } from '../encoding/fileText';
 import { sideBySide, type Ties } from './sideBySide';
@@ -118,6 +118,17 @@ interface Stretch {
   readonly length: number;
 }
 
+/** The three versions as node-diff3 is given them: line ids, reduced versions, and the way back to lines. */
+interface Tokens {
+  readonly o: readonly number[];
+  readonly a: readonly number[];
+  readonly b: readonly number[];
+  readonly ro: Reduced;
+  readonly ra: Reduced;
+  readonly rb: Reduced;
+  readonly expand: (item: number) => readonly string[];
+}
+
 /** `target`, for the check: the file the merge must give, which places an insertion inside a replacement (sideBySide). */
 function merge3(
   base: readonly string[],
@@ -126,6 +137,27 @@ function merge3(
   ties: Ties,
   target?: readonly string[],
 ): LineMerge {
+  const tokens = tokenize(base, ours, theirs);
+  if (!tokens) return { unmergeable: 'too many of its lines changed to merge' };
+  const { ro, ra, rb, expand } = tokens;
+  const merged: string[] = [];
+  const conflicts: LineConflict[] = [];
+  for (const region of diff3Merge(ra.items, ro.items, rb.items, { excludeFalseConflicts: true })) {
+    if (region.ok) for (const item of region.ok) merged.push(...expand(item));
+    if (region.conflict) {
+      const { a: mine, aIndex, o: common, b: other, bIndex } = region.conflict;
+      const fits = (items: readonly number[]): boolean =>
+        target !== undefined && items.flatMap(expand).every((line, offset) => line === target[merged.length + offset]);
+      const side = repeatsAround(tokens, region.conflict) ? undefined : sideBySide(common, mine, other, ties, target && fits);
+      if (side) for (const item of side) merged.push(...expand(item));
+      else conflicts.push({ now: span(ra, aIndex, mine.length, ours.length), before: span(rb, bIndex, other.length, theirs.length) });
+    }
+  }
+  return conflicts.length > 0 ? { conflicts } : { lines: merged };
+}
+
+/** The versions as line ids, aligned with the base and reduced (see the header); undefined past the alignment's cap. */
+function tokenize(base: readonly string[], ours: readonly string[], theirs: readonly string[]): Tokens | undefined {
   const lines: string[] = [];
   const ids = new Map<string, number>();
   const intern = (version: readonly string[]): number[] =>
@@ -141,33 +173,19 @@ function merge3(
   const [o, a, b] = [intern(base), intern(ours), intern(theirs)];
   const toOurs = alignment(o, a);
   const toTheirs = alignment(o, b);
-  if (!toOurs || !toTheirs) return { unmergeable: 'too many of its lines changed to merge' };
-  const stretches: Stretch[] = [];
-  for (let at = 0; at < o.length;) {
-    const inOurs = toOurs[at] ?? -1;
-    const inTheirs = toTheirs[at] ?? -1;
-    if (inOurs < 0 || inTheirs < 0) {
-      at++;
-      continue;
-    }
-    let length = 1;
-    while (at + length < o.length && toOurs[at + length] === inOurs + length && toTheirs[at + length] === inTheirs + length) length++;
-    stretches.push({ base: at, ours: inOurs, theirs: inTheirs, length });
-    at += length;
-  }
+  if (!toOurs || !toTheirs) return undefined;
+  const stretches = stretchesOf(o.length, toOurs, toTheirs);
   // What diff3 matches is what the alignment matched, nothing else: a line of ours or theirs aligned with line i of the
   // base is the token i, as that line is; a line aligned with none is its text's token, past the base's (so equal
   // lines both sides put in are seen as one). Matching by text alone let diff3 choose other pairs than the alignment
   // (two short repeated lines over a stretch of three), and a merge built on those moves lines.
-  const textToken = (id: number): number => o.length + id;
-  const fromBase = (to: Int32Array, length: number, ids: readonly number[]): number[] => {
-    const tokens = ids.map(textToken);
+  const fromBase = (to: Int32Array, length: number, version: readonly number[]): number[] => {
+    const tokens = version.map((id) => o.length + id);
     to.forEach((into, at) => {
       if (into >= 0 && into < length) tokens[into] = at;
     });
     return tokens;
   };
-  const tokensOf = [o.map((_, at) => at), fromBase(toOurs, a.length, a), fromBase(toTheirs, b.length, b)] as const;
   // Tokens past those stand for one stretch each, in all three versions alike.
   const firstToken = o.length + lines.length;
   const reduce = (version: readonly number[], startOf: (stretch: Stretch) => number): Reduced => {
@@ -175,68 +193,78 @@ function merge3(
     let next = 0;
     for (let at = 0; at < version.length;) {
       const stretch = stretches[next];
-      if (stretch && startOf(stretch) === at) {
-        reduced.items.push(firstToken + next);
-        reduced.starts.push(at);
-        reduced.lengths.push(stretch.length);
-        at += stretch.length;
-        next++;
-      } else {
-        reduced.items.push(version[at] ?? -1);
-        reduced.starts.push(at);
-        reduced.lengths.push(1);
-        at++;
-      }
+      const whole = stretch !== undefined && startOf(stretch) === at;
+      reduced.items.push(whole ? firstToken + next++ : (version[at] ?? -1));
+      reduced.starts.push(at);
+      reduced.lengths.push(whole ? stretch.length : 1);
+      at += whole ? stretch.length : 1;
     }
     return reduced;
   };
-  const ro = reduce(tokensOf[0], (stretch) => stretch.base);
-  const ra = reduce(tokensOf[1], (stretch) => stretch.ours);
-  const rb = reduce(tokensOf[2], (stretch) => stretch.theirs);
-  const expand = (item: number): readonly string[] => {
-    if (item < o.length) return [base[item] ?? ''];
-    if (item < firstToken) return [lines[item - o.length] ?? ''];
-    const stretch = stretches[item - firstToken];
-    return stretch ? base.slice(stretch.base, stretch.base + stretch.length) : [];
+  return {
+    o,
+    a,
+    b,
+    ro: reduce(
+      Array.from(o, (_, at) => at),
+      (stretch) => stretch.base,
+    ),
+    ra: reduce(fromBase(toOurs, a.length, a), (stretch) => stretch.ours),
+    rb: reduce(fromBase(toTheirs, b.length, b), (stretch) => stretch.theirs),
+    expand: (item) => {
+      if (item < o.length) return [base[item] ?? ''];
+      if (item < firstToken) return [lines[item - o.length] ?? ''];
+      const stretch = stretches[item - firstToken];
+      return stretch ? base.slice(stretch.base, stretch.base + stretch.length) : [];
+    },
   };
-  let counts: Map<number, number>[] | undefined;
-  const unique = (item: number): boolean => {
-    counts ??= [o, a, b].map((version) => {
-      const count = new Map<number, number>();
-      for (const id of version) count.set(id, (count.get(id) ?? 0) + 1);
-      return count;
-    });
-    return counts.every((count) => (count.get(item) ?? 0) <= 1);
-  };
-  /** The ids of the lines `count` items from `index` of a reduced version cover, and of the line on each side. */
-  const around = (version: Reduced, ids: readonly number[], index: number, count: number): number[] => {
+}
+
+/** The stretches of lines unchanged on all three sides, in order, from the base's alignments with ours and theirs. */
+function stretchesOf(length: number, toOurs: Int32Array, toTheirs: Int32Array): Stretch[] {
+  const stretches: Stretch[] = [];
+  for (let at = 0; at < length;) {
+    const inOurs = toOurs[at] ?? -1;
+    const inTheirs = toTheirs[at] ?? -1;
+    if (inOurs < 0 || inTheirs < 0) {
+      at++;
+      continue;
+    }
+    let run = 1;
+    while (at + run < length && toOurs[at + run] === inOurs + run && toTheirs[at + run] === inTheirs + run) run++;
+    stretches.push({ base: at, ours: inOurs, theirs: inTheirs, length: run });
+    at += run;
+  }
+  return stretches;
+}
+
+/**
+ * Whether a line of a conflict region, or the line just outside it, repeats in a version: then which of the equal
+ * lines each side changed is a guess (the alignment that put the region there was one), and taking both sides would
+ * be a guess too, so the region stays a conflict.
+ */
+function repeatsAround({ o, a, b, ro, ra, rb }: Tokens, region: NonNullable<MergeRegion<number>['conflict']>): boolean {
+  const covered = (version: Reduced, ids: readonly number[], index: number, count: number): readonly number[] => {
     const start = version.starts[index] ?? ids.length;
     let end = start;
     for (let at = index; at < index + count; at++) end += version.lengths[at] ?? 0;
     return ids.slice(Math.max(0, start - 1), end + 1);
   };
-  const merged: string[] = [];
-  const conflicts: LineConflict[] = [];
-  for (const region of diff3Merge(ra.items, ro.items, rb.items, { excludeFalseConflicts: true })) {
-    if (region.ok) for (const item of region.ok) merged.push(...expand(item));
-    if (region.conflict) {
-      const { a: mine, aIndex, o: common, b: other, bIndex } = region.conflict;
-      // Where a line of the region, or the line just outside it, repeats in a version, which of the equal lines each
-      // side changed is a guess (the alignment that put the region there was one), and taking both sides would be a
-      // guess too: such a region stays a conflict.
-      const edges = [
-        ...around(ro, o, region.conflict.oIndex, common.length),
-        ...around(ra, a, aIndex, mine.length),
-        ...around(rb, b, bIndex, other.length),
-      ];
-      const fits = (items: readonly number[]): boolean =>
-        target !== undefined && items.flatMap(expand).every((line, offset) => line === target[merged.length + offset]);
-      const side = edges.every(unique) ? sideBySide(common, mine, other, ties, target && fits) : undefined;
-      if (side) for (const item of side) merged.push(...expand(item));
-      else conflicts.push({ now: span(ra, aIndex, mine.length, ours.length), before: span(rb, bIndex, other.length, theirs.length) });
+  const sides = [
+    [o, covered(ro, o, region.oIndex, region.o.length)],
+    [a, covered(ra, a, region.aIndex, region.a.length)],
+    [b, covered(rb, b, region.bIndex, region.b.length)],
+  ] as const;
+  const edges = new Set(sides.flatMap(([, ids]) => ids));
+  return sides.some(([version]) => {
+    const seen = new Set<number>();
+    for (const id of version) {
+      if (!edges.has(id)) continue;
+      if (seen.has(id)) return true;
+      seen.add(id);
     }
-  }
-  return conflicts.length > 0 ? { conflicts } : { lines: merged };
+    return false;
+  });
 }
 
 /** Where each line of `from` is in `to` (-1 where it is not), by jsdiff's Myers diff; undefined past the edit cap. */
