@@ -7,6 +7,9 @@
  */
 import { diffArrays } from 'diff';
 
+/** How many placements the check tries in one region (sideBySide): later changes of up to 4,096 lines around the change. */
+const MAX_SPLIT_TRIES = 4_096;
+
 /** How two insertions at one place are ordered: refused (an undo cannot know), or one side's first (the check). */
 export type Ties = 'refuse' | 'ours' | 'theirs';
 
@@ -84,9 +87,11 @@ export function sideBySide(
   if (!fits || (plain && fits(plain))) return plain;
   // The check: one side's insertion within or at either end of the other's hunk (one that replaces lines, or an
   // insertion at the same place) goes after `split` of its lines, for the first split that gives the file it must.
+  // Each try costs the region's length, so the tries are bounded; past them the undo refuses, as it did before.
+  let tries = MAX_SPLIT_TRIES;
   for (const inserted of sorted.filter(isInsertion)) {
     const around = sorted.find((hunk) => hunk.side !== inserted.side && hunk.start <= inserted.start && inserted.start <= hunk.end);
-    for (let split = 0; around && split <= around.items.length; split++) {
+    for (let split = 0; around && split <= around.items.length && tries-- > 0; split++) {
       const items = [...around.items.slice(0, split), ...inserted.items, ...around.items.slice(split)];
       const merged = build(sorted.filter((hunk) => hunk !== inserted).map((hunk) => (hunk === around ? { ...hunk, items } : hunk)));
       if (merged && fits(merged)) return merged;
