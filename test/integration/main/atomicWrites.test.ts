@@ -1,7 +1,7 @@
 /**
  * A write in the editor replaces a file without a moment in which its name holds nothing: VS Code's own disk provider
- * replaces by deleting the target and then moving the new file in, so the port parks a second link to the old file
- * first (src/vscode/fileSystem.ts). Another process watching the name must never find it missing.
+ * replaces by deleting the target and then moving the new file in, so on the local disk the port swaps the new file
+ * in by rename(2) instead (src/vscode/fileSystem.ts). Another process watching the name must never find it missing.
  */
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
